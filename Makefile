@@ -1,0 +1,39 @@
+# Two commands do all the set-up on a fresh machine:
+#   make run   the dashboard on the bundled corpus (http://127.0.0.1:8501)
+#   make test  every test, real-browser ones included (installs Debian's chromium when missing, as root)
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+PORT   ?= 8501
+
+.PHONY: run test bench report browser clean
+
+$(VENV)/.run: requirements.txt
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.txt
+	touch $@
+
+$(VENV)/.dev: $(VENV)/.run requirements-dev.txt
+	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
+	touch $@
+
+run: $(VENV)/.run
+	$(PY) -m streamlit run app.py --server.port $(PORT)
+
+browser:
+	@test -x /usr/bin/chromium || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; \
+	  else echo "The browser tests need Debian's chromium at /usr/bin/chromium: run 'sudo apt-get install -y chromium'."; exit 1; fi; }
+
+test: $(VENV)/.dev browser
+	$(PY) -m pytest -q
+
+bench: $(VENV)/.dev
+	$(PY) benchmarks/bench_tables.py
+	$(PY) benchmarks/bench_scale.py
+
+report: $(VENV)/.run
+	$(PY) -m rag_core report
+
+clean:
+	rm -rf $(VENV) artifacts .pytest_cache

@@ -1,0 +1,117 @@
+"""The article's three chunkers, each returning pieces that know their word span in the document.
+
+A piece is (text, start, end): `text` is exactly what the article's chunker returns, and
+`text.split() == document.split()[start:end]`, so a UI can draw boundaries and overlaps.
+
+    fixed_window("a b c d e", size=2, overlap=1) -> [("a b",0,2), ("b c",1,3), ("c d",2,4), ("d e",3,5), ("e",4,5)]
+
+Unlike the article, a size <= 0 or an overlap >= size is a ValueError instead of a silent step of 1.
+
+Left out on purpose: token-based sizes (the unit is the word, as in the article) and recursive or
+semantic splitters.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import NamedTuple
+
+_PARAGRAPH = re.compile(r"\n\s*\n")
+_SENTENCE = re.compile(r"(?<=[.!?:])\s+")
+
+KINDS = ("fixed", "structure", "sentence")
+
+
+class Piece(NamedTuple):
+    text: str    # the chunk as the article's chunker writes it
+    start: int   # first whitespace-separated word of the document in the chunk
+    end: int     # one past the last word
+
+
+@dataclass(frozen=True)
+class ChunkerConfig:
+    kind: str = "fixed"   # "fixed" window of words, "structure" (paragraphs), or "sentence"
+    size: int = 160       # words per window; max words per piece; sentences per piece
+    overlap: int = 32     # words (fixed) or sentences (sentence) shared with the previous piece; 0 for structure
+
+    def __post_init__(self):
+        if self.kind not in KINDS:
+            raise ValueError(f"Unknown chunker {self.kind!r}: use one of {', '.join(KINDS)}.")
+        unit = "sentences" if self.kind == "sentence" else "words"
+        if not isinstance(self.size, int) or self.size <= 0:
+            raise ValueError(f"Chunk size must be a whole number above 0 {unit}, got {self.size!r}.")
+        if not isinstance(self.overlap, int) or self.overlap < 0:
+            raise ValueError(f"Overlap must be 0 or more {unit}, got {self.overlap!r}.")
+        if self.kind == "structure" and self.overlap:
+            raise ValueError("The structure chunker has no overlap: set overlap to 0.")
+        if self.overlap >= self.size:
+            raise ValueError(f"Overlap ({self.overlap}) must be smaller than the size ({self.size}): "
+                             f"otherwise the window never advances. Lower the overlap or raise the size.")
+
+    @property
+    def label(self) -> str:
+        """The article's name for the configuration, e.g. 'fixed window 160, overlap 32'."""
+        if self.kind == "fixed":
+            return f"fixed window {self.size}, overlap {self.overlap}"
+        if self.kind == "structure":
+            return f"by structure (paragraphs, max {self.size})"
+        return f"by sentence ({self.size} sentences, {self.overlap} overlap)"
+
+    def split(self, text: str, tokens: list[str] | None = None) -> list[Piece]:
+        """Cut a text; `tokens` may pass text.split() when the caller already has it."""
+        if self.kind == "fixed":
+            return fixed_window(text, self.size, self.overlap, tokens)
+        if self.kind == "structure":
+            return by_structure(text, self.size)
+        return by_sentence(text, self.size, self.overlap)
+
+
+def _spans(units: list[str]) -> list[tuple[int, int]]:
+    """Word span of each unit, for units that partition a text's words in order: ["a b", "c"] -> [(0, 2), (2, 3)]."""
+    spans, at = [], 0
+    for u in units:
+        n = len(u.split())
+        spans.append((at, at + n))
+        at += n
+    return spans
+
+
+def fixed_window(text: str, size: int, overlap: int, tokens: list[str] | None = None) -> list[Piece]:
+    """Windows of `size` words that slide by `size - overlap`."""
+    ChunkerConfig("fixed", size, overlap)            # validates
+    tokens = text.split() if tokens is None else tokens
+    step = size - overlap
+    pieces = [Piece(" ".join(tokens[i:i + size]), i, min(i + size, len(tokens)))
+              for i in range(0, len(tokens), step)]
+    return pieces or [Piece(text, 0, 0)]
+
+
+def by_structure(text: str, max_size: int) -> list[Piece]:
+    """Cut on paragraph boundaries; merge short paragraphs up to max_size words."""
+    ChunkerConfig("structure", max_size, 0)
+    paragraphs = [p.strip() for p in _PARAGRAPH.split(text) if p.strip()]
+    spans = _spans(paragraphs)
+    pieces, current, words_in_current = [], [], 0
+    for i, p in enumerate(paragraphs):
+        n = spans[i][1] - spans[i][0]
+        if current and words_in_current + n > max_size:
+            pieces.append(Piece("\n\n".join(paragraphs[j] for j in current), spans[current[0]][0], spans[current[-1]][1]))
+            current, words_in_current = [], 0
+        current.append(i)
+        words_in_current += n
+    if current:
+        pieces.append(Piece("\n\n".join(paragraphs[j] for j in current), spans[current[0]][0], spans[current[-1]][1]))
+    return pieces
+
+
+def by_sentence(text: str, sentences_per_piece: int, overlapping_sentences: int) -> list[Piece]:
+    """A window of N sentences that slides by N minus the overlapping sentences."""
+    ChunkerConfig("sentence", sentences_per_piece, overlapping_sentences)
+    sentences = [f.strip() for f in _SENTENCE.split(text.replace("\n", " ")) if f.strip()]
+    spans = _spans(sentences)
+    step = sentences_per_piece - overlapping_sentences
+    pieces = []
+    for i in range(0, len(sentences), step):
+        last = min(i + sentences_per_piece, len(sentences)) - 1
+        pieces.append(Piece(" ".join(sentences[i:last + 1]), spans[i][0], spans[last][1]))
+    return pieces or [Piece(text, 0, 0)]

@@ -1,0 +1,134 @@
+"""Documents: the bundled corpus, the article's notes, and a corpus built from this interpreter's stdlib.
+
+A document is an id, a text and a status (any string: the article uses current, draft and outdated).
+`Corpus` checks the documents once (ids unique, text not empty) and is what every later stage takes.
+
+Left out on purpose: file formats and uploads (see `ingest`), and any per-document metadata beyond
+the status, which is the only field the article filters on.
+"""
+from __future__ import annotations
+
+import importlib
+import inspect
+import json
+import statistics
+from dataclasses import dataclass
+from pathlib import Path
+
+DATA = Path(__file__).resolve().parent / "data"
+BUNDLED_FILE = DATA / "stdlib-py314-corpus.json"
+NOTES_FILE = DATA / "notes.json"
+
+# The article's 18 modules, in the article's order (the order decides which module keeps a re-export).
+ARTICLE_MODULES = ("statistics", "bisect", "heapq", "itertools", "functools", "difflib",
+                   "textwrap", "tempfile", "uuid", "base64", "secrets", "gzip", "math",
+                   "glob", "zlib", "operator", "fractions", "fnmatch")
+
+
+@dataclass(frozen=True)
+class Document:
+    id: str                     # unique within a corpus
+    text: str                   # the whole document; chunkers cut it
+    status: str = "current"     # free label; the metadata filter allows a set of these
+
+
+@dataclass(frozen=True)
+class Corpus:
+    documents: tuple[Document, ...]   # in order: modules first, then notes, as the article appends them
+    name: str = "corpus"              # shown in reports
+
+    def __post_init__(self):
+        check_documents(self.documents)
+
+    @property
+    def by_id(self) -> dict[str, Document]:
+        return {d.id: d for d in self.documents}
+
+    @property
+    def statuses(self) -> tuple[str, ...]:
+        """Statuses in first-seen order: ('current', 'draft', 'outdated') for the bundled corpus."""
+        return tuple(dict.fromkeys(d.status for d in self.documents))
+
+    def sizes(self) -> dict:
+        """The article's corpus figures: documents, words (total, median, max)."""
+        words = [len(d.text.split()) for d in self.documents]
+        notes = sum(d.status != "current" for d in self.documents)
+        return {"documents": len(self.documents), "current": len(self.documents) - notes,
+                "not_current": notes, "total_words": sum(words),
+                "median_words": int(statistics.median(words)), "max_words": max(words)}
+
+
+def check_documents(documents) -> None:
+    """Raise ValueError naming the first problem: no documents, a duplicate id, an empty text."""
+    if not documents:
+        raise ValueError("The corpus has no documents: add at least one document with some text.")
+    seen = set()
+    for d in documents:
+        if not isinstance(d, Document):
+            raise ValueError(f"Expected Document objects, got {type(d).__name__}: build them with Document(id, text, status).")
+        if not d.id or not d.id.strip():
+            raise ValueError("A document has an empty id: give every document a name.")
+        if d.id in seen:
+            raise ValueError(f"Duplicate document id {d.id!r}: ids must be unique, rename one of them.")
+        seen.add(d.id)
+        if not d.text.split():
+            raise ValueError(f"Document {d.id!r} has no text: remove it or give it some words.")
+        if not d.status or not d.status.strip():
+            raise ValueError(f"Document {d.id!r} has an empty status: use a label such as 'current'.")
+
+
+def load_notes() -> list[Document]:
+    """The article's ten hand-written notes that contradict the library (drafts and outdated versions)."""
+    rows = json.loads(NOTES_FILE.read_text(encoding="utf-8"))["notes"]
+    return [Document(r["id"], r["text"], r["status"]) for r in rows]
+
+
+def bundled_corpus(with_notes: bool = True) -> Corpus:
+    """The 18 module documents built under CPython 3.14 (vendored snapshot), plus the 10 notes."""
+    rows = json.loads(BUNDLED_FILE.read_text(encoding="utf-8"))["documents"]
+    docs = [Document(r["id"], r["text"], r.get("status", "current")) for r in rows]
+    return Corpus(tuple(docs + (load_notes() if with_notes else [])), name="bundled (CPython 3.14 snapshot)")
+
+
+def stdlib_documents(modules=ARTICLE_MODULES) -> list[Document]:
+    """Build one document per module from THIS interpreter, with the article's rules.
+
+    Module docstring, then each public function or class with a docstring of 20 words or more,
+    kept only by the module that defines it when that module is also in the list, each object once.
+    """
+    modules = [m.strip() for m in modules if m.strip()]
+    if not modules:
+        raise ValueError("No module names given: pass at least one, e.g. ['math', 'bisect'].")
+    documents, seen = [], set()
+    for name in modules:
+        try:
+            m = importlib.import_module(name)
+        except ImportError as e:
+            raise ValueError(f"Module {name!r} cannot be imported here ({e}): check the name.") from None
+        parts = [f"MODULE {name}"]
+        if inspect.getdoc(m):
+            parts.append(inspect.getdoc(m).strip())
+        for attr, obj in sorted(vars(m).items()):
+            if attr.startswith("_"):
+                continue
+            if not (inspect.isfunction(obj) or inspect.isclass(obj) or inspect.isbuiltin(obj)):
+                continue
+            doc = inspect.getdoc(obj)
+            if not doc or len(doc.split()) < 20:
+                continue
+            home = (getattr(obj, "__module__", None) or name).lstrip("_")
+            if home != name and home in modules:       # its own module, later in the list, keeps it
+                continue
+            fingerprint = (obj.__module__, obj.__qualname__)
+            if fingerprint in seen:
+                continue
+            seen.add(fingerprint)
+            parts.append(f"## {name}.{attr}\n\n{doc.strip()}")
+        documents.append(Document(name, "\n\n".join(parts), "current"))
+    return documents
+
+
+def stdlib_corpus(modules=ARTICLE_MODULES, with_notes: bool = True) -> Corpus:
+    """The article's procedure run on this interpreter's standard library (numbers differ by version)."""
+    docs = stdlib_documents(modules)
+    return Corpus(tuple(docs + (load_notes() if with_notes else [])), name="stdlib of this Python")

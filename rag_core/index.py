@@ -1,0 +1,196 @@
+"""The index: a corpus cut by one chunker, encoded, and searched with a metadata filter applied first.
+
+    tc = TokenizedCorpus(bundled_corpus())            # tokenize once
+    ix = Index.build(tc, ChunkerConfig("fixed", 160, 32))
+    res = ix.search("default cutoff of get_close_matches?", k=3, allowed={"current"})
+    res.ids, res.scores, res.notes                     # chunk ids, similarities, what was clamped
+
+The filter runs BEFORE ranking: only the allowed chunks are scored and compete for the k places.
+An empty allowed set returns nothing and says so; it never falls back to every chunk.
+Ties are broken by chunk order, as the article's stable argsort does.
+
+Left out on purpose: approximate search (the exact scan over a sparse matrix is fast enough at
+100,000 chunks), updates in place (an index is rebuilt when its chunker changes).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable, NamedTuple
+
+import numpy as np
+import pandas as pd
+
+from .chunkers import ChunkerConfig
+from .corpus import Corpus
+from .encoder import HashingEncoder, SparseMatrix
+from .text import Tokenizer, words
+
+MAX_QUESTION_CHARS = 20_000
+
+
+class SearchResult(NamedTuple):
+    ids: np.ndarray       # chunk ids, best first
+    scores: np.ndarray    # cosine similarity of each (float64)
+    notes: tuple          # plain sentences on what was adjusted: a clamped k, an empty filter
+
+
+def top_k(scores: np.ndarray, k: int) -> np.ndarray:
+    """Positions of the k highest scores, ties in position order: the same as argsort(-s, stable)[:k].
+
+    [0.2, 0.9, 0.2, 0.5], k=3 -> [1, 3, 0]
+    """
+    n = len(scores)
+    k = min(k, n)
+    if k <= 0:
+        return np.zeros(0, dtype=np.int64)
+    if n <= 4 * k or n < 2048:
+        return np.argsort(-scores, kind="stable")[:k]
+    kth = np.partition(scores, n - k)[n - k]                    # the k-th largest value
+    above = np.flatnonzero(scores > kth)
+    ties = np.flatnonzero(scores == kth)[: k - len(above)]
+    sel = np.concatenate([above, ties])
+    return sel[np.lexsort((sel, -scores[sel]))]
+
+
+def check_question(question: str) -> str:
+    """The question, stripped, or a ValueError saying how to fix it."""
+    if not isinstance(question, str) or not question.strip():
+        raise ValueError("The question is empty: type a question.")
+    if len(question) > MAX_QUESTION_CHARS:
+        raise ValueError(f"The question is {len(question):,} characters long; keep it under "
+                         f"{MAX_QUESTION_CHARS:,} characters (a question, not a document).")
+    if not words(question):
+        raise ValueError("The question has no searchable words (only stopwords like 'what', 'the', 'is', "
+                         "or only punctuation and symbols): add a content word, e.g. a function name.")
+    return question.strip()
+
+
+class TokenizedCorpus:
+    """A corpus with each document split into whitespace tokens and word ids, computed once."""
+
+    def __init__(self, corpus: Corpus):
+        self.corpus = corpus
+        self.tokenizer = Tokenizer()
+        self.tokens: list[list[str]] = []          # doc -> whitespace tokens
+        ids, offsets = [], []
+        for d in corpus.documents:
+            toks = d.text.split()
+            i, o = self.tokenizer.tokens_to_ids(toks)
+            self.tokens.append(toks)
+            ids.append(i)
+            offsets.append(o)
+        base = np.cumsum([0] + [len(i) for i in ids])
+        self.word_ids = np.concatenate(ids)                          # all documents' word ids, end to end
+        # token t of document d starts at word_ids[offsets[token_base[d] + t]]
+        self.offsets = np.concatenate([o + b for o, b in zip(offsets, base[:-1])])
+        self.token_base = np.cumsum([0] + [len(o) for o in offsets])[:-1]
+
+    def word_position(self, doc: np.ndarray, token: np.ndarray) -> np.ndarray:
+        """Position in word_ids where token `token` of document `doc` starts (vectorized)."""
+        return self.offsets[self.token_base[doc] + token]
+
+
+@dataclass
+class Index:
+    tc: TokenizedCorpus
+    chunker: ChunkerConfig
+    texts: list               # chunk id -> text
+    doc: np.ndarray           # chunk id -> document position in the corpus
+    start: np.ndarray         # chunk id -> first word (whitespace token) in its document
+    end: np.ndarray           # chunk id -> one past the last word
+    lo: np.ndarray            # chunk id -> its first position in tc.word_ids
+    hi: np.ndarray            # chunk id -> one past its last position in tc.word_ids
+    encoder: HashingEncoder
+    matrix: SparseMatrix
+
+    @classmethod
+    def build(cls, tc: TokenizedCorpus, chunker: ChunkerConfig, dim: int = 1024) -> "Index":
+        texts, doc, start, end = [], [], [], []
+        for d_pos, d in enumerate(tc.corpus.documents):
+            for piece in chunker.split(d.text, tc.tokens[d_pos]):
+                texts.append(piece.text)
+                doc.append(d_pos)
+                start.append(piece.start)
+                end.append(piece.end)
+        doc, start, end = np.array(doc), np.array(start), np.array(end)
+        lo, hi = tc.word_position(doc, start), tc.word_position(doc, end)
+        lengths = hi - lo
+        chunk_of = np.repeat(np.arange(len(texts), dtype=np.int64), lengths)
+        pos = np.arange(int(lengths.sum())) - np.repeat(np.cumsum(lengths) - lengths, lengths) + np.repeat(lo, lengths)
+        enc = HashingEncoder(tc.tokenizer, dim)
+        matrix = enc.fit_transform(chunk_of, tc.word_ids[pos], len(texts))
+        return cls(tc, chunker, texts, doc, start, end, lo, hi, enc, matrix)
+
+    # --- what a chunk is -------------------------------------------------------------------
+    def __len__(self) -> int:
+        return len(self.texts)
+
+    @property
+    def documents(self):
+        return self.tc.corpus.documents
+
+    def doc_id(self, chunk: int) -> str:
+        return self.documents[self.doc[chunk]].id
+
+    def status(self, chunk: int) -> str:
+        return self.documents[self.doc[chunk]].status
+
+    def chunk_word_ids(self, chunk: int) -> np.ndarray:
+        return self.tc.word_ids[self.lo[chunk]:self.hi[chunk]]
+
+    def chunk_words(self, chunk: int) -> int:
+        return int(self.end[chunk] - self.start[chunk])
+
+    def statuses(self) -> np.ndarray:
+        """Chunk id -> status string."""
+        per_doc = np.array([d.status for d in self.documents], dtype=object)
+        return per_doc[self.doc]
+
+    def frame(self) -> pd.DataFrame:
+        """One row per chunk: chunk, doc, status, start, end, words, text."""
+        return pd.DataFrame({"chunk": np.arange(len(self)), "doc": [self.documents[d].id for d in self.doc],
+                             "status": self.statuses(), "start": self.start, "end": self.end,
+                             "words": self.end - self.start, "text": self.texts})
+
+    # --- search ----------------------------------------------------------------------------
+    def allowed_ids(self, allowed: Iterable[str] | None) -> np.ndarray:
+        """Chunk ids whose status is allowed (all chunks for None); ValueError for a status the corpus lacks."""
+        if allowed is None:
+            return np.arange(len(self))
+        if isinstance(allowed, str):
+            allowed = {allowed}
+        allowed = set(allowed)
+        known = set(self.tc.corpus.statuses)
+        unknown = sorted(allowed - known)
+        if unknown:
+            raise ValueError(f"Unknown status {', '.join(map(repr, unknown))}: this corpus has "
+                             f"{', '.join(sorted(known))}. Pick among those.")
+        cache = self.__dict__.setdefault("_allowed_cache", {})
+        key = frozenset(allowed)
+        if key not in cache:
+            cache[key] = np.flatnonzero(np.isin(self.statuses(), list(allowed)))
+        return cache[key]
+
+    def search(self, question: str, k: int, allowed: Iterable[str] | None = None) -> SearchResult:
+        """The k chunks most similar to the question among the allowed ones (filter first, then rank)."""
+        return self.search_many([question], k, allowed)[0]
+
+    def search_many(self, questions: list[str], k: int, allowed: Iterable[str] | None = None) -> list[SearchResult]:
+        """`search` for several questions at once: one pass over the postings their buckets share."""
+        questions = [check_question(q) for q in questions]
+        if not isinstance(k, (int, np.integer)) or isinstance(k, bool) or k <= 0:
+            raise ValueError(f"k must be a whole number of chunks above 0, got {k!r}.")
+        idx = self.allowed_ids(allowed)
+        if not len(idx):
+            note = ("No chunk passes the status filter (no status is allowed): nothing is retrieved. "
+                    "Allow at least one status.")
+            return [SearchResult(np.zeros(0, np.int64), np.zeros(0), (note,)) for _ in questions]
+        notes = (f"Asked for {k} chunks but only {len(idx)} pass the filter: returning {len(idx)}.",) if k > len(idx) else ()
+        if not questions:
+            return []
+        scores = self.matrix.dot(np.stack([self.encoder.encode_query(q) for q in questions]))[idx]
+        out = []
+        for j in range(len(questions)):
+            best = top_k(scores[:, j], int(k))
+            out.append(SearchResult(idx[best], scores[best, j], notes))
+        return out

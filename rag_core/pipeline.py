@@ -1,0 +1,55 @@
+"""The whole pipeline for one question, and its outcome over a golden set.
+
+    ask(index, "What is the default cutoff of get_close_matches?", allowed={"current"})
+    -> Answer(retrieved, spans, prompt, answer, verdict, outcome ...)
+
+Outcomes, as in the article: "anchored / right source" (the cited span comes from the expected
+document), "anchored / WRONG source", "refused", "abstained". "Right source" means the cited span
+comes from the expected document, not that the chosen sentence contains the answer.
+
+Left out on purpose: real models (see `llm`; any callable answer(question, spans) -> str plugs in
+through `generate=`), retries, and answer caching.
+"""
+from __future__ import annotations
+
+from typing import Callable, Iterable, NamedTuple
+
+from .generator import scripted_answer
+from .index import Index
+from .prompt import build_prompt
+from .rerank import Retrieved, retrieve
+from .verifier import Verdict, verify
+
+OUTCOMES = ("anchored / right source", "anchored / WRONG source", "refused", "abstained")
+
+
+class Answer(NamedTuple):
+    question: str
+    retrieved: Retrieved
+    spans: list         # texts handed to the generator, [S1] first
+    prompt: str
+    answer: str
+    verdict: Verdict
+
+
+def outcome(verdict: Verdict, span_ids, index: Index, expected_doc: str | None) -> str:
+    """The article's outcome label for a verdict on spans `span_ids`; without an expected document, the verdict."""
+    if verdict.verdict != "anchored" or expected_doc is None:
+        return verdict.verdict
+    first = verdict.cited_spans[0]
+    return OUTCOMES[0] if index.doc_id(int(span_ids[first - 1])) == expected_doc else OUTCOMES[1]
+
+
+def answer_from(index: Index, question: str, got: Retrieved,
+                generate: Callable[[str, list], str] = scripted_answer) -> Answer:
+    """Lay out the retrieved chunks as spans, generate, verify."""
+    spans = [index.texts[int(c)] for c in got.ids]
+    text = generate(question, spans)
+    return Answer(question, got, spans, build_prompt(question, spans), text, verify(text, spans))
+
+
+def ask(index: Index, question: str, k_candidates: int = 20, k_final: int = 3, rerank: bool = True,
+        allowed: Iterable[str] | None = None,
+        generate: Callable[[str, list], str] = scripted_answer) -> Answer:
+    """Retrieve, lay out the prompt, generate, verify."""
+    return answer_from(index, question, retrieve(index, question, k_candidates, k_final, rerank, allowed), generate)

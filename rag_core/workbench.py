@@ -1,0 +1,91 @@
+"""A corpus and a golden set, tokenized and checked once, with one index per chunker built on demand.
+
+    wb = Workbench.bundled()                       # the article's corpus, notes and questions
+    ix = wb.index(ChunkerConfig("fixed", 160, 32))
+    ranks = wb.ranks(ChunkerConfig("fixed", 160, 32), k=50)
+
+Everything the tables and the dashboard compute goes through here, so a corpus is tokenized once
+and an index is built once per chunker. It is safe to share between threads (builds are locked).
+
+Left out on purpose: persistence. Indexes live in memory and are rebuilt from the corpus.
+"""
+from __future__ import annotations
+
+import threading
+from typing import Iterable
+
+import numpy as np
+
+from .chunkers import ChunkerConfig
+from .corpus import Corpus, bundled_corpus, stdlib_corpus
+from .golden import GoldenCheck, check_golden, load_golden
+from .index import Index, TokenizedCorpus
+from .metrics import anchor_holders, first_hit_ranks
+from .rerank import rerank_order, rerank_scores_many
+
+ARTICLE_CHUNKER = ChunkerConfig("fixed", 160, 32)
+
+
+class Workbench:
+    def __init__(self, corpus: Corpus, golden_rows: Iterable, trusted: tuple | None = None):
+        self.corpus = corpus
+        self.tc = TokenizedCorpus(corpus)
+        self.check: GoldenCheck = check_golden(list(golden_rows), corpus, self.tc.tokens)
+        statuses = corpus.statuses
+        # statuses the filter keeps: "current" when the corpus has it, else its first status
+        self.trusted = tuple(trusted) if trusted else (("current",) if "current" in statuses else statuses[:1])
+        self._indexes: dict[ChunkerConfig, Index] = {}
+        self._holders: dict[ChunkerConfig, list] = {}
+        self._ranked: dict[tuple, tuple[int, list]] = {}   # setting -> (k computed, ids per question)
+        self._lock = threading.Lock()
+
+    @classmethod
+    def bundled(cls) -> "Workbench":
+        return cls(bundled_corpus(), load_golden())
+
+    @classmethod
+    def stdlib(cls, modules=None) -> "Workbench":
+        return cls(stdlib_corpus(*([modules] if modules else [])), load_golden())
+
+    @property
+    def questions(self) -> list[str]:
+        """The valid golden questions, in order."""
+        return [r.question for r in self.check.valid]
+
+    def index(self, chunker: ChunkerConfig = ARTICLE_CHUNKER) -> Index:
+        with self._lock:
+            if chunker not in self._indexes:
+                self._indexes[chunker] = Index.build(self.tc, chunker)
+            return self._indexes[chunker]
+
+    def ranked(self, chunker: ChunkerConfig, k: int, allowed=None, rerank: bool = False,
+               k_candidates: int = 50) -> list[np.ndarray]:
+        """Chunk ids retrieved for each valid question: bi-encoder top k, or the top k after reranking.
+
+        Rankings are remembered per setting and served as prefixes: the top 3 is the start of the top 50.
+        """
+        key = (chunker, frozenset(allowed) if allowed is not None else None, rerank, k_candidates if rerank else 0)
+        have = self._ranked.get(key)
+        if have is None or have[0] < k:
+            ix = self.index(chunker)
+            if rerank:                  # rerank the memoised bi-encoder candidates, keep them all
+                depth = k_candidates
+                bi = self.ranked(chunker, k_candidates, allowed)
+                lists = [ids[rerank_order(sc)] for ids, sc in zip(bi, rerank_scores_many(ix, self.questions, bi))]
+            else:
+                depth = k
+                lists = [r.ids for r in ix.search_many(self.questions, k, allowed)]
+            have = self._ranked[key] = (depth, lists)
+        return [ids[:k] for ids in have[1]]
+
+    def ranks(self, chunker: ChunkerConfig, k: int = 50, allowed=None, rerank: bool = False,
+              k_candidates: int = 50) -> np.ndarray:
+        """Rank of the first chunk holding each valid question's anchor, within the first k (inf if none)."""
+        return first_hit_ranks(self.holders(chunker), self.ranked(chunker, k, allowed, rerank, k_candidates))
+
+    def holders(self, chunker: ChunkerConfig) -> list[set]:
+        """For each valid question, the set of ids of the chunks of this chunking that hold its anchor."""
+        if chunker not in self._holders:
+            ix = self.index(chunker)
+            self._holders[chunker] = [set(anchor_holders(ix, occ).tolist()) for occ in self.check.occurrences.values()]
+        return self._holders[chunker]

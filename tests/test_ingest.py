@@ -1,0 +1,417 @@
+"""Bring-your-own-data ingestion: every input file is made here, in memory or under tmp_path.
+
+Each bad input gets its own test, asserting the plain-language message AND that the valid file
+uploaded next to it is still kept.
+"""
+import io
+import json
+import struct
+import zipfile
+from pathlib import Path
+
+import pytest
+from pypdf import PdfWriter
+
+from rag_core.corpus import Corpus, Document
+from rag_core.ingest import (GoldenRow, IngestResult, Limits, documents_to_jsonl, golden_to_csv,
+                             read_files, read_golden_csv, read_golden_path, read_path)
+
+GOOD = ("good.txt", b"A valid note that must survive its neighbours.")
+
+
+# ---------------------------------------------------------------- helpers that make the inputs
+
+def make_pdf(*pages: str) -> bytes:
+    """A minimal valid PDF, one Helvetica text line per page, with a correct xref."""
+    n = len(pages)
+    page_ids = [4 + 2 * i for i in range(n)]
+    objects = [b"<< /Type /Catalog /Pages 2 0 R >>",
+               f"<< /Type /Pages /Kids [{' '.join(f'{k} 0 R' for k in page_ids)}] /Count {n} >>".encode(),
+               b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"]
+    for page_id, text in zip(page_ids, pages):
+        stream = f"BT /F1 12 Tf 72 720 Td ({text}) Tj ET".encode()
+        objects.append(f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] "
+                       f"/Resources << /Font << /F1 3 0 R >> >> /Contents {page_id + 1} 0 R >>".encode())
+        objects.append(b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream")
+    out, offsets = b"%PDF-1.4\n", []
+    for number, body in enumerate(objects, 1):
+        offsets.append(len(out))
+        out += f"{number} 0 obj\n".encode() + body + b"\nendobj\n"
+    xref = len(out)
+    out += f"xref\n0 {len(objects) + 1}\n0000000000 65535 f \n".encode()
+    out += b"".join(f"{o:010d} 00000 n \n".encode() for o in offsets)
+    out += f"trailer\n<< /Size {len(objects) + 1} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n".encode()
+    return out
+
+
+def blank_pdf() -> bytes:
+    writer = PdfWriter()
+    writer.add_blank_page(width=612, height=792)
+    buffer = io.BytesIO()
+    writer.write(buffer)
+    return buffer.getvalue()
+
+
+def make_zip(members: dict, compression=zipfile.ZIP_DEFLATED) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", compression) as zf:
+        for name, data in members.items():
+            zf.writestr(name, data)
+    return buffer.getvalue()
+
+
+def ids(result: IngestResult) -> list[str]:
+    return [d.id for d in result.documents]
+
+
+def problems_about(result: IngestResult, word: str) -> list[str]:
+    return [p for p in result.problems if word in p]
+
+
+def assert_good_kept(result: IngestResult, doc_id: str = "good.txt"):
+    assert doc_id in ids(result), result.problems
+    assert result.documents[ids(result).index(doc_id)].text == GOOD[1].decode()
+
+
+# ---------------------------------------------------------------- happy paths
+
+def test_txt_and_md_are_read_with_the_default_status():
+    result = read_files([("a.txt", b"Plain text.\n"), ("README.MD", "# Title\n\nCaf\u00e9 ok.".encode())],
+                        default_status="draft")
+    assert result.problems == ()
+    assert result.documents == (Document("a.txt", "Plain text.", "draft"),
+                                Document("README.MD", "# Title\n\nCaf\u00e9 ok.", "draft"))
+    Corpus(result.documents)   # what the rest of the workbench takes
+
+
+def test_utf8_bom_is_stripped_silently():
+    result = read_files([("bom.txt", "\ufeffhello".encode("utf-8"))])
+    assert result.documents == (Document("bom.txt", "hello"),) and result.problems == ()
+
+
+def test_pdf_with_text_joins_pages_with_a_blank_line():
+    result = read_files([("paper.pdf", make_pdf("Hello page one", "Second page"))])
+    assert result.problems == ()
+    (doc,) = result.documents
+    assert doc.id == "paper.pdf"
+    assert "Hello page one" in doc.text and "Second page" in doc.text
+    assert "\n\n" in doc.text
+
+
+def test_jsonl_with_statuses():
+    lines = [{"id": "n1", "text": "first", "status": "outdated"}, {"id": "n2", "text": "second"}]
+    data = "\n".join(json.dumps(x) for x in lines) + "\n\n"
+    result = read_files([("data.jsonl", data.encode())], default_status="current")
+    assert result.problems == ()
+    assert result.documents == (Document("n1", "first", "outdated"), Document("n2", "second", "current"))
+
+
+def test_zip_of_mixed_files_uses_member_paths_and_ignores_junk():
+    data = make_zip({"notes/a.txt": "alpha", "notes/b.md": "beta", "paper.pdf": make_pdf("Zipped PDF text"),
+                     "rows.jsonl": json.dumps({"id": "r1", "text": "row one", "status": "draft"}),
+                     "notes/": "", "__MACOSX/notes/._a.txt": "junk", ".DS_Store": "junk", "notes/.hidden.txt": "x"})
+    result = read_files([("bundle.zip", data)])
+    assert result.problems == ()
+    assert ids(result) == ["notes/a.txt", "notes/b.md", "paper.pdf", "r1"]
+    assert result.documents[3].status == "draft"
+    assert "Zipped PDF text" in result.documents[2].text
+
+
+def test_folder_via_read_path(tmp_path):
+    (tmp_path / "sub").mkdir()
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "b.txt").write_text("bee")
+    (tmp_path / "a.md").write_text("ay")
+    (tmp_path / "sub" / "c.txt").write_text("sea")
+    (tmp_path / ".git" / "config.txt").write_text("hidden")
+    (tmp_path / "sub" / "pack.zip").write_bytes(make_zip({"in/z.txt": "zed"}))
+    result = read_path(tmp_path, default_status="draft")
+    assert result.problems == ()
+    assert ids(result) == ["a.md", "b.txt", "sub/c.txt", "in/z.txt"]
+    assert {d.status for d in result.documents} == {"draft"}
+
+
+def test_single_file_and_zip_via_read_path(tmp_path):
+    (tmp_path / "one.txt").write_text("just one")
+    (tmp_path / "pack.zip").write_bytes(make_zip({"x.txt": "ex"}))
+    assert read_path(tmp_path / "one.txt").documents == (Document("one.txt", "just one"),)
+    assert ids(read_path(str(tmp_path / "pack.zip"))) == ["x.txt"]
+
+
+def test_read_path_missing_says_how_to_fix(tmp_path):
+    with pytest.raises(ValueError, match="Nothing found at .*check the spelling"):
+        read_path(tmp_path / "nope")
+
+
+def test_read_path_does_not_load_an_oversize_file_whole(tmp_path):
+    (tmp_path / "big.txt").write_bytes(b"x" * 5000)
+    (tmp_path / "good.txt").write_bytes(GOOD[1])
+    result = read_path(tmp_path, Limits(max_file_bytes=1000))
+    assert problems_about(result, "big.txt is over the 1 KB limit for one file")
+    assert_good_kept(result)
+
+
+# ---------------------------------------------------------------- bad inputs, one per test
+
+@pytest.mark.parametrize("files", [[], [("empty.txt", b"")], [("a.txt", b""), ("b.pdf", b"")]])
+def test_empty_upload(files):
+    result = read_files(files)
+    assert result.documents == ()
+    assert any(p.startswith("No documents were uploaded") for p in result.problems)
+
+
+def test_non_utf8_file_is_kept_with_cp1252_and_named():
+    result = read_files([("notes/b.txt", "caf\u00e9 na\u00efve \u20ac5".encode("cp1252")), GOOD])
+    assert result.documents[0] == Document("notes/b.txt", "caf\u00e9 na\u00efve \u20ac5")
+    assert result.problems == ("notes/b.txt is not UTF-8; read it as cp1252 (Windows) instead — check accented letters.",)
+    assert_good_kept(result)
+
+
+def test_bytes_that_are_not_cp1252_fall_back_to_latin1():
+    result = read_files([("odd.txt", b"abc \x81 d\xe9f"), GOOD])   # 0x81 is undefined in cp1252
+    assert result.documents[0].text == "abc \x81 d\u00e9f"
+    assert problems_about(result, "odd.txt is not UTF-8; read it as latin-1")
+    assert_good_kept(result)
+
+
+def test_image_only_pdf_is_skipped():
+    result = read_files([("scan.pdf", blank_pdf()), GOOD])
+    assert result.problems == ("scan.pdf has no extractable text (an image-only PDF?); skipped. OCR is not done here.",)
+    assert ids(result) == ["good.txt"]
+
+
+@pytest.mark.parametrize("data", [b"%PDF-1.4\nthis is not really a pdf\n", b"not a pdf at all", make_pdf("Hi")[:60]])
+def test_corrupt_pdf_is_skipped(data):
+    result = read_files([("broken.pdf", data), GOOD])
+    (problem,) = result.problems
+    assert problem.startswith("broken.pdf could not be read as a PDF (it looks damaged")
+    assert ids(result) == ["good.txt"]
+
+
+def test_password_protected_pdf_is_skipped():
+    writer = PdfWriter(clone_from=io.BytesIO(make_pdf("Secret text")))
+    writer.encrypt(user_password="secret", owner_password="owner", algorithm="RC4-128")
+    buffer = io.BytesIO()
+    writer.write(buffer)
+    result = read_files([("locked.pdf", buffer.getvalue()), GOOD])
+    assert result.problems == ("locked.pdf is password-protected; skipped. Save an unprotected copy and upload that.",)
+    assert ids(result) == ["good.txt"]
+
+
+@pytest.mark.parametrize("data", [bytes(range(256)) * 4, b"\x89PNG\r\n\x1a\n" + bytes([7, 8, 14, 15, 127]) * 50])
+def test_binary_renamed_txt_is_skipped(data):
+    result = read_files([("photo.txt", data), GOOD])
+    (problem,) = result.problems
+    assert problem.startswith("photo.txt looks like a binary file, not text")
+    assert ids(result) == ["good.txt"]
+
+
+def test_utf16_with_bom_is_text_not_binary():
+    result = read_files([("win.txt", "\ufeffNotepad Unicode".encode("utf-16-le"))])
+    assert result.documents == (Document("win.txt", "Notepad Unicode"),) and result.problems == ()
+
+
+def test_unsupported_extension_lists_the_formats():
+    result = read_files([("report.docx", b"PK..."), ("Makefile", b"all:"), GOOD])
+    assert result.problems[0] == "report.docx: .docx files are not supported; skipped. Supported: .txt, .md, .pdf, .jsonl, .zip."
+    assert result.problems[1].startswith("Makefile: files without an extension are not supported")
+    assert_good_kept(result)
+
+
+def test_whitespace_only_document_is_skipped():
+    result = read_files([("blank.md", b"  \n\t \n"), GOOD])
+    assert result.problems == ("blank.md has no text; skipped.",)
+    assert_good_kept(result)
+
+
+def test_zip_path_traversal_is_skipped_and_nothing_written(tmp_path, monkeypatch):
+    work = tmp_path / "work"
+    work.mkdir()
+    monkeypatch.chdir(work)
+    absolute_before = Path("/abs.txt").exists()
+    data = make_zip({"../evil.txt": "evil", "/abs.txt": "abs", "C:/win.txt": "win", "a/../../up.txt": "up",
+                     "good.txt": GOOD[1]})
+    result = read_files([("upload.zip", data)])
+    assert ids(result) == ["good.txt"]
+    for name in ("../evil.txt", "/abs.txt", "C:/win.txt", "a/../../up.txt"):
+        assert f"{name} (in upload.zip) has an unsafe path (it points outside the archive); skipped." in result.problems
+    for folder in (work, tmp_path, tmp_path.parent, Path.cwd()):
+        assert not (folder / "evil.txt").exists() and not (folder / "up.txt").exists()
+    assert Path("/abs.txt").exists() == absolute_before
+    assert list(work.iterdir()) == []
+
+
+def test_zip_member_over_the_size_limit_is_skipped_before_reading():
+    bomb = make_zip({"zeros.txt": b"\0" * 5_000_000, "good.txt": GOOD[1]})
+    assert len(bomb) < 50_000
+    result = read_files([("bomb.zip", bomb)], Limits(max_file_bytes=1_000_000))
+    assert result.problems == ("zeros.txt (in bomb.zip) is over the 1 MB limit for one file; skipped. "
+                               "Raise Limits(max_file_bytes=...) to read it.",)
+    assert_good_kept(result)
+
+
+def test_zip_member_with_a_huge_compression_ratio_is_a_bomb():
+    bomb = make_zip({"repeat.txt": b"a" * 3_000_000, "good.txt": GOOD[1]})
+    result = read_files([("bomb.zip", bomb)])   # default limits: 3 MB is under the size limit
+    (problem,) = result.problems
+    assert problem.startswith("repeat.txt (in bomb.zip) expands") and "looks like a zip bomb" in problem
+    assert "max_zip_ratio limit of 100" in problem
+    assert_good_kept(result)
+    relaxed = read_files([("bomb.zip", bomb)], Limits(max_zip_ratio=10_000))
+    assert "repeat.txt" in ids(relaxed)
+
+
+def test_zip_member_whose_header_lies_about_its_size_is_not_read_past_it():
+    data = bytearray(make_zip({"liar.txt": b"\0" * 5_000_000, "good.txt": GOOD[1]}))
+    central = data.index(b"PK\x01\x02")                 # the first central-directory entry: liar.txt
+    struct.pack_into("<I", data, central + 24, 10)      # claim 10 bytes uncompressed
+    local = data.index(b"PK\x03\x04")
+    struct.pack_into("<I", data, local + 22, 10)
+    result = read_files([("liar.zip", bytes(data))])
+    (problem,) = result.problems
+    assert problem.startswith("liar.txt (in liar.zip) could not be unzipped")
+    assert_good_kept(result)
+
+
+def test_over_size_file_is_skipped():
+    result = read_files([("big.txt", b"word " * 300), GOOD], Limits(max_file_bytes=1000))
+    assert result.problems == ("big.txt is over the 1 KB limit for one file; skipped. "
+                               "Raise Limits(max_file_bytes=...) to read it.",)
+    assert_good_kept(result)
+
+
+def test_over_max_files_stops_and_keeps_what_was_read():
+    files = [GOOD] + [(f"f{i}.txt", b"text") for i in range(5)]
+    result = read_files(files, Limits(max_files=3))
+    assert ids(result) == ["good.txt", "f0.txt", "f1.txt"]
+    assert result.problems == ("Stopped after 3 files (the max_files limit): f2.txt and the files after it were "
+                               "not read. Raise Limits(max_files=...) to read more.",)
+
+
+def test_over_max_total_bytes_stops_and_keeps_what_was_read():
+    files = [GOOD, ("a.txt", b"a" * 400), ("b.txt", b"b" * 400), ("c.txt", b"c")]
+    result = read_files(files, Limits(max_total_bytes=800))
+    assert ids(result) == ["good.txt", "a.txt"]
+    (problem,) = result.problems
+    assert problem.startswith("Stopped at b.txt: it would take the total past the 800 bytes limit (max_total_bytes)")
+
+
+def test_limits_must_be_positive():
+    assert Limits() == Limits(20_000_000, 100_000_000, 2000, 100)
+    for bad in ({"max_file_bytes": 0}, {"max_total_bytes": -1}, {"max_files": 1.5}, {"max_zip_ratio": 0}):
+        with pytest.raises(ValueError, match="must be a positive"):
+            Limits(**bad)
+
+
+def test_duplicate_ids_are_renamed_and_reported():
+    jsonl = json.dumps({"id": "a.txt", "text": "from jsonl"}).encode()
+    result = read_files([("a.txt", b"first"), ("a.txt", b"second"), ("x.jsonl", jsonl)])
+    assert ids(result) == ["a.txt", "a.txt (2)", "a.txt (3)"]
+    assert [d.text for d in result.documents] == ["first", "second", "from jsonl"]
+    assert result.problems == (
+        "a.txt: the id 'a.txt' is already taken by an earlier document; kept it as 'a.txt (2)'.",
+        "x.jsonl line 1: the id 'a.txt' is already taken by an earlier document; kept it as 'a.txt (3)'.")
+    Corpus(result.documents)
+
+
+def test_jsonl_bad_lines_are_reported_and_the_others_kept():
+    lines = ['{"id": "ok1", "text": "one"}', "", '{"id": "bad", "text": ', '{"id": "nt"}', "[1, 2]",
+             '{"text": "no id"}', '{"id": "s", "text": "bad status", "status": ""}', '{"id": "ok2", "text": "two"}']
+    result = read_files([("data.jsonl", "\r\n".join(lines).encode()), GOOD])
+    assert ids(result) == ["ok1", "s", "ok2", "good.txt"]
+    assert result.problems[0].startswith("data.jsonl line 3: not valid JSON")
+    assert result.problems[1:] == ("data.jsonl line 4: missing 'text'; skipped.",
+                                   'data.jsonl line 5: not a JSON object (expected {"id": ..., "text": ...}); skipped.',
+                                   "data.jsonl line 6: missing 'id'; skipped.",
+                                   "data.jsonl line 7: 'status' must be a non-empty string; used 'current' instead.")
+
+
+def test_nested_zip_and_corrupt_zip_are_reported():
+    inner = make_zip({"deep.txt": "deep"})
+    result = read_files([("outer.zip", make_zip({"inner.zip": inner, "good.txt": GOOD[1]})),
+                         ("broken.zip", b"PK\x03\x04 not really")])
+    assert_good_kept(result)
+    assert problems_about(result, "inner.zip (in outer.zip) is a zip inside a zip")
+    assert problems_about(result, "broken.zip is not a readable zip file")
+
+
+def test_documents_jsonl_round_trip():
+    docs = (Document("a", "line one\nline two \u2028 \"quoted\" caf\u00e9", "draft"), Document("b/c.txt", "x", "current"))
+    result = read_files([("export.jsonl", documents_to_jsonl(docs).encode())])
+    assert result.documents == docs and result.problems == ()
+    assert documents_to_jsonl(Corpus(docs)) == documents_to_jsonl(docs)
+
+
+# ---------------------------------------------------------------- golden sets
+
+def test_golden_csv_happy_path_with_quoted_commas_bom_and_crlf():
+    data = ('\ufeff Question , DOC,Anchor\r\n'
+            '"What does bisect do, exactly?",bisect,"insort, bisect_left"\r\n'
+            'How to merge?,heapq,merge(\r\n').encode("utf-8")
+    rows, problems = read_golden_csv(data)
+    assert problems == []
+    assert rows == [GoldenRow("What does bisect do, exactly?", "bisect", "insort, bisect_left"),
+                    GoldenRow("How to merge?", "heapq", "merge(")]
+
+
+def test_golden_csv_from_str_with_bom():
+    rows, problems = read_golden_csv("\ufeffquestion,doc,anchor\nq,d,a\n")
+    assert rows == [GoldenRow("q", "d", "a")] and problems == []
+
+
+def test_golden_csv_missing_columns():
+    rows, problems = read_golden_csv(b"question,document\nq,d\n", name="mine.csv")
+    assert rows == []
+    assert problems == ["mine.csv is missing the columns doc, anchor: its first line must be the header "
+                        "'question,doc,anchor' (found 'question,document')."]
+
+
+def test_golden_csv_semicolons_get_a_hint():
+    rows, problems = read_golden_csv(b"question;doc;anchor\nq;d;a\n")
+    assert rows == [] and "separated by semicolons" in problems[0]
+
+
+def test_golden_csv_extra_columns_are_ignored_and_mentioned_once():
+    rows, problems = read_golden_csv(b"id,question,doc,anchor,notes\n1,q1,d1,a1,n\n2,q2,d2,a2,n\n")
+    assert rows == [GoldenRow("q1", "d1", "a1"), GoldenRow("q2", "d2", "a2")]
+    assert problems == ["golden.csv: ignored the extra columns id, notes."]
+
+
+def test_golden_csv_empty_field_is_reported_with_its_line():
+    data = b'question,doc,anchor\r\nq1,d1,a1\r\n"multi\r\nline q",d2,\r\n\r\nq3,,a3\r\nq4,d4,a4\r\nq5,d5\r\n'
+    rows, problems = read_golden_csv(data)
+    assert rows == [GoldenRow("q1", "d1", "a1"), GoldenRow("q4", "d4", "a4")]
+    assert problems == ["golden.csv line 3: empty anchor; row skipped.",
+                        "golden.csv line 6: empty doc; row skipped.",
+                        "golden.csv line 8: empty anchor; row skipped."]
+
+
+def test_golden_csv_empty_and_header_only():
+    assert read_golden_csv(b"")[1] == ["golden.csv is empty: its first line must be the header 'question,doc,anchor'."]
+    rows, problems = read_golden_csv(b"question,doc,anchor\n")
+    assert rows == [] and problems[0].startswith("golden.csv has a header but no rows")
+
+
+def test_golden_csv_cp1252_is_read_and_reported():
+    rows, problems = read_golden_csv("question,doc,anchor\ncaf\u00e9?,d,a\n".encode("cp1252"), name="g.csv")
+    assert rows == [GoldenRow("caf\u00e9?", "d", "a")]
+    assert problems == ["g.csv is not UTF-8; read it as cp1252 (Windows) instead — check accented letters."]
+
+
+def test_golden_round_trip_and_path(tmp_path):
+    rows = [GoldenRow('Has "quotes", commas?', "doc one", "line\nbreak"), GoldenRow("q", "d", "a")]
+    text = golden_to_csv(rows)
+    assert text.startswith("question,doc,anchor\n")
+    assert read_golden_csv(text) == (rows, [])
+    path = tmp_path / "set.csv"
+    path.write_text(text, encoding="utf-8")
+    assert read_golden_path(path) == (rows, [])
+    with pytest.raises(ValueError, match="No golden-set file"):
+        read_golden_path(tmp_path / "missing.csv")
+
+
+def test_ingest_does_not_import_streamlit():
+    import subprocess
+    import sys
+    code = "import sys, rag_core.ingest; assert 'streamlit' not in sys.modules"
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=Path(__file__).resolve().parents[1])
