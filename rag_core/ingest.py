@@ -31,6 +31,7 @@ from pathlib import Path, PurePosixPath
 from typing import Iterable, Iterator
 
 from .corpus import Document
+from .golden import GoldenRow
 
 MB = 1_000_000
 SUPPORTED = (".txt", ".md", ".pdf", ".jsonl", ".zip")
@@ -64,13 +65,6 @@ class Limits:
 class IngestResult:
     documents: tuple[Document, ...]   # what could be read, in reading order, ids unique
     problems: tuple[str, ...]         # one sentence per file (or line) that needed attention
-
-
-@dataclass(frozen=True)
-class GoldenRow:
-    question: str   # what a user would ask
-    doc: str        # id of the document that answers it
-    anchor: str     # a passage of that document the answer rests on (checked elsewhere)
 
 
 # ---------------------------------------------------------------- documents

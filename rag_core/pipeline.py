@@ -53,3 +53,12 @@ def ask(index: Index, question: str, k_candidates: int = 20, k_final: int = 3, r
         generate: Callable[[str, list], str] = scripted_answer) -> Answer:
     """Retrieve, lay out the prompt, generate, verify."""
     return answer_from(index, question, retrieve(index, question, k_candidates, k_final, rerank, allowed), generate)
+
+
+def model_answerer(cfg) -> Callable[[str, list], str]:
+    """A generator for `ask`/`tables.pipeline` that sends the grounding prompt to a real model (llm.LLMConfig)."""
+    from .llm import generate
+
+    def answer(question: str, spans: list) -> str:
+        return generate(build_prompt(question, spans), cfg).text
+    return answer

@@ -178,11 +178,11 @@ def pipeline_outcomes(wb: Workbench, chunker: ChunkerConfig = ARTICLE_CHUNKER, a
     return _frame(rows, wb)
 
 
-def pipeline(wb: Workbench, chunker: ChunkerConfig = ARTICLE_CHUNKER) -> pd.DataFrame:
+def pipeline(wb: Workbench, chunker: ChunkerConfig = ARTICLE_CHUNKER, generate=scripted_answer) -> pd.DataFrame:
     """Outcome counts with and without the status filter."""
     rows = []
     for label, allowed in _filters(wb):
-        counts = pipeline_outcomes(wb, chunker, allowed).outcome.value_counts()
+        counts = pipeline_outcomes(wb, chunker, allowed, generate=generate).outcome.value_counts()
         rows.append({"filter": label, **{o.replace(" / ", "_").replace(" ", "_").lower(): int(counts.get(o, 0))
                                          for o in OUTCOMES}})
     return _frame(rows, wb)

@@ -1,0 +1,95 @@
+"""The article's tables as one report: a JSON object or Markdown text, computed live.
+
+    report(wb, ["ceiling", "filter"]) -> {"corpus": {...sizes...}, "tables": {"ceiling": [{"k": 1, "ceiling": 0.389}, ...]}}
+
+JSON schema: {"corpus": {name, documents, current, not_current, total_words, median_words, max_words,
+questions, valid_questions, excluded_questions, excluded: [{row, question, reason}]},
+"tables": {NAME: [row objects]}}; column names are those of `tables` (snake_case of the article's headers).
+
+Left out on purpose: rounding in JSON (values are full floats; Markdown shows three decimals) and
+charts (the dashboard draws them).
+"""
+from __future__ import annotations
+
+import json
+import math
+
+import pandas as pd
+
+from . import tables as T
+from .workbench import Workbench
+
+TABLE_NAMES = tuple(T.TABLES)
+
+
+def parse_tables(spec: str | None) -> list[str]:
+    """'ceiling,filter' -> ['ceiling', 'filter']; None or '' -> every table; ValueError naming the valid ones."""
+    if not spec:
+        return list(TABLE_NAMES)
+    names = [n.strip() for n in spec.split(",") if n.strip()]
+    unknown = [n for n in names if n not in T.TABLES]
+    if unknown:
+        raise ValueError(f"Unknown table {', '.join(map(repr, unknown))}: choose among {', '.join(TABLE_NAMES)}.")
+    return names
+
+
+def corpus_summary(wb: Workbench) -> dict:
+    row = T.corpus_sizes(wb).iloc[0].to_dict()
+    return {"name": wb.corpus.name, **{k: _plain(v) for k, v in row.items()},
+            "excluded": [{"row": p.row, "question": p.question, "reason": p.reason} for p in wb.check.problems]}
+
+
+def _plain(v):
+    """numpy scalars -> Python; NaN -> None (JSON has no NaN)."""
+    if hasattr(v, "item"):
+        v = v.item()
+    if isinstance(v, float) and math.isnan(v):
+        return None
+    return v
+
+
+def compute(wb: Workbench, names=TABLE_NAMES, extra: dict | None = None) -> dict[str, pd.DataFrame]:
+    """name -> DataFrame for each requested table; `extra` adds tables computed elsewhere (a real model's)."""
+    out = {}
+    for name in names:
+        if name == "cut_summary" and "cut_anchors" in out:
+            out[name] = T.cut_summary(wb, cuts=out["cut_anchors"])
+        else:
+            out[name] = T.TABLES[name](wb)
+    out.update(extra or {})
+    return out
+
+
+def to_json(wb: Workbench, frames: dict[str, pd.DataFrame]) -> str:
+    doc = {"corpus": corpus_summary(wb),
+           "tables": {name: [{k: _plain(v) for k, v in row.items()} for row in df.to_dict("records")]
+                      for name, df in frames.items()}}
+    return json.dumps(doc, indent=1, ensure_ascii=False)
+
+
+def markdown_table(df: pd.DataFrame) -> str:
+    """A DataFrame as a Markdown table; floats with three decimals, '|' escaped in cells."""
+    def cell(v):
+        v = _plain(v)
+        if v is None:
+            return ""
+        if isinstance(v, float):
+            return f"{v:.3f}"
+        return str(v).replace("|", "\\|").replace("\n", " ")
+    lines = ["| " + " | ".join(df.columns) + " |", "|" + "---|" * len(df.columns)]
+    lines += ["| " + " | ".join(cell(v) for v in row) + " |" for row in df.itertuples(index=False)]
+    return "\n".join(lines)
+
+
+def to_markdown(wb: Workbench, frames: dict[str, pd.DataFrame]) -> str:
+    c = corpus_summary(wb)
+    head = [f"# Open Book report: {c['name']}", "",
+            f"{c['documents']} documents ({c['current']} current, {c['not_current']} with another status), "
+            f"{c['total_words']} words (median {c['median_words']} per document, max {c['max_words']}); "
+            f"{c['valid_questions']} of {c['questions']} golden questions valid, {c['excluded_questions']} excluded."]
+    for p in c["excluded"]:
+        head.append(f"- excluded: {p['question']!r}: {p['reason']}")
+    parts = ["\n".join(head)]
+    for name, df in frames.items():
+        parts.append(f"## {name}\n\n{markdown_table(df)}")
+    return "\n\n".join(parts) + "\n"
