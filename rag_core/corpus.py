@@ -66,14 +66,14 @@ def check_documents(documents) -> None:
     for d in documents:
         if not isinstance(d, Document):
             raise ValueError(f"Expected Document objects, got {type(d).__name__}: build them with Document(id, text, status).")
-        if not d.id or not d.id.strip():
+        if not isinstance(d.id, str) or not d.id.strip():
             raise ValueError("A document has an empty id: give every document a name.")
         if d.id in seen:
             raise ValueError(f"Duplicate document id {d.id!r}: ids must be unique, rename one of them.")
         seen.add(d.id)
-        if not d.text.split():
+        if not isinstance(d.text, str) or not d.text.split():
             raise ValueError(f"Document {d.id!r} has no text: remove it or give it some words.")
-        if not d.status or not d.status.strip():
+        if not isinstance(d.status, str) or not d.status.strip():
             raise ValueError(f"Document {d.id!r} has an empty status: use a label such as 'current'.")
 
 
@@ -95,8 +95,16 @@ def stdlib_documents(modules=ARTICLE_MODULES) -> list[Document]:
 
     Module docstring, then each public function or class with a docstring of 20 words or more,
     kept only by the module that defines it when that module is also in the list, each object once.
+    `modules` is a list of names or one string "math, bisect"; None means the article's 18; a name
+    given twice is built once.
     """
-    modules = [m.strip() for m in modules if m.strip()]
+    if modules is None:
+        modules = ARTICLE_MODULES
+    if isinstance(modules, str):           # "math, bisect": one string, not a sequence of letters
+        modules = modules.replace(",", " ").split()
+    if any(not isinstance(m, str) for m in modules):
+        raise ValueError("Module names must be text, e.g. ['math', 'bisect'].")
+    modules = list(dict.fromkeys(m.strip() for m in modules if m.strip()))   # each module once
     if not modules:
         raise ValueError("No module names given: pass at least one, e.g. ['math', 'bisect'].")
     documents, seen = [], set()

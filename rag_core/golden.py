@@ -81,11 +81,11 @@ def _token_ranges(text: str, starts: np.ndarray, target: str) -> list[tuple[int,
 
 
 def _reason(row: GoldenRow, docs: dict) -> str:
-    if not row.question.strip():
+    if not isinstance(row.question, str) or not row.question.strip():
         return "The question is empty."
-    if not row.anchor.strip():
+    if not isinstance(row.anchor, str) or not row.anchor.strip():
         return "The anchor is empty: copy the sentence that answers from the document."
-    if row.doc not in docs:
+    if not isinstance(row.doc, str) or row.doc not in docs:
         return f"Unknown document {row.doc!r}: no document has that id."
     target, text = normalize(row.anchor), normalize(docs[row.doc].text)
     if target in text:
@@ -95,12 +95,20 @@ def _reason(row: GoldenRow, docs: dict) -> str:
     return f"Anchor not found in {row.doc!r}: the document does not contain that text."
 
 
+def _as_row(i: int, r) -> GoldenRow:
+    """A golden row from a (question, doc, anchor) triple, or a ValueError naming the row."""
+    if isinstance(r, (str, bytes)) or not hasattr(r, "__len__") or len(r) != 3:
+        raise ValueError(f"Golden row {i + 1} is {r!r}: each row needs three fields, "
+                         f"(question, document id, anchor).")
+    return GoldenRow(*r)
+
+
 def check_golden(rows, corpus: Corpus, tokens: list[list[str]] | None = None) -> GoldenCheck:
     """Validate each row against the corpus and locate the valid anchors in every document.
 
     tokens: each document's whitespace tokens, if already computed (TokenizedCorpus.tokens).
     """
-    rows = tuple(GoldenRow(*r) for r in rows)
+    rows = tuple(_as_row(i, r) for i, r in enumerate(rows))
     docs = corpus.by_id
     tokens = tokens if tokens is not None else [d.text.split() for d in corpus.documents]
     texts = [" ".join(t) for t in tokens]

@@ -15,15 +15,16 @@ Left out on purpose: approximate search (the exact scan over a sparse matrix is 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from collections.abc import Sequence
 from typing import Iterable, NamedTuple
 
 import numpy as np
 import pandas as pd
 
-from .chunkers import ChunkerConfig
+from .chunkers import ChunkerConfig, fixed_window_spans
 from .corpus import Corpus
 from .encoder import HashingEncoder, SparseMatrix
-from .text import Tokenizer, words
+from .text import Tokenizer, concat_ranges, words
 
 MAX_QUESTION_CHARS = 20_000
 
@@ -52,6 +53,34 @@ def top_k(scores: np.ndarray, k: int) -> np.ndarray:
     return sel[np.lexsort((sel, -scores[sel]))]
 
 
+def _pieces(tc: TokenizedCorpus, chunker: ChunkerConfig) -> tuple[list, np.ndarray, np.ndarray, np.ndarray]:
+    """(texts, doc, start, end) of every chunk, document by document, from the chunker itself."""
+    texts, doc, start, end = [], [], [], []
+    for d_pos, d in enumerate(tc.corpus.documents):
+        for piece in chunker.split(d.text):
+            texts.append(piece.text)
+            doc.append(d_pos)
+            start.append(piece.start)
+            end.append(piece.end)
+    return texts, np.array(doc, dtype=np.int64), np.array(start, dtype=np.int64), np.array(end, dtype=np.int64)
+
+
+def _fixed_pieces(tc: TokenizedCorpus, chunker: ChunkerConfig) -> tuple[list, np.ndarray, np.ndarray, np.ndarray]:
+    """What _pieces gives for a fixed window, without a Python join per chunk.
+
+    The spans come from fixed_window_spans; a chunk's text " ".join(tokens[start:end]) is the slice
+    of the document's normalised text between the first character of token start and the space
+    before token end.
+    """
+    n_tokens = np.diff(tc.token_base)
+    doc, start, end = fixed_window_spans(n_tokens, chunker.size, chunker.overlap)
+    first, last = tc.char_span(doc, start, end)
+    norm, docs = tc.normalized, tc.corpus.documents
+    texts = [norm[d][a:b] if n else docs[d].text            # an empty document is one chunk, as fixed_window
+             for d, a, b, n in zip(doc.tolist(), first.tolist(), last.tolist(), n_tokens[doc].tolist())]
+    return texts, doc, start, end
+
+
 def check_question(question: str) -> str:
     """The question, stripped, or a ValueError saying how to fix it."""
     if not isinstance(question, str) or not question.strip():
@@ -65,29 +94,63 @@ def check_question(question: str) -> str:
     return question.strip()
 
 
+class DocumentTokens(Sequence):
+    """Document position -> its whitespace tokens (a list of str), split on demand from the normalised text.
+
+    Keeping one str object per token of a large corpus would cost more memory than the corpus itself.
+    """
+
+    def __init__(self, normalized: list[str]):
+        self._normalized = normalized
+
+    def __len__(self) -> int:
+        return len(self._normalized)
+
+    def __getitem__(self, d):
+        if isinstance(d, slice):
+            return [t.split() for t in self._normalized[d]]
+        return self._normalized[d].split()
+
+
 class TokenizedCorpus:
-    """A corpus with each document split into whitespace tokens and word ids, computed once."""
+    """A corpus with each document split into whitespace tokens and word ids, computed once.
+
+    token_ids  (n_tokens,) int32    every document's whitespace tokens as token ids, end to end
+    token_base (n_docs + 1,) int64  document d owns token_ids[token_base[d]:token_base[d + 1]]
+    word_ids   (n_words,) int64     every document's words (stopwords dropped) as word ids, end to end
+    offsets    (n_tokens + 1,)      token i of token_ids starts at word_ids[offsets[i]]
+    normalized                      document d's text with whitespace collapsed: " ".join(tokens[d])
+    """
 
     def __init__(self, corpus: Corpus):
         self.corpus = corpus
         self.tokenizer = Tokenizer()
-        self.tokens: list[list[str]] = []          # doc -> whitespace tokens
-        ids, offsets = [], []
-        for d in corpus.documents:
+        self.normalized: list[str] = []
+        per_doc = []
+        for d in corpus.documents:          # the only per-token Python work: split, one dict look-up, join
             toks = d.text.split()
-            i, o = self.tokenizer.tokens_to_ids(toks)
-            self.tokens.append(toks)
-            ids.append(i)
-            offsets.append(o)
-        base = np.cumsum([0] + [len(i) for i in ids])
-        self.word_ids = np.concatenate(ids)                          # all documents' word ids, end to end
-        # token t of document d starts at word_ids[offsets[token_base[d] + t]]
-        self.offsets = np.concatenate([o + b for o, b in zip(offsets, base[:-1])])
-        self.token_base = np.cumsum([0] + [len(o) for o in offsets])[:-1]
+            per_doc.append(self.tokenizer.token_ids(toks))
+            self.normalized.append(" ".join(toks))
+        self.tokens = DocumentTokens(self.normalized)
+        self.token_ids = np.concatenate(per_doc) if per_doc else np.zeros(0, np.int32)
+        self.token_base = np.zeros(len(per_doc) + 1, dtype=np.int64)
+        np.cumsum([len(t) for t in per_doc], out=self.token_base[1:])
+        self.word_ids, self.offsets = self.tokenizer.ids_of_tokens(self.token_ids)
 
     def word_position(self, doc: np.ndarray, token: np.ndarray) -> np.ndarray:
-        """Position in word_ids where token `token` of document `doc` starts (vectorized)."""
+        """Position in word_ids where token `token` of document `doc` starts (vectorized).
+
+        token may be the document's token count: that is where its words end.
+        """
         return self.offsets[self.token_base[doc] + token]
+
+    def char_span(self, doc: np.ndarray, start: np.ndarray, end: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(first, last): " ".join(tokens[doc][start:end]) == normalized[doc][first:last] (vectorized, end > start)."""
+        lengths = np.fromiter(map(len, self.tokenizer.token_strings), dtype=np.int64)   # token id -> chars
+        at = np.zeros(len(self.token_ids) + 1, dtype=np.int64)
+        np.cumsum(lengths[self.token_ids] + 1, out=at[1:])                    # each token and one space
+        base = at[self.token_base[doc]]
+        return at[self.token_base[doc] + start] - base, at[self.token_base[doc] + end] - base - 1
 
 
 @dataclass
@@ -105,20 +168,15 @@ class Index:
 
     @classmethod
     def build(cls, tc: TokenizedCorpus, chunker: ChunkerConfig, dim: int = 1024) -> "Index":
-        texts, doc, start, end = [], [], [], []
-        for d_pos, d in enumerate(tc.corpus.documents):
-            for piece in chunker.split(d.text, tc.tokens[d_pos]):
-                texts.append(piece.text)
-                doc.append(d_pos)
-                start.append(piece.start)
-                end.append(piece.end)
-        doc, start, end = np.array(doc), np.array(start), np.array(end)
+        if chunker.kind == "fixed":
+            texts, doc, start, end = _fixed_pieces(tc, chunker)
+        else:
+            texts, doc, start, end = _pieces(tc, chunker)
         lo, hi = tc.word_position(doc, start), tc.word_position(doc, end)
         lengths = hi - lo
-        chunk_of = np.repeat(np.arange(len(texts), dtype=np.int64), lengths)
-        pos = np.arange(int(lengths.sum())) - np.repeat(np.cumsum(lengths) - lengths, lengths) + np.repeat(lo, lengths)
+        chunk_of = np.repeat(np.arange(len(texts), dtype=np.int64), lengths)     # one entry per chunk word
         enc = HashingEncoder(tc.tokenizer, dim)
-        matrix = enc.fit_transform(chunk_of, tc.word_ids[pos], len(texts))
+        matrix = enc.fit_transform(chunk_of, tc.word_ids[concat_ranges(lo, lengths)], len(texts))
         return cls(tc, chunker, texts, doc, start, end, lo, hi, enc, matrix)
 
     # --- what a chunk is -------------------------------------------------------------------

@@ -14,6 +14,7 @@ import math
 
 import numpy as np
 
+from .chunkers import ChunkerConfig
 from .golden import GoldenCheck
 from .index import Index, TokenizedCorpus
 from .text import normalize
@@ -50,12 +51,14 @@ def recall_at(ranks: np.ndarray, k: int) -> float:
 
 def contradicted(index: Index, ranked: list, k: int, trusted=("current",)) -> int:
     """Questions with at least one chunk of a non-trusted status (a draft, an outdated note) in the top k."""
+    trusted = [trusted] if isinstance(trusted, str) else list(trusted)   # np.isin reads a set as one object
     status = index.statuses()
     return sum(bool(np.any(~np.isin(status[np.asarray(ids[:k], dtype=np.int64)], trusted))) for ids in ranked)
 
 
 def fixed_window_count(n_words: int, size: int, overlap: int) -> int:
     """How many windows fixed_window makes of a document of n words (1 for an empty one)."""
+    ChunkerConfig("fixed", size, overlap)            # validates: a step of 0 would divide by zero
     return max(1, math.ceil(n_words / (size - overlap)))
 
 
@@ -64,6 +67,7 @@ def anchor_is_cut(ranges: list, size: int, overlap: int) -> bool:
 
     Windows start at multiples of step = size - overlap; one holds [a, b] when start <= a and b < start + size.
     """
+    ChunkerConfig("fixed", size, overlap)            # validates
     step = size - overlap
     for a, b in ranges:
         lo = max(0, b - size + 1)

@@ -104,8 +104,9 @@ def rerank_order(scores: np.ndarray) -> np.ndarray:
 def retrieve(index: Index, question: str, k_candidates: int = 50, k_final: int = 5,
              rerank: bool = True, allowed: Iterable[str] | None = None) -> Retrieved:
     """Search k_candidates with the bi-encoder (filter first), optionally rerank them, keep k_final."""
-    if not isinstance(k_final, (int, np.integer)) or k_final <= 0:
-        raise ValueError(f"The number of chunks to keep must be above 0, got {k_final!r}.")
+    for name, k in (("candidates", k_candidates), ("chunks to keep", k_final)):
+        if not isinstance(k, (int, np.integer)) or isinstance(k, bool) or k <= 0:
+            raise ValueError(f"The number of {name} must be a whole number above 0, got {k!r}.")
     if k_final > k_candidates:
         raise ValueError(f"Cannot keep {k_final} chunks out of {k_candidates} candidates: "
                          f"ask for at least as many candidates as chunks to keep.")

@@ -4,9 +4,10 @@ They are the article's, to the letter, because the rankings depend on them:
     normalize("a\\n  b") -> "a b"
     words("How does getCloseMatches work?") -> ["get", "close", "matches", "work"]
 
-`Tokenizer` adds one thing the article does not have: a cache from a whitespace token to its word
-ids, so that a corpus is tokenized once and every chunking of it reuses the result. It is exact
-because no word of `words()` ever spans whitespace.
+`Tokenizer` adds one thing the article does not have: a table from each distinct whitespace token to
+its word ids, so that a corpus is tokenized once and every chunking of it reuses the result, and the
+regex runs once per distinct token instead of once per occurrence. It is exact because no word of
+`words()` ever spans whitespace.
 
 Left out on purpose: stemming, synonyms, any language other than the article's English stopwords.
 """
@@ -49,17 +50,48 @@ def word_hash(w: str) -> int:
     return int.from_bytes(hashlib.blake2b(w.encode(), digest_size=8).digest(), "big")
 
 
+def concat_ranges(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    """The integer ranges [starts[i], starts[i] + lengths[i]) end to end, vectorized.
+
+    starts [10, 20], lengths [2, 3] -> [10, 11, 20, 21, 22]
+    """
+    lengths = np.asarray(lengths, dtype=np.int64)
+    total = int(lengths.sum())
+    first = np.cumsum(lengths) - lengths                       # (n,) where each range begins in the output
+    return np.arange(total, dtype=np.int64) + np.repeat(np.asarray(starts, dtype=np.int64) - first, lengths)
+
+
+class _TokenIndex(dict):
+    """Whitespace token -> dense token id; an unseen token gets the next id (and is listed in `strings`)."""
+
+    def __init__(self):
+        super().__init__()
+        self.strings: list[str] = []                            # token id -> token
+
+    def __missing__(self, token: str) -> int:
+        i = self[token] = len(self.strings)
+        self.strings.append(token)
+        return i
+
+
 class Tokenizer:
     """Maps words to dense ids and whitespace tokens to the ids of their words, with caches.
 
     vocab:  word -> id         e.g. {"bisect": 0, "left": 1}
     hashes: id -> blake2b hash  (grown with the vocabulary)
+
+    Texts are read in two steps, so that the per-token Python work is one dict look-up:
+    `token_ids` turns whitespace tokens into token ids (a new token is only registered), and
+    `token_words` runs the article's tokenizer once per distinct token, in one regex pass, giving the
+    word ids of every token as a CSR table that numpy gathers from.
     """
 
     def __init__(self):
         self.vocab: dict[str, int] = {}
         self.hashes: list[int] = []
-        self._token_ids: dict[str, tuple[int, ...]] = {}      # whitespace token -> its word ids
+        self._tokens = _TokenIndex()                            # whitespace token -> token id
+        self._ptr = np.zeros(1, dtype=np.int64)                 # token id -> its words: _words[_ptr[t]:_ptr[t+1]]
+        self._words = np.zeros(0, dtype=np.int64)
 
     def word_id(self, w: str) -> int:
         i = self.vocab.get(w)
@@ -68,21 +100,41 @@ class Tokenizer:
             self.hashes.append(word_hash(w))
         return i
 
+    def token_ids(self, tokens: list[str]) -> np.ndarray:
+        """(len(tokens),) int32 token ids; unseen tokens are registered, not yet tokenized."""
+        return np.fromiter(map(self._tokens.__getitem__, tokens), dtype=np.int32, count=len(tokens))
+
+    @property
+    def token_strings(self) -> list[str]:
+        """Token id -> whitespace token."""
+        return self._tokens.strings
+
+    def token_words(self) -> tuple[np.ndarray, np.ndarray]:
+        """(ptr, words): token id t owns the word ids words[ptr[t]:ptr[t+1]] (stopwords dropped)."""
+        new = self._tokens.strings[len(self._ptr) - 1:]             # registered since the last call
+        if new:   # tokenize all new tokens in one regex pass; "\n" keeps them apart
+            lowered = _CAMEL.sub(r"\1 \2", "\n".join(new)).lower().split("\n")
+            per_token = [[self.word_id(w) for w in _WORD.findall(t) if w not in STOP] for t in lowered]
+            counts = np.fromiter(map(len, per_token), dtype=np.int64, count=len(new))
+            self._ptr = np.concatenate([self._ptr, self._ptr[-1] + np.cumsum(counts)])
+            self._words = np.concatenate([self._words, np.fromiter(itertools.chain.from_iterable(per_token),
+                                                                   dtype=np.int64, count=int(counts.sum()))])
+        return self._ptr, self._words
+
+    def ids_of_tokens(self, token_ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Word ids of a sequence of token ids, and offsets: token t owns ids[offsets[t]:offsets[t+1]]."""
+        ptr, table = self.token_words()
+        n_words = (ptr[1:] - ptr[:-1])[token_ids]                          # (n_tokens,)
+        offsets = np.zeros(len(token_ids) + 1, dtype=np.int64)
+        np.cumsum(n_words, out=offsets[1:])
+        return table[concat_ranges(ptr[token_ids], n_words)], offsets
+
     def tokens_to_ids(self, tokens: list[str]) -> tuple[np.ndarray, np.ndarray]:
         """Word ids of a list of whitespace tokens, and offsets: token t owns ids[offsets[t]:offsets[t+1]].
 
         ["getCloseMatches", "is", "fast."] -> ids [get, close, matches, fast], offsets [0, 3, 3, 4]
         """
-        cache = self._token_ids
-        new = [t for t in dict.fromkeys(tokens) if t not in cache]
-        if new:   # tokenize all new tokens in one regex pass; "\n" keeps them apart
-            for t, lowered in zip(new, _CAMEL.sub(r"\1 \2", "\n".join(new)).lower().split("\n")):
-                cache[t] = tuple(self.word_id(w) for w in _WORD.findall(lowered) if w not in STOP)
-        per_token = list(map(cache.__getitem__, tokens))
-        offsets = np.zeros(len(tokens) + 1, dtype=np.int64)
-        np.cumsum(np.fromiter(map(len, per_token), dtype=np.int64, count=len(tokens)), out=offsets[1:])
-        ids = np.fromiter(itertools.chain.from_iterable(per_token), dtype=np.int64, count=int(offsets[-1]))
-        return ids, offsets
+        return self.ids_of_tokens(self.token_ids(tokens))
 
     def hash_array(self) -> np.ndarray:
         """The hashes of every known word as uint64, indexed by word id."""

@@ -59,21 +59,34 @@ def _quote(items) -> str:
     return ", ".join(f"'{x}'" for x in items)
 
 
+def _handed_over(n_spans: int) -> str:
+    """What was handed over, in words: 0 -> 'no span was', 1 -> 'only S1 was', 3 -> 'only S1 to S3 were'."""
+    if n_spans == 0:
+        return "no span was"
+    return "only S1 was" if n_spans == 1 else f"only S1 to S{n_spans} were"
+
+
+def _spans_named(cited, joiner: str) -> str:
+    """(1,) -> 'S1'; (1, 3) -> 'S1 or S3' (joiner 'or') or 'S1 and S3' (joiner 'and')."""
+    names = [f"S{n}" for n in cited]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + f" {joiner} " + names[-1]
+
+
 def check_sentence(sentence: str, spans: list[str]) -> SentenceCheck:
-    cited = tuple(int(c) for c in CITATION.findall(sentence))
+    cited = tuple(dict.fromkeys(int(c) for c in CITATION.findall(sentence)))   # "[S1][S1]" cites S1 once
     if not cited:
         return SentenceCheck(sentence, (), (), (), (), False,
-                             "No citation: the sentence does not say which span it comes from.")
+                             "No citation: the sentence does not say which span it comes from "
+                             "(it should end with a span number such as [S1]).")
     out = tuple(n for n in cited if not 1 <= n <= len(spans))
     if out:
         return SentenceCheck(sentence, cited, out, (), (), False,
-                             f"Cites {_quote(f'S{n}' for n in out)}, but only S1..S{len(spans)} were handed over."
-                             if spans else f"Cites {_quote(f'S{n}' for n in out)}, but no span was handed over.")
+                             f"Cites {_spans_named(out, 'and')}, which {'does' if len(out) == 1 else 'do'} not exist: "
+                             f"{_handed_over(len(spans))} handed over.")
     union = " ".join(spans[n - 1] for n in cited).lower()
     bare = CITATION.sub("", sentence)        # without this, the "3" of "[S3]" would be searched too
     numbers = tuple(dict.fromkeys(x for x in NUMBER.findall(bare) if x.lower() not in union))
     names = tuple(dict.fromkeys(x for x in NAME.findall(bare) if x.lower() not in union))
-    where = "+".join(f"S{n}" for n in cited)
     if numbers or names:
         parts = []
         if numbers:
@@ -82,9 +95,9 @@ def check_sentence(sentence: str, spans: list[str]) -> SentenceCheck:
             parts.append(f"name {_quote(names)}" if len(names) == 1 else f"names {_quote(names)}")
         return SentenceCheck(sentence, cited, (), numbers, names, False,
                              f"The {' and the '.join(parts)} {'do' if len(numbers) + len(names) > 1 else 'does'} "
-                             f"not appear in {where}.")
+                             f"not appear in {_spans_named(cited, 'or')}.")
     return SentenceCheck(sentence, cited, (), (), (), True,
-                         f"Every number and technical name appears in {where}.")
+                         f"Every number and technical name appears in {_spans_named(cited, 'or')}.")
 
 
 def verify(answer: str, spans: list[str]) -> Verdict:

@@ -1,0 +1,39 @@
+"""Open Book: the picture frame. Navigation, the shared sidebar (dataset, chunker, glossary), then the page."""
+import streamlit as st
+
+from ui import state, widgets
+
+st.set_page_config(page_title="Open Book — a RAG workbench", page_icon=":material/menu_book:", layout="wide")
+
+pages = [
+    st.Page("pages/overview.py", title="Overview", icon=":material/home:", default=True, url_path="overview"),
+    st.Page("pages/corpus.py", title="Corpus", icon=":material/library_books:", url_path="corpus"),
+    st.Page("pages/ask.py", title="Ask", icon=":material/quiz:", url_path="ask"),
+    st.Page("pages/ablations.py", title="Ablations", icon=":material/bar_chart:", url_path="ablations"),
+    st.Page("pages/glossary.py", title="Glossary", icon=":material/menu_book:", url_path="glossary"),
+]
+pg = st.navigation(pages)
+
+for warning in state.init(state.SHARED):
+    st.warning(warning)
+
+with st.sidebar:
+    st.caption(f"Dataset: **{state.dataset().name}**")
+    st.subheader("Chunker", help="How documents are cut into chunks before indexing. Applies to every page.")
+    st.selectbox("Strategy", ["fixed", "structure", "sentence"], key="chunker",
+                 format_func={"fixed": "Fixed window of words", "structure": "By structure (paragraphs)",
+                              "sentence": "By sentence"}.get,
+                 on_change=state.remember, args=("chunker",),
+                 help="Fixed: windows of N words. Structure: paragraphs merged up to N words. Sentence: N sentences.")
+    unit = "sentences" if st.session_state["chunker"] == "sentence" else "words"
+    st.number_input(f"Size ({unit})", min_value=1, max_value=2000, step=1, key="size",
+                    on_change=state.remember, args=("size",),
+                    help="Fixed: words per chunk. Structure: most words per chunk. Sentence: sentences per chunk.")
+    st.number_input(f"Overlap ({unit})", min_value=0, max_value=1999, step=1, key="overlap",
+                    on_change=state.remember, args=("overlap",),
+                    disabled=st.session_state["chunker"] == "structure",
+                    help="How much each chunk repeats of the previous one, so a sentence cut by a boundary "
+                         "still exists whole somewhere. Must be smaller than the size. Not used by 'structure'.")
+    widgets.glossary_popover()
+
+pg.run()

@@ -1,0 +1,173 @@
+"""Ask: one question through the whole pipeline — ranked chunks, the prompt, the answer, the verdict."""
+import pandas as pd
+import streamlit as st
+
+from rag_core.pipeline import ask, outcome
+from rag_core.tables import VERIFIER_CASES
+from rag_core.text import words
+from rag_core.verifier import verify
+from ui import state, widgets
+
+PAGE_KEYS = ("ask_question", "ask_candidates", "ask_k", "ask_statuses", "ask_rerank")
+for w in state.init(PAGE_KEYS):
+    st.warning(w)
+
+st.title("Ask")
+st.caption("Type a question, or pick one of the golden questions, and follow it through retrieval, the prompt, "
+           "the answer and the citation check.")
+wb = state.workbench()
+try:
+    chunker = state.chunker()
+    ix = wb.index(chunker)
+except ValueError as e:
+    st.error(f"The chunker settings in the sidebar are not valid: {e}")
+    st.stop()
+statuses = list(wb.corpus.statuses)
+golden = {r.question: (q, r) for q, r in enumerate(wb.check.valid)}
+
+
+def pick_golden():
+    choice = st.session_state.get("ask_golden")
+    if choice:
+        state.set_value("ask_question", choice)
+
+
+# ---- the question and the settings
+st.selectbox("Golden questions", list(golden), index=None, key="ask_golden", on_change=pick_golden,
+             placeholder="Pick a golden question (its answer sentence is known)…",
+             help="Questions with a known anchor: for these the page also tells whether the answer was retrieved.")
+st.text_input("Your question", key="ask_question", on_change=state.remember, args=("ask_question",), max_chars=20000,
+              placeholder="e.g. What does lru_cache do when maxsize is None?")
+with st.expander("Retrieval settings", expanded=True):
+    s = st.columns([1, 1, 2, 1])
+    s[0].number_input("Candidates", min_value=1, max_value=500, key="ask_candidates", on_change=state.remember,
+                      args=("ask_candidates",),
+                      help="How many chunks the first, fast search brings back for the reranker to reorder.")
+    s[1].number_input("Spans handed over (k)", min_value=1, max_value=50, key="ask_k", on_change=state.remember,
+                      args=("ask_k",), help="How many chunks go into the prompt as [S1], [S2], …")
+    st.session_state["ask_statuses"] = [x for x in st.session_state["ask_statuses"] if x in statuses]
+    s[2].pills("Allowed statuses (filter)", statuses, selection_mode="multi", key="ask_statuses",
+               on_change=state.remember, args=("ask_statuses",),
+               help="Only chunks of documents with these statuses may be retrieved. The filter runs before "
+                    "ranking, so excluded chunks never take a place. Select all statuses to turn it off.")
+    s[3].toggle("Rerank", key="ask_rerank", on_change=state.remember, args=("ask_rerank",),
+                help="Re-read each (question, chunk) pair and reorder the candidates by how many question "
+                     "words they share, in order and close together.")
+
+question = st.session_state["ask_question"]
+k, candidates = int(st.session_state["ask_k"]), int(st.session_state["ask_candidates"])
+allowed = set(st.session_state["ask_statuses"])
+rerank = bool(st.session_state["ask_rerank"])
+state.sync_url(state.SHARED + PAGE_KEYS)
+if not question.strip():
+    st.info("Type a question above, or pick a golden question, to see the pipeline at work.")
+    st.stop()
+
+try:
+    a = ask(ix, question, candidates, k, rerank, allowed)
+except ValueError as e:
+    st.error(str(e))
+    st.stop()
+for note in a.retrieved.notes:
+    st.warning(note)
+
+# ---- the ranked chunks
+q_pos, row = golden.get(question.strip(), (None, None))
+holders = wb.holders(chunker)[q_pos] if q_pos is not None else set()
+terms = set(words(question))
+st.subheader(f"The {len(a.spans)} chunk(s) handed to the model")
+if q_pos is not None:
+    hits = [i for i, c in enumerate(a.retrieved.ids, 1) if int(c) in holders]
+    if hits:
+        st.success(f"The anchor of this golden question is in span S{hits[0]}: the answer is inside the context.")
+    elif not holders:
+        st.error("The anchor is not whole in any chunk of this chunker (a boundary cuts it): no setting of the "
+                 "search can retrieve it. Change the chunk size or overlap in the sidebar.")
+    else:
+        st.error(f"The anchor is not in these {len(a.spans)} spans: the model cannot answer from the context, "
+                 "whatever the prompt. Try more spans, the filter or the reranker.")
+for i, (c, sim, rr, was) in enumerate(zip(a.retrieved.ids, a.retrieved.similarity, a.retrieved.rerank_score,
+                                          a.retrieved.bi_rank), 1):
+    c = int(c)
+    with st.container(border=True):
+        h = st.columns([1, 3, 2, 2, 2, 2], vertical_alignment="center")
+        h[0].markdown(f"**S{i}**")
+        h[1].markdown(f"`{ix.doc_id(c)}` · chunk {c}")
+        with h[2]:
+            widgets.badge(ix.status(c), statuses)
+        h[3].markdown(f"similarity **{sim:.3f}**")
+        h[4].markdown(f"rerank **{rr:.3f}**" + (f" (was #{was})" if was != i else "") if rerank else "rerank off")
+        h[5].markdown((":green[**✓ holds the anchor**]" if c in holders else "no anchor") if q_pos is not None else "")
+        st.html(widgets.marked(ix.texts[c], terms))
+
+# ---- what changes with the other settings
+st.subheader("What changes if you flip a switch")
+trusted = set(wb.trusted)
+other_filter = set(statuses) if allowed != set(statuses) else trusted
+variants = {"now": a.retrieved.ids,
+            f"rerank {'off' if rerank else 'on'}": ask(ix, question, candidates, k, not rerank, allowed).retrieved.ids,
+            ("filter off (all statuses)" if other_filter == set(statuses) else f"filter: {', '.join(sorted(other_filter))}"):
+                ask(ix, question, candidates, k, rerank, other_filter).retrieved.ids}
+
+
+def cell(ids, r):
+    if r >= len(ids):
+        return ""
+    c = int(ids[r])
+    return f"{widgets.status_label(ix.status(c))} · {ix.doc_id(c)} · chunk {c}" + (" · ✓ anchor" if c in holders else "")
+
+
+compare = pd.DataFrame({name: [cell(ids, r) for r in range(k)] for name, ids in variants.items()},
+                       index=[f"S{r + 1}" for r in range(k)])
+st.dataframe(widgets.styled(compare, list(compare.columns), statuses), use_container_width=True)
+now = set(map(int, a.retrieved.ids))
+for name, ids in list(variants.items())[1:]:
+    entered = [int(c) for c in ids if int(c) not in now]
+    other = [c for c in entered if ix.status(c) not in trusted]
+    st.markdown(f"- **{name}**: " + ("the same chunks." if not entered and list(ids) == list(a.retrieved.ids) else
+                                      "same chunks, another order." if not entered else
+                                      f"{len(entered)} chunk(s) enter the top {k}"
+                                      + (f", {len(other)} of them {', '.join(sorted({ix.status(c) for c in other}))}."
+                                         if other else ".")))
+
+# ---- the prompt
+size = (len(a.prompt.split()), len(a.prompt))
+with st.expander(f"The prompt handed to the model: {size[0]} words, {size[1]:,} characters", expanded=True):
+    st.code(a.prompt, language=None, wrap_lines=True)
+
+# ---- the answer and its verdict
+st.subheader("The scripted generator's answer, checked")
+st.caption("The scripted generator is not a model: it copies the sentence of the spans sharing the most words "
+           "with the question, and cites it.")
+
+
+def show_verdict(v, expected_doc=None):
+    c = st.columns([1, 5], vertical_alignment="center")
+    with c[0]:
+        widgets.verdict_badge(v.verdict)
+    label = outcome(v, a.retrieved.ids, ix, expected_doc) if expected_doc else v.verdict
+    c[1].markdown(f"**{label}** — {v.reason}" if label != v.verdict else v.reason)
+    if v.sentences:
+        st.dataframe(pd.DataFrame([{"sentence": s.sentence, "cites": ", ".join(f"S{n}" for n in s.cited) or "—",
+                                    "check": "✓ passes" if s.ok else "✗ fails", "explanation": s.explanation}
+                                   for s in v.sentences]), hide_index=True, use_container_width=True)
+
+
+st.code(a.answer, language=None, wrap_lines=True)
+show_verdict(a.verdict, row.doc if row else None)
+
+st.subheader("Try your own answer")
+st.caption("Write any answer, with citations like [S1], and see whether the checker accepts it against the same spans.")
+
+
+def use_preset():
+    if st.session_state.get("ask_preset"):
+        st.session_state["ask_answer"] = st.session_state["ask_preset"]
+
+
+st.pills("The article's six cases", VERIFIER_CASES, key="ask_preset", on_change=use_preset,
+         help="Presets from the article: no citation, an invented number, a draft's number, the right number, "
+              "a span that does not exist, an abstention.")
+mine = st.text_area("Your answer", key="ask_answer", placeholder="The default cutoff is 0.6 [S1].", max_chars=5000)
+if mine.strip():
+    show_verdict(verify(mine, a.spans))

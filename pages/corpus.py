@@ -1,0 +1,89 @@
+"""Corpus: every document with its status, the chunks of the current chunker drawn on it, and the golden set."""
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from ui import state, widgets
+
+PAGE_KEYS = ("corpus_doc",)
+for w in state.init(PAGE_KEYS):
+    st.warning(w)
+
+st.title("Corpus")
+wb = state.workbench()
+try:
+    chunker = state.chunker()
+    ix = wb.index(chunker)
+except ValueError as e:
+    st.error(f"The chunker settings in the sidebar are not valid: {e}")
+    st.stop()
+docs = wb.corpus.documents
+statuses = wb.corpus.statuses
+sizes = wb.corpus.sizes()
+st.caption(f"{sizes['documents']} documents, {sizes['total_words']:,} words (median {sizes['median_words']} per "
+           f"document) · {len(ix)} chunks with {chunker.label}")
+
+# ---- the documents
+st.subheader("Documents")
+left, right = st.columns([2, 3])
+shown_statuses = left.pills("Status", statuses, selection_mode="multi", default=list(statuses), key="corpus_statuses",
+                            help="Show only the documents with these statuses.")
+needle = right.text_input("Search the text", key="corpus_search", placeholder="e.g. cutoff, heappush, deleted",
+                          help="Keeps the documents whose name or text contains these characters (any case).")
+chunks_per_doc = np.bincount(ix.doc, minlength=len(docs))
+frame = pd.DataFrame({"document": [d.id for d in docs],
+                      "status": [widgets.status_label(d.status) for d in docs],
+                      "words": [len(d.text.split()) for d in docs],
+                      "chunks": chunks_per_doc,
+                      "begins with": [" ".join(d.text.split()[:14]) + " …" for d in docs]})
+keep = np.array([d.status in shown_statuses and (not needle or needle.lower() in (d.id + "\n" + d.text).lower())
+                 for d in docs], dtype=bool)
+st.dataframe(widgets.styled(frame[keep], ["status"], statuses), hide_index=True, use_container_width=True,
+             column_config={"words": st.column_config.NumberColumn(help="Whitespace-separated words"),
+                            "chunks": st.column_config.NumberColumn(help=f"Chunks made by {chunker.label}")})
+if not keep.any():
+    st.info("No document matches: clear the search box or select more statuses.")
+
+# ---- one document, with its chunks drawn
+st.subheader("Document viewer")
+ids = [d.id for d in docs]
+if st.session_state["corpus_doc"] not in ids:
+    st.session_state["corpus_doc"] = next((i for i, k in zip(ids, keep) if k), ids[0])
+doc_id = st.selectbox("Document", ids, key="corpus_doc", on_change=state.remember, args=("corpus_doc",),
+                      help="The document to draw, with the chunk boundaries of the current chunker.")
+d_pos = ids.index(doc_id)
+doc = docs[d_pos]
+mine = np.flatnonzero(ix.doc == d_pos)
+spans = [(int(ix.start[c]), int(ix.end[c])) for c in mine]
+anchors, cut = [], set()
+for q, occ in wb.check.occurrences.items():
+    for a, b in occ.get(d_pos, []):
+        anchors.append((a, b))
+        if not any(s <= a and b < e for s, e in spans):
+            cut.add((a, b))
+c1, c2, c3 = st.columns([1, 1, 2])
+with c1:
+    widgets.badge(doc.status, statuses)
+c2.markdown(f"**{len(doc.text.split())}** words · **{len(spans)}** chunks")
+c3.markdown(f"**{len(anchors)}** golden anchor(s) here" + (f", **:red[{len(cut)} cut by a boundary]**" if cut else ""))
+if cut:
+    st.warning(f"{len(cut)} anchor(s) in this document are split between two chunks: no chunk contains the whole "
+               "sentence, so the questions that need it can never reach the ceiling with this chunker. "
+               "Try a larger overlap than the anchor's length.")
+st.html(widgets.document_html(doc.text, spans, anchors, cut))
+
+# ---- the golden set
+st.subheader("Golden set")
+g = wb.check.frame()
+if g.empty:
+    st.info("This dataset has no golden questions: add a CSV of question,doc,anchor on the Your data page.")
+else:
+    held = {q: len(occ) > 0 for q, occ in enumerate(wb.holders(chunker))}
+    valid_pos = iter(range(len(wb.check.valid)))
+    g["whole in a chunk"] = ["yes" if held[next(valid_pos)] else "no: cut by a boundary" if v else "" for v in g.valid]
+    st.caption(f"{int(g.valid.sum())} valid, {int((~g.valid).sum())} excluded from every metric. "
+               "A question is valid when its anchor appears literally in its document (whitespace collapsed).")
+    st.dataframe(g.assign(valid=g.valid.map({True: "✓ valid", False: "✗ excluded"})), hide_index=True,
+                 use_container_width=True, column_config={"reason": st.column_config.TextColumn("why excluded")})
+
+state.sync_url(state.SHARED + PAGE_KEYS)

@@ -1,0 +1,75 @@
+"""Overview: the open-book story, the three phases, and the live headline figures."""
+import streamlit as st
+
+from ui import state
+
+st.title("Open Book: watch a RAG system work, and see where it breaks")
+
+st.markdown(
+    "A RAG system is an **open-book exam**. The language model is the student; retrieval is the hand that opens "
+    "the book at a few pages. If those pages hold the answer, the student only has to read. If they do not, "
+    "no amount of reasoning helps: the student either admits it or invents something plausible.\n\n"
+    "So the first number to look at is the **ceiling**: the share of test questions whose answer sentence (the "
+    "*anchor*) is inside the chunks handed to the model. No prompt, temperature or bigger model can score above it.")
+
+c1, arrow1, c2, arrow2, c3 = st.columns([4, 1, 4, 1, 4], vertical_alignment="center")
+with c1.container(border=True):
+    st.markdown("**1 · Indexing** (once)\n\nDocuments are cut into chunks; each chunk becomes a vector, stored "
+                "with its metadata (here, a *status*: current, draft or outdated).")
+arrow1.markdown("### →")
+with c2.container(border=True):
+    st.markdown("**2 · Retrieval** (every question)\n\nFilter by status, find the nearest chunks, rerank, "
+                "keep the best few.\n\n:violet[**The ceiling is measured here.**]")
+arrow2.markdown("### →")
+with c3.container(border=True):
+    st.markdown("**3 · Generation** (every question)\n\nThe chunks become numbered spans [S1]…[Sn] in a prompt; "
+                "the answer must cite them, and a checker refuses any number or name the cited span lacks.")
+
+wb = state.workbench()
+try:
+    chunker = state.chunker()
+except ValueError as e:
+    st.error(f"The chunker settings in the sidebar are not valid: {e}")
+    st.stop()
+
+st.subheader("Headline figures, computed now")
+st.caption(f"Dataset: {state.dataset().name} · chunker: {chunker.label} · "
+           f"{len(wb.check.valid)} valid golden questions"
+           + (f" ({wb.check.n_excluded} excluded: see the Corpus page)" if wb.check.n_excluded else ""))
+if not wb.check.valid:
+    st.info("This dataset has no valid golden question, so there is no ceiling to show. Add a golden set on "
+            "the Your data page, or switch back to the bundled corpus.")
+    st.stop()
+
+f = state.table("filter", chunker)
+off, on = f.iloc[0], f.iloc[1]
+n = len(wb.check.valid)
+m = st.columns(4)
+m[0].metric("Ceiling at k = 1, no filter", f"{off.recall_at_1:.3f}",
+            help="Share of questions whose anchor is in the single best chunk.")
+m[1].metric("Ceiling at k = 3, no filter", f"{off.recall_at_3:.3f}",
+            help="Share of questions whose anchor is in the three best chunks.")
+m[2].metric(f"Ceiling at k = 1, {on['filter']}", f"{on.recall_at_1:.3f}", delta=f"{on.recall_at_1 - off.recall_at_1:+.3f}")
+m[3].metric(f"Ceiling at k = 3, {on['filter']}", f"{on.recall_at_3:.3f}", delta=f"{on.recall_at_3 - off.recall_at_3:+.3f}")
+m = st.columns(4)
+m[0].metric("Contradicted in the top 3, no filter", f"{off.contradicted_top_3}/{n}",
+            help="Questions with at least one chunk of a draft or outdated document among the three best.")
+m[1].metric(f"Contradicted in the top 3, {on['filter']}", f"{on.contradicted_top_3}/{n}",
+            delta=int(on.contradicted_top_3 - off.contradicted_top_3), delta_color="inverse")
+
+gap = off.recall_at_3 - off.recall_at_1
+st.markdown(
+    f"Reading: without the filter the answer is in the top 3 for **{off.recall_at_3:.0%}** of the questions but "
+    f"first for only **{off.recall_at_1:.0%}**"
+    + (" — the retriever finds the answer but ranks it low, which sends you to the filter and the reranker, "
+       "not to the prompt." if gap > 0.2 else ".")
+    + f" With {on['filter']}, **{on.contradicted_top_3}** of {n} questions still see a contradicting chunk "
+      f"(against {off.contradicted_top_3} without).")
+
+st.subheader("Where to go next")
+st.page_link("pages/corpus.py", label="Corpus — the documents, their chunks and the golden questions",
+             icon=":material/library_books:")
+st.page_link("pages/ask.py", label="Ask — one question through retrieval, prompt, answer and citation check",
+             icon=":material/quiz:")
+st.page_link("pages/ablations.py", label="Ablations — every measurement of the article as a chart",
+             icon=":material/bar_chart:")

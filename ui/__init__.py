@@ -1,0 +1,1 @@
+"""The dashboard's shared pieces: caches and settings (state), rendering helpers (widgets), charts (charts)."""
