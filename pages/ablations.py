@@ -19,8 +19,8 @@ def section(title: str, name: str, chart_and_caption, df, note: str = ""):
         st.caption(note)
     chart, caption = chart_and_caption
     left, right = st.columns([3, 2])
-    left.altair_chart(chart, use_container_width=True)
-    right.dataframe(df, hide_index=True, use_container_width=True)
+    left.altair_chart(chart, width="stretch")
+    right.dataframe(df, hide_index=True, width="stretch")
     right.download_button(f"Download {name}.csv", df.to_csv(index=False).encode(), f"{name}.csv", "text/csv",
                           key=f"abl_dl_{name}", icon=":material/download:")
     st.markdown(caption)
@@ -48,6 +48,6 @@ section("Pipeline outcomes", "pipeline", charts.pipeline(pipe), pipe,
         "All golden questions through retrieval (20 candidates, reranked, 3 spans), the scripted generator and the checker.")
 st.subheader("The six verifier cases")
 cases = state.table("verifier_cases")
-st.dataframe(cases, hide_index=True, use_container_width=True)
+st.dataframe(cases, hide_index=True, width="stretch")
 st.download_button("Download verifier_cases.csv", cases.to_csv(index=False).encode(), "verifier_cases.csv", "text/csv",
                    key="abl_dl_verifier_cases", icon=":material/download:")

@@ -119,7 +119,7 @@ def cell(ids, r):
 
 compare = pd.DataFrame({name: [cell(ids, r) for r in range(k)] for name, ids in variants.items()},
                        index=[f"S{r + 1}" for r in range(k)])
-st.dataframe(widgets.styled(compare, list(compare.columns), statuses), use_container_width=True)
+st.dataframe(widgets.styled(compare, list(compare.columns), statuses), width="stretch")
 now = set(map(int, a.retrieved.ids))
 for name, ids in list(variants.items())[1:]:
     entered = [int(c) for c in ids if int(c) not in now]
@@ -150,7 +150,7 @@ def show_verdict(v, expected_doc=None):
     if v.sentences:
         st.dataframe(pd.DataFrame([{"sentence": s.sentence, "cites": ", ".join(f"S{n}" for n in s.cited) or "—",
                                     "check": "✓ passes" if s.ok else "✗ fails", "explanation": s.explanation}
-                                   for s in v.sentences]), hide_index=True, use_container_width=True)
+                                   for s in v.sentences]), hide_index=True, width="stretch")
 
 
 st.code(a.answer, language=None, wrap_lines=True)

@@ -38,7 +38,7 @@ frame = pd.DataFrame({"document": [d.id for d in docs],
                       "begins with": [" ".join(d.text.split()[:14]) + " …" for d in docs]})
 keep = np.array([d.status in shown_statuses and (not needle or needle.lower() in (d.id + "\n" + d.text).lower())
                  for d in docs], dtype=bool)
-st.dataframe(widgets.styled(frame[keep], ["status"], statuses), hide_index=True, use_container_width=True,
+st.dataframe(widgets.styled(frame[keep], ["status"], statuses), hide_index=True, width="stretch",
              column_config={"words": st.column_config.NumberColumn(help="Whitespace-separated words"),
                             "chunks": st.column_config.NumberColumn(help=f"Chunks made by {chunker.label}")})
 if not keep.any():
@@ -84,6 +84,6 @@ else:
     st.caption(f"{int(g.valid.sum())} valid, {int((~g.valid).sum())} excluded from every metric. "
                "A question is valid when its anchor appears literally in its document (whitespace collapsed).")
     st.dataframe(g.assign(valid=g.valid.map({True: "✓ valid", False: "✗ excluded"})), hide_index=True,
-                 use_container_width=True, column_config={"reason": st.column_config.TextColumn("why excluded")})
+                 width="stretch", column_config={"reason": st.column_config.TextColumn("why excluded")})
 
 state.sync_url(state.SHARED + PAGE_KEYS)

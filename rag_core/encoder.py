@@ -24,9 +24,16 @@ from .text import Tokenizer, word_hash, words
 
 
 def _log_table(values: np.ndarray, f) -> np.ndarray:
-    """Apply the scalar math function f to an int array through its distinct values (exact libm results)."""
-    uniq, inverse = np.unique(values, return_inverse=True)
-    return np.array([f(int(v)) for v in uniq], dtype=np.float64)[inverse]
+    """Apply the scalar math function f to an array of counts (ints >= 0) through its distinct values.
+
+    The results are libm's, exactly as a Python loop would give; the look-up is a table indexed by count.
+    """
+    if not len(values):
+        return np.zeros(0)
+    distinct = np.flatnonzero(np.bincount(values))                  # the counts that occur, ascending
+    table = np.zeros(int(distinct[-1]) + 1)
+    table[distinct] = [f(int(v)) for v in distinct]
+    return table[values]
 
 
 @dataclass(frozen=True)
@@ -39,22 +46,27 @@ class SparseMatrix:
     vals: np.ndarray   # (nnz,) float32, L2-normalised per row
 
     def dot(self, queries: np.ndarray) -> np.ndarray:
-        """Scores (n_rows, n_queries) in float64 of every row against dense query vectors (n_queries, dim).
-
-        Only the postings of the buckets some query uses are read; each query's sum runs over them
-        in bucket order, so a query scores the same alone or in a batch.
-        """
+        """Scores (n_rows, n_queries) in float64 of every row against dense query vectors (n_queries, dim)."""
         queries = np.atleast_2d(queries)
-        cols = np.flatnonzero(np.any(queries != 0, axis=0))
-        lo, hi = self.ptr[cols], self.ptr[cols + 1]
-        lengths = hi - lo
-        sel = np.arange(int(lengths.sum())) - np.repeat(np.cumsum(lengths) - lengths - lo, lengths)
-        rows, vals = self.rows[sel], self.vals[sel].astype(np.float64)
-        q_of_sel = queries[:, np.repeat(cols, lengths)].astype(np.float64)       # (n_queries, len(sel))
         out = np.empty((self.n_rows, len(queries)))
-        for j in range(len(queries)):
-            out[:, j] = np.bincount(rows, weights=vals * q_of_sel[j], minlength=self.n_rows)
+        for j, q in enumerate(queries):
+            out[:, j] = self.scores(q)
         return out
+
+    def scores(self, query: np.ndarray) -> np.ndarray:
+        """(n_rows,) float64 scores of every row against one dense query vector (dim,).
+
+        Only the postings of the query's own buckets are read. A row's sum runs over them in bucket
+        order, and each product of two float32 values is exact in float64.
+        """
+        cols = np.flatnonzero(query)                                      # the query's buckets, ascending
+        lo, hi = self.ptr[cols].tolist(), self.ptr[cols + 1].tolist()
+        if lo == hi:                                                      # no row shares a bucket
+            return np.zeros(self.n_rows)
+        rows = np.concatenate([self.rows[a:b] for a, b in zip(lo, hi)])   # (n_postings,)
+        weights = np.concatenate([np.multiply(self.vals[a:b], w, dtype=np.float64)
+                                  for a, b, w in zip(lo, hi, query[cols].astype(np.float64).tolist())])
+        return np.bincount(rows, weights=weights, minlength=self.n_rows)
 
     def to_dense(self) -> np.ndarray:
         """(n_rows, dim) float32: for tests and small corpora only."""
@@ -66,6 +78,16 @@ class SparseMatrix:
     @property
     def nbytes(self) -> int:
         return self.ptr.nbytes + self.rows.nbytes + self.vals.nbytes
+
+
+def _distinct_pairs(chunk_of: np.ndarray, word_of: np.ndarray, n_words: int):
+    """(chunk, word, count) of each distinct (chunk, word) pair, sorted by chunk then word."""
+    key = chunk_of.astype(np.int64) * n_words + word_of                   # (n_occurrences,)
+    key.sort()
+    first = np.flatnonzero(np.r_[True, key[1:] != key[:-1]])              # where each distinct pair starts
+    counts = np.diff(np.r_[first, len(key)])
+    key = key[first]
+    return key // n_words, key % n_words, counts
 
 
 class HashingEncoder:
@@ -93,8 +115,7 @@ class HashingEncoder:
         if n_chunks <= 0:
             raise ValueError("Cannot index zero chunks: add documents with some text.")
         V = len(self.tok.hashes)
-        pairs, counts = np.unique(chunk_of * V + word_of, return_counts=True)
-        pc, pw = pairs // V, pairs % V                                   # unique (chunk, word) pairs
+        pc, pw, counts = _distinct_pairs(chunk_of, word_of, V)                # unique (chunk, word) pairs
         df = np.bincount(pw, minlength=V)
         self.n_chunks = n_chunks
         self.idf = np.zeros(V)
@@ -103,20 +124,21 @@ class HashingEncoder:
         self.idf_unknown = math.log(1 + n_chunks) + 1
         bucket, sign = self._bucket_sign(V)
         weight = (sign[pw] * _log_table(counts, lambda c: 1 + math.log(c)) * self.idf[pw]).astype(np.float32)
+        # Order the pairs by (bucket, chunk), words in id order within: the pairs come sorted by chunk,
+        # so one stable sort by bucket (a radix sort on 16 bits) does it, and gives the CSC order.
+        col = bucket[pw].astype(np.int16 if self.dim <= 2 ** 15 else np.int64)
+        order = np.argsort(col, kind="stable")
+        col, row, weight = col[order], pc[order], weight[order]
         # sum the words that share a bucket within a chunk (float32, as the article's += does)
-        key = pc * self.dim + bucket[pw]
-        order = np.argsort(key, kind="stable")
-        key, weight = key[order], weight[order]
-        starts = np.flatnonzero(np.r_[True, key[1:] != key[:-1]])
+        starts = np.flatnonzero(np.r_[True, (col[1:] != col[:-1]) | (row[1:] != row[:-1])])
         vals = np.add.reduceat(weight, starts) if len(starts) else weight
-        key = key[starts]
-        rows, cols = key // self.dim, key % self.dim
+        rows, cols = row[starts], col[starts].astype(np.int64)
+        # per row, the squares are summed in bucket order, as a row-major pass would
         norms = np.sqrt(np.bincount(rows, weights=vals.astype(np.float64) ** 2, minlength=n_chunks))
         vals = (vals / np.where(norms == 0, 1, norms)[rows].astype(np.float32)).astype(np.float32)
-        by_col = np.argsort(cols, kind="stable")
         ptr = np.zeros(self.dim + 1, dtype=np.int64)
         np.cumsum(np.bincount(cols, minlength=self.dim), out=ptr[1:])
-        return SparseMatrix(n_chunks, self.dim, ptr, rows[by_col].astype(np.int32), vals[by_col])
+        return SparseMatrix(n_chunks, self.dim, ptr, rows.astype(np.int32), vals)
 
     def encode_query(self, text: str) -> np.ndarray:
         """Dense (dim,) float32 vector of a question, built exactly as the article encodes one text."""

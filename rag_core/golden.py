@@ -24,7 +24,8 @@ import numpy as np
 from .corpus import DATA, Corpus
 from .text import normalize
 
-GOLDEN_FILE = DATA / "golden.json"
+GOLDEN_FILES = {"article": DATA / "golden.json",      # the article's questions, in the library's own words
+                "user": DATA / "golden_user.json"}     # the same anchors, asked as a user would (trap 3)
 
 
 class GoldenRow(NamedTuple):
@@ -60,9 +61,11 @@ class GoldenCheck:
                              for i, r in enumerate(self.rows)])
 
 
-def load_golden() -> list[GoldenRow]:
-    """The article's 18 questions (see data/golden.json for provenance)."""
-    rows = json.loads(GOLDEN_FILE.read_text(encoding="utf-8"))["questions"]
+def load_golden(which: str = "article") -> list[GoldenRow]:
+    """A bundled golden set: "article" (the article's 18 questions) or "user" (the same, phrased as a user would)."""
+    if which not in GOLDEN_FILES:
+        raise ValueError(f"Unknown golden set {which!r}: use one of {', '.join(GOLDEN_FILES)}.")
+    rows = json.loads(GOLDEN_FILES[which].read_text(encoding="utf-8"))["questions"]
     return [GoldenRow(r["question"], r["doc"], r["anchor"]) for r in rows]
 
 
@@ -96,9 +99,11 @@ def _reason(row: GoldenRow, docs: dict) -> str:
 
 
 def _as_row(i: int, r) -> GoldenRow:
-    """A golden row from a (question, doc, anchor) triple, or a ValueError naming the row."""
-    if isinstance(r, (str, bytes)) or not hasattr(r, "__len__") or len(r) != 3:
-        raise ValueError(f"Golden row {i + 1} is {r!r}: each row needs three fields, "
+    """A golden row from a (question, doc, anchor) triple or such a dict, or a ValueError naming the row."""
+    if isinstance(r, dict) and set(GoldenRow._fields) <= set(r):
+        return GoldenRow(*(r[f] for f in GoldenRow._fields))
+    if isinstance(r, (str, bytes, dict)) or not hasattr(r, "__len__") or len(r) != 3:
+        raise ValueError(f"Golden row {i + 1} is {r!r:.80}: each row needs three fields, "
                          f"(question, document id, anchor).")
     return GoldenRow(*r)
 

@@ -14,6 +14,8 @@ Left out on purpose: approximate search (the exact scan over a sparse matrix is 
 """
 from __future__ import annotations
 
+import functools
+import math
 from dataclasses import dataclass
 from collections.abc import Sequence
 from typing import Iterable, NamedTuple
@@ -39,6 +41,10 @@ def top_k(scores: np.ndarray, k: int) -> np.ndarray:
     """Positions of the k highest scores, ties in position order: the same as argsort(-s, stable)[:k].
 
     [0.2, 0.9, 0.2, 0.5], k=3 -> [1, 3, 0]
+
+    On a long array it first keeps the candidates at or above a floor, the k-th largest of every
+    stride-th score: that floor is never above the k-th largest of all, so the candidates (in
+    position order) hold the answer, and they are about sqrt(n * k) instead of n.
     """
     n = len(scores)
     k = min(k, n)
@@ -46,7 +52,18 @@ def top_k(scores: np.ndarray, k: int) -> np.ndarray:
         return np.zeros(0, dtype=np.int64)
     if n <= 4 * k or n < 2048:
         return np.argsort(-scores, kind="stable")[:k]
-    kth = np.partition(scores, n - k)[n - k]                    # the k-th largest value
+    sample = scores[::max(1, math.isqrt(n // k))]                     # >= k values, a view
+    floor = np.partition(sample, len(sample) - k)[len(sample) - k]
+    candidates = np.flatnonzero(scores >= floor)
+    if len(candidates) <= n // 2:
+        return candidates[top_k(scores[candidates], k)]
+    return _top_k_by_partition(scores, k)                             # many ties at the floor
+
+
+def _top_k_by_partition(scores: np.ndarray, k: int) -> np.ndarray:
+    """top_k through the exact k-th largest value (np.partition), for arrays with many equal scores."""
+    n = len(scores)
+    kth = np.partition(scores, n - k)[n - k]                          # the k-th largest value
     above = np.flatnonzero(scores > kth)
     ties = np.flatnonzero(scores == kth)[: k - len(above)]
     sel = np.concatenate([above, ties])
@@ -213,42 +230,55 @@ class Index:
     # --- search ----------------------------------------------------------------------------
     def allowed_ids(self, allowed: Iterable[str] | None) -> np.ndarray:
         """Chunk ids whose status is allowed (all chunks for None); ValueError for a status the corpus lacks."""
+        return self._filter(allowed)[0]
+
+    @functools.cached_property
+    def _known_statuses(self) -> frozenset:
+        return frozenset(self.tc.corpus.statuses)
+
+    @functools.cached_property
+    def _filters(self) -> dict:
+        return {}                          # frozenset of statuses -> (allowed ids, excluded ids)
+
+    def _filter(self, allowed: Iterable[str] | None) -> tuple[np.ndarray, np.ndarray]:
+        """(allowed ids, excluded ids) of a status filter, remembered per set of statuses."""
         if allowed is None:
-            return np.arange(len(self))
+            return np.arange(len(self)), np.zeros(0, dtype=np.int64)
         if isinstance(allowed, str):
             allowed = {allowed}
-        allowed = set(allowed)
-        known = set(self.tc.corpus.statuses)
-        unknown = sorted(allowed - known)
+        key = frozenset(allowed)
+        unknown = sorted(key - self._known_statuses)
         if unknown:
             raise ValueError(f"Unknown status {', '.join(map(repr, unknown))}: this corpus has "
-                             f"{', '.join(sorted(known))}. Pick among those.")
-        cache = self.__dict__.setdefault("_allowed_cache", {})
-        key = frozenset(allowed)
-        if key not in cache:
-            cache[key] = np.flatnonzero(np.isin(self.statuses(), list(allowed)))
-        return cache[key]
+                             f"{', '.join(sorted(self._known_statuses))}. Pick among those.")
+        if key not in self._filters:
+            keep = np.isin(self.statuses(), list(key))
+            self._filters[key] = (np.flatnonzero(keep), np.flatnonzero(~keep))
+        return self._filters[key]
 
     def search(self, question: str, k: int, allowed: Iterable[str] | None = None) -> SearchResult:
         """The k chunks most similar to the question among the allowed ones (filter first, then rank)."""
         return self.search_many([question], k, allowed)[0]
 
     def search_many(self, questions: list[str], k: int, allowed: Iterable[str] | None = None) -> list[SearchResult]:
-        """`search` for several questions at once: one pass over the postings their buckets share."""
+        """`search` for several questions: each reads only the postings of its own buckets."""
         questions = [check_question(q) for q in questions]
         if not isinstance(k, (int, np.integer)) or isinstance(k, bool) or k <= 0:
             raise ValueError(f"k must be a whole number of chunks above 0, got {k!r}.")
-        idx = self.allowed_ids(allowed)
+        idx, excluded = self._filter(allowed)
         if not len(idx):
             note = ("No chunk passes the status filter (no status is allowed): nothing is retrieved. "
                     "Allow at least one status.")
             return [SearchResult(np.zeros(0, np.int64), np.zeros(0), (note,)) for _ in questions]
         notes = (f"Asked for {k} chunks but only {len(idx)} pass the filter: returning {len(idx)}.",) if k > len(idx) else ()
-        if not questions:
-            return []
-        scores = self.matrix.dot(np.stack([self.encoder.encode_query(q) for q in questions]))[idx]
+        k = min(int(k), len(idx))
         out = []
-        for j in range(len(questions)):
-            best = top_k(scores[:, j], int(k))
-            out.append(SearchResult(idx[best], scores[best, j], notes))
+        for q in questions:
+            scores = self.matrix.scores(self.encoder.encode_query(q))         # (n_chunks,) float64
+            if len(excluded) <= len(idx):   # mostly allowed: rule the others out in place
+                scores[excluded] = -np.inf
+                best = top_k(scores, k)     # k <= len(idx), so never an excluded chunk
+            else:                           # mostly excluded: rank the allowed ones only
+                best = idx[top_k(scores[idx], k)]
+            out.append(SearchResult(best, scores[best], notes))
         return out

@@ -20,6 +20,7 @@ any metadata beyond the status.
 from __future__ import annotations
 
 import codecs
+import os
 import csv
 import io
 import json
@@ -59,6 +60,22 @@ class Limits:
             if isinstance(value, bool) or not isinstance(value, kinds) or value <= 0:
                 raise ValueError(f"Limits.{f.name} must be a positive {'number' if len(kinds) > 1 else 'whole number'}, "
                                  f"got {value!r}.")
+
+    @classmethod
+    def from_env(cls, env=None) -> "Limits":
+        """Limits from OPENBOOK_MAX_FILE_MB, OPENBOOK_MAX_TOTAL_MB, OPENBOOK_MAX_FILES, OPENBOOK_MAX_ZIP_RATIO."""
+        env = os.environ if env is None else env
+        names = {"OPENBOOK_MAX_FILE_MB": ("max_file_bytes", MB), "OPENBOOK_MAX_TOTAL_MB": ("max_total_bytes", MB),
+                 "OPENBOOK_MAX_FILES": ("max_files", 1), "OPENBOOK_MAX_ZIP_RATIO": ("max_zip_ratio", 1)}
+        values = {}
+        for var, (field, unit) in names.items():
+            if env.get(var):
+                try:
+                    number = float(env[var])
+                except ValueError:
+                    raise ValueError(f"{var}={env[var]!r} is not a number: set it to e.g. 20.") from None
+                values[field] = number if field == "max_zip_ratio" else int(number * unit)
+        return cls(**values)
 
 
 @dataclass(frozen=True)

@@ -33,6 +33,7 @@ class Workbench:
         self.check: GoldenCheck = check_golden(list(golden_rows), corpus, self.tc.tokens)
         statuses = corpus.statuses
         # statuses the filter keeps: "current" when the corpus has it, else its first status
+        trusted = (trusted,) if isinstance(trusted, str) else trusted
         self.trusted = tuple(trusted) if trusted else (("current",) if "current" in statuses else statuses[:1])
         self._indexes: dict[ChunkerConfig, Index] = {}
         self._holders: dict[ChunkerConfig, list] = {}
@@ -64,6 +65,7 @@ class Workbench:
 
         Rankings are remembered per setting and served as prefixes: the top 3 is the start of the top 50.
         """
+        allowed = {allowed} if isinstance(allowed, str) else allowed
         key = (chunker, frozenset(allowed) if allowed is not None else None, rerank, k_candidates if rerank else 0)
         have = self._ranked.get(key)
         if have is None or have[0] < k:

@@ -299,7 +299,13 @@ def test_golden_set_with_no_valid_question_gives_nan_not_an_error():
     assert math.isnan(recall_at(np.zeros(0), 3))
 
 
-@pytest.mark.parametrize("row", [("q?", "a"), ("q?", "a", "x", "extra"), "q? a x", 42])
+def test_golden_row_as_a_dict():
+    check = check_golden([{"question": "q?", "doc": "a", "anchor": "two three"}], GOLDEN_CORPUS)
+    assert check.valid == (GoldenRow("q?", "a", "two three"),)
+
+
+@pytest.mark.parametrize("row", [("q?", "a"), ("q?", "a", "x", "extra"), "q? a x", 42,
+                                 {"q": "q?", "d": "a", "a": "x"}])
 def test_golden_row_of_the_wrong_shape(row):
     with pytest.raises(ValueError, match=r"Golden row 2 is .*three fields, \(question, document id, anchor\)"):
         check_golden([("ok?", "a", "two"), row], GOLDEN_CORPUS)
@@ -338,9 +344,6 @@ def test_verify_empty_answer_is_refused(answer):
     assert (v.verdict, v.reason) == ("refused", "The answer is empty.")
 
 
-@pytest.mark.xfail(strict=True, reason="workbench.py: Workbench(..., trusted='current') turns the string into "
-                                       "its letters ('c', 'u', 'r', ...), so every filtered table fails with "
-                                       "'Unknown status'")
 def test_workbench_trusted_as_one_string():
     assert Workbench(GOLDEN_CORPUS, [], trusted="current").trusted == ("current",)
 

@@ -134,3 +134,24 @@ def pipeline(df: pd.DataFrame):
                f"checker (they cite faithfully a note that should not be there); with {on['filter']} "
                f"{on.anchored_wrong_source}. The checker guarantees grounding, not truth.")
     return chart, caption
+
+
+def for_tables(frames: dict) -> dict:
+    """name -> (chart, caption) for every table in `frames` that has a chart (cut_anchors needs cut_summary)."""
+    simple = {"ceiling": ceiling, "strategies": strategies, "size_overlap": size_overlap, "filter": filter_effect,
+              "rerank": rerank_effect, "latency": latency, "pipeline": pipeline}
+    out = {name: simple[name](df) for name, df in frames.items() if name in simple}
+    if "cut_anchors" in frames and "cut_summary" in frames:
+        out["cut_anchors"] = cut_anchors(frames["cut_anchors"], frames["cut_summary"])
+    return out
+
+
+def trap3(df: pd.DataFrame):
+    """Ceiling at k for the article's questions and for the same questions phrased as a user would."""
+    long = df.melt(id_vars=["k"], value_vars=["article_questions", "user_questions"], var_name="questions", value_name="ceiling")
+    long["questions"] = long.questions.map({"article_questions": "the article's (library words)",
+                                            "user_questions": "phrased as a user would"})
+    return alt.Chart(long).mark_line(point=True).encode(
+        x=alt.X("k:O", title="k"), y=alt.Y("ceiling:Q", scale=alt.Scale(domain=[0, 1])),
+        color=alt.Color("questions:N", title=None, legend=alt.Legend(orient="bottom")),
+        tooltip=["k", "questions", alt.Tooltip("ceiling:Q", format=".3f")])

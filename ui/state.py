@@ -20,7 +20,9 @@ import streamlit as st
 
 from rag_core import ChunkerConfig, Workbench, tables
 from rag_core.chunkers import KINDS
-from rag_core.corpus import Corpus
+from rag_core.corpus import Corpus, bundled_corpus
+from rag_core.golden import load_golden
+from rag_core.ingest import IngestResult, Limits, read_files, read_golden_csv
 
 
 # ---------------------------------------------------------------- settings and the URL
@@ -123,6 +125,7 @@ class Dataset:
 
 
 BUNDLED = Dataset("bundled", "Bundled corpus (18 stdlib modules + 10 notes)")
+BUNDLED_USER = Dataset("bundled-user", "Bundled corpus, questions phrased as a user would")
 
 
 def make_dataset(name: str, documents, golden) -> Dataset:
@@ -143,6 +146,8 @@ def dataset() -> Dataset:
 def _workbench(key: str, _ds: Dataset) -> Workbench:
     if key == BUNDLED.key:
         return Workbench.bundled()
+    if key == BUNDLED_USER.key:
+        return Workbench(bundled_corpus(), load_golden("user"))
     return Workbench(Corpus(_ds.documents, name=_ds.name), _ds.golden or [])
 
 
@@ -163,3 +168,21 @@ def table(name: str, chunker: ChunkerConfig | None = None) -> pd.DataFrame:
     wb = workbench()
     return _table(dataset().key, name, chunker, wb)
 
+
+
+@st.cache_data(max_entries=64, show_spinner="Reading your files…")
+def read_uploads(files: tuple, default_status: str) -> IngestResult:
+    """Documents from uploaded (name, bytes) pairs, with the limits of the environment (see README)."""
+    return read_files(files, Limits.from_env(), default_status)
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def read_golden(data: bytes, name: str):
+    return read_golden_csv(data, name)
+
+
+def trap3_table() -> pd.DataFrame:
+    """Ceiling at k on the bundled corpus: the article's questions beside the same questions phrased as a user would."""
+    a = _table(BUNDLED.key, "ceiling", None, _workbench(BUNDLED.key, BUNDLED))
+    u = _table(BUNDLED_USER.key, "ceiling", None, _workbench(BUNDLED_USER.key, BUNDLED_USER))
+    return pd.DataFrame({"k": a.k, "article_questions": a.ceiling, "user_questions": u.ceiling})

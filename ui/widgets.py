@@ -111,7 +111,7 @@ def document_html(text: str, spans, anchors, cut) -> str:
 
 
 def glossary_popover() -> None:
-    with st.popover("Glossary", icon=":material/menu_book:", use_container_width=True):
+    with st.popover("Glossary", icon=":material/menu_book:", width="stretch"):
         for term, meaning in GLOSSARY.items():
             st.markdown(f"**{term}** — {meaning}")
 

@@ -1,0 +1,128 @@
+"""Your data: choose the dataset every page works on, upload your documents and golden set, export."""
+import pandas as pd
+import streamlit as st
+
+from rag_core import Document, report
+from rag_core.corpus import Corpus
+from rag_core.golden import GoldenRow
+from rag_core.ingest import GOLDEN_HEADER
+from ui import charts, export, state
+
+st.title("Your data")
+st.caption("Measure the ceiling on your own documents. Everything you upload stays in this browser session: "
+           "other sessions never see it.")
+
+# ---- which dataset the pages use
+choices = {state.BUNDLED.key: state.BUNDLED, state.BUNDLED_USER.key: state.BUNDLED_USER}
+mine = st.session_state.get("data_uploaded")
+if mine:
+    choices[mine.key] = mine
+current = state.dataset().key if state.dataset().key in choices else state.BUNDLED.key
+picked = st.radio("Every page works on", list(choices), index=list(choices).index(current),
+                  format_func=lambda k: choices[k].name, key="data_choice",
+                  help="The bundled corpus with the article's questions; the same corpus with questions phrased "
+                       "as a user would (the article's trap 3); or your own upload.")
+if picked != state.dataset().key:
+    st.session_state["dataset"] = choices[picked]
+    st.rerun()
+
+# ---- upload documents
+st.subheader("1 · Documents")
+st.markdown("Upload `.txt`, `.md`, `.pdf`, `.jsonl` (one JSON object per line with `id`, `text` and optional "
+            "`status`) or a `.zip` of these. Each file becomes one document named after the file.")
+files = st.file_uploader("Documents", type=["txt", "md", "pdf", "jsonl", "zip"], accept_multiple_files=True,
+                         key="data_files")
+default_status = st.text_input("Status given to documents that have none", value="current", key="data_status",
+                               help="Any label you like; the filter on the Ask page lets you choose which statuses "
+                                    "may be retrieved.").strip() or "current"
+result = state.read_uploads(tuple((f.name, f.getvalue()) for f in files or ()), default_status) if files else None
+if result is not None:
+    for p in result.problems:
+        st.warning(p)
+edited = None
+if result is not None and result.documents:
+    table = pd.DataFrame({"id": [d.id for d in result.documents], "status": [d.status for d in result.documents],
+                          "words": [len(d.text.split()) for d in result.documents],
+                          "begins with": [" ".join(d.text.split()[:12]) + " …" for d in result.documents]})
+    st.caption(f"{len(table)} document(s) read. Edit an id or a status in the table before using them.")
+    edited = st.data_editor(table, key="data_editor", hide_index=True, width="stretch",
+                            disabled=["words", "begins with"],
+                            column_config={"id": st.column_config.TextColumn(required=True),
+                                           "status": st.column_config.TextColumn(required=True)})
+
+# ---- upload a golden set
+st.subheader("2 · Golden set (optional)")
+st.markdown(f"A CSV with the header `{GOLDEN_HEADER}`: the question, the id of the document that answers it, and "
+            "the **anchor** — a sentence copied literally from that document. Without one, you can browse and ask, "
+            "but there is no ceiling to measure.")
+golden_file = st.file_uploader("Golden set", type=["csv"], key="data_golden")
+golden_rows = []
+if golden_file is not None:
+    golden_rows, golden_problems = state.read_golden(golden_file.getvalue(), golden_file.name)
+    for p in golden_problems:
+        st.warning(p)
+    st.caption(f"{len(golden_rows)} question(s) read.")
+
+# ---- use them
+if edited is not None:
+    name = st.text_input("Name of this dataset", value="My documents", key="data_name")
+    if st.button("Use these documents", type="primary", key="data_use", icon=":material/check:"):
+        by_name = {d.id: d for d in result.documents}
+        docs = [Document(str(r.id).strip(), by_name[o].text, str(r.status).strip())
+                for r, o in zip(edited.itertuples(), [d.id for d in result.documents])]
+        try:
+            Corpus(tuple(docs))                      # ids unique, texts not empty: said before indexing
+        except ValueError as e:
+            st.error(str(e))
+            st.stop()
+        ds = state.make_dataset(name.strip() or "My documents", docs, [GoldenRow(*r) for r in golden_rows])
+        st.session_state["data_uploaded"] = ds
+        st.session_state["dataset"] = ds
+        st.rerun()
+
+# ---- what the active dataset looks like
+wb = state.workbench()
+st.subheader(f"3 · Active dataset: {state.dataset().name}")
+c = report.corpus_summary(wb)
+st.markdown(f"**{c['documents']}** documents, **{c['total_words']:,}** words · statuses: "
+            f"{', '.join(wb.corpus.statuses)} · **{c['valid_questions']}** of {c['questions']} golden questions valid")
+if wb.check.rows:
+    g = wb.check.frame()
+    st.dataframe(g.assign(valid=g.valid.map({True: "✓ valid", False: "✗ excluded"})), hide_index=True,
+                 width="stretch", column_config={"reason": st.column_config.TextColumn("why excluded")})
+if wb.check.valid:
+    ceil = state.table("ceiling")
+    st.markdown("Ceiling with the article's settings: " + " · ".join(f"k = {r.k}: **{r.ceiling:.3f}**" for r in ceil.itertuples()))
+
+# ---- the article's trap 3, side by side
+st.subheader("The article's questions against questions phrased as a user would")
+st.caption("Same corpus, same anchors. The article's questions reuse the library's words (function names); a "
+           "lexical encoder loves that. Rephrased as a user would ask, the ceiling drops: that is trap 3.")
+side = state.trap3_table()
+left, right = st.columns([3, 2])
+left.altair_chart(charts.trap3(side), width="stretch")
+right.dataframe(side, hide_index=True, width="stretch")
+
+# ---- export
+st.subheader("4 · Export")
+tables = tuple(report.TABLE_NAMES) if wb.check.valid else ("verifier_cases",)
+frames = {name: state.table(name) for name in tables}
+e = st.columns(4)
+e[0].download_button("Report (HTML, with charts)", lambda: export.report_html(wb, frames), "open-book-report.html",
+                     "text/html", key="data_dl_html", icon=":material/description:")
+e[1].download_button("Report (Markdown)", lambda: export.report_markdown(wb, frames), "open-book-report.md",
+                     "text/markdown", key="data_dl_md", icon=":material/description:")
+e[2].download_button("Documents (JSONL)", lambda: export.dataset_jsonl(wb), "documents.jsonl", "application/jsonl",
+                     key="data_dl_jsonl", icon=":material/download:")
+e[3].download_button("Golden set (CSV)", lambda: export.golden_csv(wb), "golden.csv", "text/csv",
+                     key="data_dl_golden", icon=":material/download:")
+drawn = charts.for_tables(frames)
+if drawn:
+    st.markdown("Charts, one file each:")
+    cols = st.columns(4)
+    for i, (name, (chart, _)) in enumerate(drawn.items()):
+        with cols[i % 4]:
+            st.download_button(f"{name}.png", lambda c=chart: export.chart_png(c), f"{name}.png", "image/png",
+                               key=f"data_dl_png_{name}")
+            st.download_button(f"{name}.svg", lambda c=chart: export.chart_svg(c), f"{name}.svg", "image/svg+xml",
+                               key=f"data_dl_svg_{name}")

@@ -1,0 +1,174 @@
+"""Real-browser helpers shared by tests/test_e2e.py and benchmarks/bench_browser.py.
+
+- `StreamlitServer`: `streamlit run app.py` on a free 127.0.0.1 port, polled on /_stcore/health until it
+  answers, stopped (whole process group) on exit, also when the block raises.
+- `launch_chromium(p)`: Debian's /usr/bin/chromium through Playwright's sync API (never `playwright install`).
+- `chromium_problem()`: why the browser tests cannot run here, or None.
+- Small page helpers that wait the Streamlit way (`expect`, never sleep): `wait_idle`, `click_label`.
+
+Left out on purpose: pytest. Fixtures live in the test file; this module is plain Python so the
+benchmark can use it too.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+SCREENSHOTS = ROOT / "artifacts" / "screenshots"
+
+
+def in_ci() -> bool:
+    return os.environ.get("CI", "").strip().lower() in ("1", "true", "yes")
+
+
+def chromium_problem() -> str | None:
+    """None when /usr/bin/chromium is usable, else a sentence saying how to get it."""
+    if not (os.path.isfile(CHROMIUM) and os.access(CHROMIUM, os.X_OK)):
+        return (f"The browser tests need Debian's chromium at {CHROMIUM}: run 'apt-get install -y chromium' "
+                "(or 'make browser'). Never 'playwright install': browser downloads are blocked.")
+    return None
+
+
+def launch_chromium(p, **kwargs):
+    """A headless Chromium from the sync_playwright() handle `p`."""
+    return p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, **kwargs)
+
+
+# ---------------------------------------------------------------- the server
+
+def port_is_free(port: int, host: str = "127.0.0.1") -> bool:
+    """True when nothing listens on host:port (a stale server would still answer /_stcore/health)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.settimeout(0.2)
+        if s.connect_ex((host, port)) == 0:
+            return False
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        try:
+            s.bind((host, port))
+        except OSError:
+            return False
+    return True
+
+
+def free_port(host: str = "127.0.0.1") -> int:
+    for _ in range(50):
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+            s.bind((host, 0))
+            port = s.getsockname()[1]
+        if port_is_free(port, host):
+            return port
+    raise RuntimeError("No free TCP port found on 127.0.0.1.")
+
+
+def _healthy(url: str) -> bool:
+    try:
+        with urllib.request.urlopen(url + "/_stcore/health", timeout=1) as r:
+            return r.status == 200 and r.read().strip() == b"ok"
+    except (urllib.error.URLError, OSError):
+        return False
+
+
+class StreamlitServer:
+    """`with StreamlitServer() as srv: page.goto(srv.url + "/ask")` — a fresh process, cold caches."""
+
+    def __init__(self, app: Path = ROOT / "app.py", port: int | None = None, timeout: float = 60.0):
+        self.app, self.timeout = Path(app), timeout
+        self.port = port or free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.proc: subprocess.Popen | None = None
+        self.log_path: Path | None = None
+
+    def start(self) -> "StreamlitServer":
+        if not port_is_free(self.port):
+            raise RuntimeError(f"Port {self.port} is already in use (a stale streamlit?): pick another port.")
+        fd, log = tempfile.mkstemp(prefix="streamlit-", suffix=".log")
+        self.log_path = Path(log)
+        cmd = [sys.executable, "-m", "streamlit", "run", str(self.app),
+               "--server.port", str(self.port), "--server.address", "127.0.0.1",
+               "--server.headless", "true", "--browser.gatherUsageStats", "false",
+               # other people edit the sources while the tests run: no "source changed" banner, no rerun
+               "--server.fileWatcherType", "none", "--server.runOnSave", "false"]
+        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        self.proc = subprocess.Popen(cmd, cwd=self.app.parent, stdout=fd, stderr=subprocess.STDOUT,
+                                     stdin=subprocess.DEVNULL, env=env, start_new_session=True)
+        os.close(fd)
+        deadline = time.monotonic() + self.timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                log_tail = self.log()
+                self.stop()
+                raise RuntimeError(f"streamlit exited with code {self.proc.returncode}:\n{log_tail}")
+            if _healthy(self.url):
+                return self
+            time.sleep(0.05)          # polling a subprocess, not waiting on the page
+        log_tail = self.log()
+        self.stop()
+        raise RuntimeError(f"streamlit did not answer {self.url}/_stcore/health within {self.timeout:.0f} s:\n{log_tail}")
+
+    def log(self, chars: int = 4000) -> str:
+        if self.log_path and self.log_path.exists():
+            return self.log_path.read_text(errors="replace")[-chars:]
+        return ""
+
+    def stop(self) -> None:
+        """Terminate the process group we started (streamlit and anything it spawned)."""
+        if self.proc is None:
+            return
+        if self.proc.poll() is None:
+            try:
+                os.killpg(self.proc.pid, signal.SIGTERM)
+            except ProcessLookupError:
+                pass
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait(timeout=10)
+        if self.log_path:
+            self.log_path.unlink(missing_ok=True)
+            self.log_path = None
+
+    def __enter__(self) -> "StreamlitServer":
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
+
+# ---------------------------------------------------------------- page helpers
+
+APP_ROOT = '[data-testid="stApp"]'
+MAIN = '[data-testid="stMain"]'
+
+
+def wait_idle(page, timeout: float = 30_000) -> None:
+    """Wait until the script run is over: the app's root reports 'notRunning' (Streamlit's own flag)."""
+    from playwright.sync_api import expect
+    expect(page.locator(APP_ROOT)).to_have_attribute("data-test-script-state", "notRunning", timeout=timeout)
+    expect(page.locator('[data-testid="stStatusWidget"]')).to_have_count(0, timeout=timeout)
+
+
+def click_label(page, text: str) -> None:
+    """Click a checkbox/toggle by its label text (the toolbar intercepts clicks on the input itself)."""
+    page.locator('[data-testid="stWidgetLabel"], label').filter(has_text=text).first.click()
+
+
+def screenshot(page, name: str) -> Path:
+    """A full-height PNG in artifacts/screenshots/ (git-ignored)."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    path = SCREENSHOTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path

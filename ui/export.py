@@ -1,0 +1,57 @@
+"""Downloads: charts as PNG or SVG (offline, with vl-convert), a whole report as HTML or Markdown, a dataset back.
+
+Left out on purpose: PDF (print the HTML report from the browser) and any upload to a server.
+"""
+from __future__ import annotations
+
+import base64
+import html
+
+import pandas as pd
+import vl_convert as vlc
+
+from rag_core import report
+from rag_core.ingest import documents_to_jsonl, golden_to_csv
+from ui import charts
+
+
+def chart_png(chart) -> bytes:
+    return vlc.vegalite_to_png(chart.to_json(), scale=2)
+
+
+def chart_svg(chart) -> str:
+    return vlc.vegalite_to_svg(chart.to_json())
+
+
+def report_html(wb, frames: dict[str, pd.DataFrame]) -> str:
+    """A standalone HTML page: the corpus summary, then each table with its chart (PNG inline) and caption."""
+    c = report.corpus_summary(wb)
+    drawn = charts.for_tables(frames)
+    parts = [f"<h1>Open Book report: {html.escape(str(c['name']))}</h1>",
+             f"<p>{c['documents']} documents, {c['total_words']} words; {c['valid_questions']} of {c['questions']} "
+             f"golden questions valid, {c['excluded_questions']} excluded.</p>"]
+    parts += [f"<p>Excluded: {html.escape(p['question'])} — {html.escape(p['reason'])}</p>" for p in c["excluded"]]
+    for name, df in frames.items():
+        parts.append(f"<h2>{html.escape(name)}</h2>")
+        if name in drawn:
+            chart, caption = drawn[name]
+            png = base64.b64encode(chart_png(chart)).decode()
+            parts.append(f'<img alt="{html.escape(name)} chart" src="data:image/png;base64,{png}" style="max-width:100%">')
+            parts.append(f"<p>{html.escape(caption)}</p>")
+        parts.append(df.to_html(index=False, escape=True, float_format=lambda v: f"{v:.3f}", border=0))
+    style = ("<style>body{font-family:sans-serif;max-width:1000px;margin:2em auto;padding:0 1em}"
+             "table{border-collapse:collapse}td,th{border-bottom:1px solid #ddd;padding:4px 8px;text-align:left}</style>")
+    return f"<!doctype html><html><head><meta charset='utf-8'><title>Open Book report</title>{style}</head><body>" \
+           + "\n".join(parts) + "</body></html>"
+
+
+def report_markdown(wb, frames: dict[str, pd.DataFrame]) -> str:
+    return report.to_markdown(wb, frames)
+
+
+def dataset_jsonl(wb) -> str:
+    return documents_to_jsonl(wb.corpus.documents)
+
+
+def golden_csv(wb) -> str:
+    return golden_to_csv(wb.check.rows)
