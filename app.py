@@ -11,6 +11,7 @@ pages = [
     st.Page("pages/ask.py", title="Ask", icon=":material/quiz:", url_path="ask"),
     st.Page("pages/ablations.py", title="Ablations", icon=":material/bar_chart:", url_path="ablations"),
     st.Page("pages/your_data.py", title="Your data", icon=":material/upload_file:", url_path="your-data"),
+    st.Page("pages/model.py", title="Model", icon=":material/smart_toy:", url_path="model"),
     st.Page("pages/glossary.py", title="Glossary", icon=":material/menu_book:", url_path="glossary"),
 ]
 pg = st.navigation(pages)

@@ -2,6 +2,7 @@
 import pandas as pd
 import streamlit as st
 
+from rag_core.llm import LLMError, fits_context, generate
 from rag_core.pipeline import ask, outcome
 from rag_core.tables import VERIFIER_CASES
 from rag_core.text import words
@@ -155,6 +156,36 @@ def show_verdict(v, expected_doc=None):
 
 st.code(a.answer, language=None, wrap_lines=True)
 show_verdict(a.verdict, row.doc if row else None)
+
+st.subheader("A real model's answer, checked")
+cfg = state.llm_config()
+if cfg is None:
+    st.caption("No model is set up: connect one on the Model page to send this prompt to it.")
+else:
+    fits, tokens = fits_context(a.prompt, cfg.num_ctx, cfg.num_predict)
+    st.caption(f"Model {cfg.model} ({cfg.protocol}). The prompt is about {tokens:,} tokens (a rough estimate) "
+               f"plus up to {cfg.num_predict} for the answer, against a context window of {cfg.num_ctx:,}.")
+    if not fits:
+        st.warning("The prompt may not fit in the model's context window: hand over fewer spans, use smaller "
+                   "chunks, or raise the context window on the Model page.")
+    if st.button(f"Ask {cfg.model}", key="ask_model", icon=":material/smart_toy:"):
+        box, pieces = st.empty(), []
+
+        def show_piece(piece):
+            pieces.append(piece)
+            box.code("".join(pieces), language=None, wrap_lines=True)
+        try:
+            st.session_state["ask_model_answer"] = (a.prompt, generate(a.prompt, cfg, on_piece=show_piece))
+            box.empty()
+        except LLMError as e:
+            st.session_state.pop("ask_model_answer", None)
+            box.error(str(e))
+    prompt_then, gen = st.session_state.get("ask_model_answer", (None, None))
+    if gen is not None and prompt_then == a.prompt:
+        st.code(gen.text, language=None, wrap_lines=True)
+        st.caption(f"{gen.latency_s:.2f} s" + (f" · prompt {gen.prompt_tokens} tokens" if gen.prompt_tokens else "")
+                   + (f" · answer {gen.completion_tokens} tokens" if gen.completion_tokens else ""))
+        show_verdict(verify(gen.text, a.spans), row.doc if row else None)
 
 st.subheader("Try your own answer")
 st.caption("Write any answer, with citations like [S1], and see whether the checker accepts it against the same spans.")

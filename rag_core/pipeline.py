@@ -23,6 +23,18 @@ from .verifier import Verdict, verify
 OUTCOMES = ("anchored / right source", "anchored / WRONG source", "refused", "abstained")
 
 
+def ends_first(items: list) -> list:
+    """The best at the two ends of the context, the weakest in the middle ('lost in the middle').
+
+    [1, 2, 3, 4, 5] -> [1, 3, 5, 4, 2]: the best first, the second best last.
+    """
+    items = list(items)
+    return items[0::2] + items[1::2][::-1]
+
+
+SPAN_ORDERS = {"ranked": list, "ends": ends_first}   # how the kept chunks are laid out as [S1]..[Sn]
+
+
 class Answer(NamedTuple):
     question: str
     retrieved: Retrieved

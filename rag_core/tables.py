@@ -21,6 +21,7 @@ Left out on purpose: formatting. Values are numbers; reports and pages round the
 """
 from __future__ import annotations
 
+import math
 import time
 
 import numpy as np
@@ -30,7 +31,7 @@ from .chunkers import ChunkerConfig
 from .metrics import (contradicted, cut_anchors as count_cut, first_cut_example, fixed_window_count,
                       recall_at)
 from .generator import scripted_answer
-from .pipeline import OUTCOMES, ask, outcome
+from .pipeline import OUTCOMES, SPAN_ORDERS, ask, outcome
 from .prompt import prompt_size as measure_prompt
 from .rerank import retrieve
 from .verifier import verify
@@ -160,22 +161,42 @@ def verifier_cases(context=VERIFIER_CONTEXT, cases=VERIFIER_CASES) -> pd.DataFra
     return pd.DataFrame(rows)
 
 
+def outcome_row(wb: Workbench, chunker: ChunkerConfig, q: int, ids, generate=scripted_answer,
+                span_order: str = "ranked") -> dict:
+    """One valid golden question through generation and the checker, given the chunk ids kept for it."""
+    ix, row = wb.index(chunker), wb.check.valid[q]
+    ids = SPAN_ORDERS[span_order]([int(c) for c in ids])
+    spans = [ix.texts[c] for c in ids]
+    answer = generate(row.question, spans)
+    v = verify(answer, spans)
+    cited = v.cited_spans
+    return {"question": row.question, "expected_doc": row.doc, "answer": answer, "verdict": v.verdict,
+            "outcome": outcome(v, ids, ix, row.doc),
+            "cited_doc": ix.doc_id(ids[cited[0] - 1]) if v.verdict == "anchored" else "",
+            "anchor_in_spans": bool(wb.holders(chunker)[q] & set(ids)), "reason": v.reason}
+
+
 def pipeline_outcomes(wb: Workbench, chunker: ChunkerConfig = ARTICLE_CHUNKER, allowed=None,
                       k_candidates: int = PIPELINE_CANDIDATES, k_final: int = PIPELINE_FINAL,
-                      generate=scripted_answer) -> pd.DataFrame:
-    """One row per valid question: its answer, verdict, outcome and the cited document."""
-    ix = wb.index(chunker)
-    rows = []
-    for row, ids in zip(wb.check.valid, wb.ranked(chunker, k_final, allowed, True, k_candidates)):
-        spans = [ix.texts[int(c)] for c in ids]
-        answer = generate(row.question, spans)
-        v = verify(answer, spans)
-        cited = v.cited_spans
-        rows.append({"question": row.question, "expected_doc": row.doc, "answer": answer,
-                     "verdict": v.verdict, "outcome": outcome(v, ids, ix, row.doc),
-                     "cited_doc": ix.doc_id(int(ids[cited[0] - 1])) if v.verdict == "anchored" else "",
-                     "reason": v.reason})
-    return _frame(rows, wb)
+                      generate=scripted_answer, span_order: str = "ranked") -> pd.DataFrame:
+    """One row per valid question: its answer, verdict, outcome, the cited document, whether the anchor was there."""
+    ranked = wb.ranked(chunker, k_final, allowed, True, k_candidates)
+    return _frame([outcome_row(wb, chunker, q, ids, generate, span_order) for q, ids in enumerate(ranked)], wb)
+
+
+def operating_metrics(outcomes: pd.DataFrame) -> dict:
+    """Answer, refusal and abstention rates of an outcome table, and the checker's false refusals.
+
+    A false refusal is a refused answer although the anchor was inside the spans handed over.
+    """
+    n = len(outcomes)
+    if not n:
+        return {"questions": 0, "answer_rate": math.nan, "refusal_rate": math.nan, "abstention_rate": math.nan,
+                "false_refusals": 0}
+    v = outcomes.verdict
+    return {"questions": n, "answer_rate": float((v == "anchored").mean()), "refusal_rate": float((v == "refused").mean()),
+            "abstention_rate": float((v == "abstained").mean()),
+            "false_refusals": int(((v == "refused") & outcomes.anchor_in_spans).sum())}
 
 
 def pipeline(wb: Workbench, chunker: ChunkerConfig = ARTICLE_CHUNKER, generate=scripted_answer) -> pd.DataFrame:

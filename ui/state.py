@@ -108,7 +108,12 @@ def sync_url(keys) -> None:
 
 
 def chunker() -> ChunkerConfig:
-    """The chunker of the sidebar settings; ValueError (shown as st.error by pages) when inconsistent."""
+    """The chunker of the sidebar settings; ValueError (shown as st.error by pages) when inconsistent.
+
+    It initialises the shared settings itself, so a page also works when run on its own (AppTest, or the
+    first request of a fresh server, which Streamlit may serve without the app.py frame).
+    """
+    init(SHARED)
     kind = st.session_state["chunker"]
     overlap = 0 if kind == "structure" else int(st.session_state["overlap"])
     return ChunkerConfig(kind, int(st.session_state["size"]), overlap)
@@ -186,3 +191,28 @@ def trap3_table() -> pd.DataFrame:
     a = _table(BUNDLED.key, "ceiling", None, _workbench(BUNDLED.key, BUNDLED))
     u = _table(BUNDLED_USER.key, "ceiling", None, _workbench(BUNDLED_USER.key, BUNDLED_USER))
     return pd.DataFrame({"k": a.k, "article_questions": a.ceiling, "user_questions": u.ceiling})
+
+
+# ---------------------------------------------------------------- the real model (never in the URL)
+
+def _secrets() -> dict:
+    try:
+        return dict(st.secrets)
+    except Exception:           # no secrets.toml: the environment alone configures the model
+        return {}
+
+
+def llm_config():
+    """This session's model settings (set on the Model page), else those of the environment or secrets.toml."""
+    from rag_core.llm import config_from_env
+    if "llm_config" not in st.session_state:
+        try:
+            st.session_state["llm_config"] = config_from_env(secrets=_secrets())
+        except ValueError:
+            st.session_state["llm_config"] = None
+    return st.session_state["llm_config"]
+
+
+def model_runs() -> dict:
+    """Finished golden-set runs of this session, by their settings: a rerun with the same settings is free."""
+    return st.session_state.setdefault("model_runs", {})

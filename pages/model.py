@@ -1,0 +1,120 @@
+"""Model: connect a real model (Ollama or OpenAI-compatible) and run the golden set through it, every answer verified."""
+import dataclasses
+
+import pandas as pd
+import streamlit as st
+
+from rag_core import tables
+from rag_core.llm import PROTOCOLS, LLMConfig, LLMError
+from rag_core.pipeline import model_answerer
+from ui import state
+
+st.title("A real model")
+st.caption("The scripted generator is not a model. Point Open Book at a local model server and measure what the "
+           "article left open: how often a real model's answers are refused by the citation checker.")
+
+# ---- connection
+cfg = state.llm_config()
+with st.form("model_form"):
+    c = st.columns([1, 2, 2])
+    protocol = c[0].selectbox("Protocol", PROTOCOLS, index=PROTOCOLS.index(cfg.protocol) if cfg else 0,
+                              format_func={"ollama": "Ollama", "openai": "OpenAI-compatible"}.get,
+                              help="Ollama's /api/generate, or /v1/chat/completions (llama.cpp server, vLLM, LM Studio…).")
+    url = c[1].text_input("Server URL", value=cfg.base_url if cfg else "http://127.0.0.1:11434",
+                          help="Where the server listens, e.g. http://127.0.0.1:11434 for Ollama.")
+    model = c[2].text_input("Model", value=cfg.model if cfg else "", placeholder="e.g. qwen2.5:7b",
+                            help="The model's name on that server (`ollama list` shows them).")
+    c = st.columns([1, 1, 2])
+    timeout = c[0].number_input("Timeout (s)", min_value=1.0, max_value=3600.0, value=cfg.timeout_s if cfg else 60.0,
+                                help="How long to wait for the server to answer, or for the next piece of an answer.")
+    num_ctx = c[1].number_input("Context window (tokens)", min_value=256, max_value=1_000_000, step=1024,
+                                value=cfg.num_ctx if cfg else 16384,
+                                help="Declared to Ollama as num_ctx; the prompt plus the answer must fit in it.")
+    key = c[2].text_input("API key (optional)", type="password", placeholder="leave empty to keep the current one",
+                          help="Sent as a Bearer token. It is never shown, logged or put in a link.")
+    if st.form_submit_button("Use this model", type="primary"):
+        try:
+            kept = cfg.api_key if cfg else None
+            st.session_state["llm_config"] = cfg = LLMConfig(protocol, url.strip(), model.strip(), float(timeout),
+                                                             key.strip() or kept, num_ctx=int(num_ctx))
+        except ValueError as e:
+            st.error(str(e))
+if cfg is None:
+    st.info("No model is set up. Fill in the form above, or set OPENBOOK_LLM_URL and OPENBOOK_LLM_MODEL "
+            "(see the README). The Ask page then offers a 'Ask the model' button too.")
+    st.stop()
+st.success(f"Model: **{cfg.model}** via {cfg.protocol} at `{cfg.base_url}`")
+
+# ---- the golden set through the model
+wb = state.workbench()
+st.subheader("Run the golden set through the model")
+if not wb.check.valid:
+    st.info("This dataset has no valid golden question. Pick another dataset on the Your data page.")
+    st.stop()
+try:
+    chunker = state.chunker()
+except ValueError as e:
+    st.error(f"The chunker settings in the sidebar are not valid: {e}")
+    st.stop()
+c = st.columns(3)
+k = c[0].number_input("Spans handed over", 1, 20, 3, key="model_k")
+candidates = c[1].number_input("Candidates (reranked)", 1, 200, 20, key="model_candidates")
+order = c[2].radio("Span order", ["ranked", "ends"], key="model_order", horizontal=True,
+                   format_func={"ranked": "as ranked", "ends": "best at both ends"}.get,
+                   help="'Best at both ends' puts the best span first and the second best last: models read the "
+                        "middle of a long context worst ('lost in the middle').")
+if k > candidates:
+    st.error("Keep at most as many spans as there are candidates.")
+    st.stop()
+run_key = (state.dataset().key, chunker, dataclasses.replace(cfg, api_key=None), int(k), int(candidates), order)
+filters = (("no filter", None), ("status = " + ", ".join(wb.trusted), set(wb.trusted)))
+n = len(wb.check.valid)
+
+b = st.columns([1, 1, 4])
+start = b[0].button("Run", type="primary", key="model_run", icon=":material/play_arrow:")
+b[1].button("Cancel", key="model_cancel", icon=":material/stop:",
+            help="Stops the run; the answers received so far are kept below.")
+progress = st.session_state.pop("model_progress", None)      # left behind only by an interrupted run
+if progress and not start:
+    got = sum(len(rows) for rows in progress.values())
+    st.warning(f"The run was cancelled after {got} of {2 * n} answers. Press Run to start again.")
+    for label, rows in progress.items():
+        if rows:
+            st.markdown(f"Answers received ({label}):")
+            st.dataframe(pd.DataFrame(rows)[["question", "outcome", "reason"]], hide_index=True, width="stretch")
+
+if start and run_key not in state.model_runs():
+    bar = st.progress(0.0, text="Starting…")
+    progress = st.session_state["model_progress"] = {label: [] for label, _ in filters}
+    try:
+        generate = model_answerer(cfg)
+        for f_i, (label, allowed) in enumerate(filters):
+            for q, ids in enumerate(wb.ranked(chunker, int(k), allowed, True, int(candidates))):
+                bar.progress((f_i * n + q) / (2 * n), text=f"{label}: question {q + 1} of {n}")
+                progress[label].append(tables.outcome_row(wb, chunker, q, ids, generate, order))
+        state.model_runs()[run_key] = {label: pd.DataFrame(rows) for label, rows in progress.items()}
+    except LLMError as e:
+        st.error(f"The run stopped: {e}")
+    st.session_state.pop("model_progress", None)
+    bar.empty()
+
+done = state.model_runs().get(run_key)
+if done is None:
+    st.info(f"Press Run to send the {n} golden questions to {cfg.model}, with and without the status filter.")
+    st.stop()
+
+st.markdown("**Operating metrics** (answers are verified sentence by sentence; a false refusal is a refused "
+            "answer although the anchor was inside the spans).")
+metrics = pd.DataFrame([{"filter": label, **tables.operating_metrics(df)} for label, df in done.items()])
+st.dataframe(metrics, hide_index=True, width="stretch",
+             column_config={c: st.column_config.NumberColumn(format="%.3f") for c in
+                            ("answer_rate", "refusal_rate", "abstention_rate")})
+cols = st.columns(len(done))
+for col, (label, df) in zip(cols, done.items()):
+    with col:
+        st.markdown(f"**{label}**")
+        st.dataframe(df.outcome.value_counts().rename_axis("outcome").reset_index(), hide_index=True, width="stretch")
+        st.dataframe(df[["question", "outcome", "reason", "answer"]], hide_index=True, width="stretch")
+        st.download_button(f"Download ({label}) CSV", df.to_csv(index=False).encode(),
+                           f"model-outcomes-{'filter' if 'status' in label else 'no-filter'}.csv", "text/csv",
+                           key=f"model_dl_{label}")
