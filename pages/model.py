@@ -25,10 +25,10 @@ with st.form("model_form"):
     model = c[2].text_input("Model", value=cfg.model if cfg else "", placeholder="e.g. qwen2.5:7b",
                             help="The model's name on that server (`ollama list` shows them).")
     c = st.columns([1, 1, 2])
-    timeout = c[0].number_input("Timeout (s)", min_value=1.0, max_value=3600.0, value=cfg.timeout_s if cfg else 60.0,
+    timeout = c[0].number_input("Timeout (s)", min_value=1.0, max_value=3600.0, value=float(cfg.timeout_s) if cfg else 60.0,
                                 help="How long to wait for the server to answer, or for the next piece of an answer.")
     num_ctx = c[1].number_input("Context window (tokens)", min_value=256, max_value=1_000_000, step=1024,
-                                value=cfg.num_ctx if cfg else 16384,
+                                value=int(cfg.num_ctx) if cfg else 16384,
                                 help="Declared to Ollama as num_ctx; the prompt plus the answer must fit in it.")
     key = c[2].text_input("API key (optional)", type="password", placeholder="leave empty to keep the current one",
                           help="Sent as a Bearer token. It is never shown, logged or put in a link.")
