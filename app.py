@@ -20,7 +20,7 @@ for warning in state.init(state.SHARED):
     st.warning(warning)
 
 with st.sidebar:
-    st.caption(f"Dataset: **{state.dataset().name}**")
+    st.caption(f"Dataset: **{widgets.plain(state.dataset().name)}**")
     st.subheader("Chunker", help="How documents are cut into chunks before indexing. Applies to every page.")
     st.selectbox("Strategy", ["fixed", "structure", "sentence"], key="chunker",
                  format_func={"fixed": "Fixed window of words", "structure": "By structure (paragraphs)",

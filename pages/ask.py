@@ -93,7 +93,7 @@ for i, (c, sim, rr, was) in enumerate(zip(a.retrieved.ids, a.retrieved.similarit
     with st.container(border=True):
         h = st.columns([1, 3, 2, 2, 2, 2], vertical_alignment="center")
         h[0].markdown(f"**S{i}**")
-        h[1].markdown(f"`{ix.doc_id(c)}` · chunk {c}")
+        h[1].markdown(f"**{widgets.plain(ix.doc_id(c))}** · chunk {c}")
         with h[2]:
             widgets.badge(ix.status(c), statuses)
         h[3].markdown(f"similarity **{sim:.3f}**")

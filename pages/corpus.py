@@ -83,6 +83,8 @@ else:
     g["whole in a chunk"] = ["yes" if held[next(valid_pos)] else "no: cut by a boundary" if v else "" for v in g.valid]
     st.caption(f"{int(g.valid.sum())} valid, {int((~g.valid).sum())} excluded from every metric. "
                "A question is valid when its anchor appears literally in its document (whitespace collapsed).")
+    if wb.check.problems:
+        st.warning("Excluded:\n\n" + widgets.problems(wb.check.problems))
     st.dataframe(g.assign(valid=g.valid.map({True: "✓ valid", False: "✗ excluded"})), hide_index=True,
                  width="stretch", column_config={"reason": st.column_config.TextColumn("why excluded")})
 

@@ -1,7 +1,7 @@
 """Overview: the open-book story, the three phases, and the live headline figures."""
 import streamlit as st
 
-from ui import state
+from ui import state, widgets
 
 st.title("Open Book: watch a RAG system work, and see where it breaks")
 
@@ -33,7 +33,7 @@ except ValueError as e:
     st.stop()
 
 st.subheader("Headline figures, computed now")
-st.caption(f"Dataset: {state.dataset().name} · chunker: {chunker.label} · "
+st.caption(f"Dataset: {widgets.plain(state.dataset().name)} · chunker: {chunker.label} · "
            f"{len(wb.check.valid)} valid golden questions"
            + (f" ({wb.check.n_excluded} excluded: see the Corpus page)" if wb.check.n_excluded else ""))
 if not wb.check.valid:

@@ -6,7 +6,7 @@ from rag_core import Document, report
 from rag_core.corpus import Corpus
 from rag_core.golden import GoldenRow
 from rag_core.ingest import GOLDEN_HEADER
-from ui import charts, export, state
+from ui import charts, export, state, widgets
 
 st.title("Your data")
 st.caption("Measure the ceiling on your own documents. Everything you upload stays in this browser session: "
@@ -18,8 +18,10 @@ mine = st.session_state.get("data_uploaded")
 if mine:
     choices[mine.key] = mine
 current = state.dataset().key if state.dataset().key in choices else state.BUNDLED.key
+if "data_pending_choice" in st.session_state:            # set by "Use these documents" on the previous run
+    st.session_state["data_choice"] = st.session_state.pop("data_pending_choice")
 picked = st.radio("Every page works on", list(choices), index=list(choices).index(current),
-                  format_func=lambda k: choices[k].name, key="data_choice",
+                  format_func=lambda k: widgets.plain(choices[k].name), key="data_choice",
                   help="The bundled corpus with the article's questions; the same corpus with questions phrased "
                        "as a user would (the article's trap 3); or your own upload.")
 if picked != state.dataset().key:
@@ -78,14 +80,17 @@ if edited is not None:
         ds = state.make_dataset(name.strip() or "My documents", docs, [GoldenRow(*r) for r in golden_rows])
         st.session_state["data_uploaded"] = ds
         st.session_state["dataset"] = ds
+        st.session_state["data_pending_choice"] = ds.key
         st.rerun()
 
 # ---- what the active dataset looks like
 wb = state.workbench()
-st.subheader(f"3 · Active dataset: {state.dataset().name}")
+st.subheader(f"3 · Active dataset: {widgets.plain(state.dataset().name)}")
 c = report.corpus_summary(wb)
 st.markdown(f"**{c['documents']}** documents, **{c['total_words']:,}** words · statuses: "
             f"{', '.join(wb.corpus.statuses)} · **{c['valid_questions']}** of {c['questions']} golden questions valid")
+if wb.check.problems:
+    st.warning(f"{wb.check.n_excluded} golden question(s) excluded from every metric:\n\n" + widgets.problems(wb.check.problems))
 if wb.check.rows:
     g = wb.check.frame()
     st.dataframe(g.assign(valid=g.valid.map({True: "✓ valid", False: "✗ excluded"})), hide_index=True,

@@ -34,6 +34,22 @@ GLOSSARY = {
 }
 
 
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:])")
+
+
+def plain(text: str) -> str:
+    """User or corpus text made inert for st.markdown: every Markdown/Streamlit special character escaped.
+
+    "a*b [x](y)" -> "a\\*b \\[x\\]\\(y\\)"
+    """
+    return _MD_SPECIAL.sub(r"\\\1", str(text))
+
+
+def problems(rows) -> str:
+    """Excluded golden questions as a Markdown list: question — reason (both escaped)."""
+    return "\n".join(f"- {plain(p.question)} — {plain(p.reason)}" for p in rows)
+
+
 def colour(status: str, statuses=()) -> str:
     if status in STATUS_COLOURS:
         return STATUS_COLOURS[status]

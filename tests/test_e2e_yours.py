@@ -1,0 +1,178 @@
+"""Real browser: a newcomer's own notes and questions (upload, validate, measure, export), and a real model
+server (the fake one, speaking Ollama's protocol over HTTP) run over the golden set.
+
+Every input file is made here. Under CI=true a missing Chromium fails these tests; locally it skips them.
+"""
+import json
+import os
+import zipfile
+
+import pytest
+
+from browser import MAIN, StreamlitServer, chromium_problem, in_ci, launch_chromium, screenshot, wait_idle
+from fake_llm_server import start_server, stop_server
+
+problem = chromium_problem()
+if problem:
+    if in_ci():
+        pytest.fail(problem, pytrace=False)
+    pytest.skip(problem, allow_module_level=True)
+
+from playwright.sync_api import expect, sync_playwright  # noqa: E402
+
+NOTES = {
+    "launch.txt": "Mission notes. The launch code for the rocket is 7741 and it changes every Monday.\n\n"
+                  "Only the flight director may read the launch code aloud.",
+    "menu.md": "# Canteen\n\nOn Fridays the canteen serves lentil soup with rye bread.",
+}
+JSONL = [{"id": "old-launch", "text": "DRAFT: the launch code for the rocket is 1234.", "status": "draft"}]
+GOLDEN = ("question,doc,anchor\n"
+          "What is the launch code of the rocket?,launch.txt,The launch code for the rocket is 7741\n"
+          "\"What soup, on Fridays?\",menu.md,serves lentil soup\n"
+          "Who reads the code?,nowhere.txt,flight director\n"
+          "Who may read it aloud?,launch.txt,ONLY THE FLIGHT DIRECTOR\n")
+
+
+@pytest.fixture(scope="module")
+def fake_llm():
+    srv, url = start_server()
+    yield url
+    stop_server(srv)
+
+
+@pytest.fixture(scope="module")
+def server(fake_llm):
+    os.environ.update(OPENBOOK_LLM_PROTOCOL="ollama", OPENBOOK_LLM_URL=fake_llm, OPENBOOK_LLM_MODEL="echo-cite",
+                      OPENBOOK_LLM_TIMEOUT="10")
+    try:
+        with StreamlitServer() as srv:
+            warm(srv)
+            yield srv
+    finally:
+        for k in ("OPENBOOK_LLM_PROTOCOL", "OPENBOOK_LLM_URL", "OPENBOOK_LLM_MODEL", "OPENBOOK_LLM_TIMEOUT"):
+            os.environ.pop(k, None)
+
+
+def warm(srv):
+    """TEMPORARY: first request on '/', see the pages/ folder quirk."""
+    with sync_playwright() as p:
+        b = launch_chromium(p)
+        pg = b.new_page()
+        pg.goto(srv.url)
+        wait_idle(pg)
+        b.close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_playwright() as p:
+        b = launch_chromium(p)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport={"width": 1280, "height": 2400}, accept_downloads=True)
+    pg = context.new_page()
+    yield pg
+    context.close()
+
+
+def files(tmp_path):
+    folder = tmp_path / "notes"
+    folder.mkdir()
+    paths = []
+    for name, text in NOTES.items():
+        (folder / name).write_text(text, encoding="utf-8")
+        paths.append(folder / name)
+    (folder / "extra.jsonl").write_text("\n".join(json.dumps(r) for r in JSONL), encoding="utf-8")
+    with zipfile.ZipFile(folder / "bundle.zip", "w") as z:
+        z.writestr("../evil.txt", "should never be read")
+        z.writestr("inside/faq.txt", "The office opens at 8 in the morning.")
+    (folder / "photo.txt").write_bytes(bytes(range(256)) * 8)           # a binary renamed .txt
+    golden = tmp_path / "golden.csv"
+    golden.write_bytes(b"\xef\xbb\xbf" + GOLDEN.replace("\n", "\r\n").encode())   # BOM and Windows line ends
+    return paths + [folder / "extra.jsonl", folder / "bundle.zip", folder / "photo.txt"], golden
+
+
+def upload(page, label, paths):
+    page.locator('[data-testid="stFileUploader"]').filter(has_text=label).locator('input[type="file"]').set_input_files(
+        [str(p) for p in paths])
+    wait_idle(page)
+
+
+def test_upload_validate_measure_and_export(server, page, tmp_path):
+    docs, golden = files(tmp_path)
+    page.goto(server.url + "/your-data")
+    wait_idle(page)
+    upload(page, "Documents", docs)
+    main = page.locator(MAIN)
+    expect(main).to_contain_text("photo.txt looks like a binary file")   # said, skipped
+    expect(main).to_contain_text("evil.txt")                          # the ../ member: said, skipped
+    expect(main).to_contain_text("4 document(s) read")   # launch, menu, old-launch, inside/faq.txt
+    upload(page, "Golden set", [golden])
+    expect(main).to_contain_text("4 question(s) read")
+    page.get_by_role("button", name="Use these documents").click()
+    wait_idle(page)
+    expect(main).to_contain_text("Active dataset: My documents")
+    expect(main).to_contain_text("2 of 4 golden questions valid")
+    expect(main).to_contain_text("Unknown document 'nowhere.txt'")
+    expect(main).to_contain_text("different upper/lower case")
+    expect(main).to_contain_text("Ceiling with the article's settings")
+    screenshot(page, "your-data-uploaded")
+
+    with page.expect_download() as dl:
+        page.get_by_role("button", name="Report (HTML, with charts)").click()
+    report = (tmp_path / "report.html")
+    dl.value.save_as(report)
+    text = report.read_text()
+    assert "<img" in text and "ceiling" in text and "My documents" in text
+    with page.expect_download() as dl:
+        page.get_by_role("button", name="Documents (JSONL)").click()
+    dl.value.save_as(tmp_path / "docs.jsonl")
+    ids = [json.loads(line)["id"] for line in (tmp_path / "docs.jsonl").read_text().splitlines()]
+    assert "launch.txt" in ids and "old-launch" in ids and "photo.txt" not in ids
+
+    # the other pages work on the uploaded data
+    page.get_by_role("link", name="Ask").click()
+    wait_idle(page)
+    page.get_by_label("Your question").fill("What is the launch code of the rocket?")
+    page.get_by_label("Your question").press("Enter")
+    wait_idle(page)
+    expect(main).to_contain_text("launch.txt")
+    expect(main).to_contain_text("The anchor of this golden question is in span")
+    page.get_by_role("link", name="Ablations").click()
+    wait_idle(page)
+    expect(main.locator(".vega-embed").first).to_be_visible()
+    screenshot(page, "ablations-uploaded")
+
+
+def test_uploads_are_not_visible_to_another_session(server, browser, tmp_path):
+    docs, golden = files(tmp_path)
+    first = browser.new_context().new_page()
+    first.goto(server.url + "/your-data")
+    wait_idle(first)
+    upload(first, "Documents", docs)
+    first.get_by_role("button", name="Use these documents").click()
+    wait_idle(first)
+    expect(first.locator(MAIN)).to_contain_text("Active dataset: My documents")
+    other = browser.new_context().new_page()
+    other.goto(server.url + "/your-data")
+    wait_idle(other)
+    expect(other.locator(MAIN)).to_contain_text("Active dataset: Bundled corpus")
+    expect(other.locator(MAIN)).not_to_contain_text("My documents")
+
+
+def test_golden_set_through_a_model_server(server, page):
+    page.goto(server.url + "/model")
+    wait_idle(page)
+    main = page.locator(MAIN)
+    expect(main).to_contain_text("Model: echo-cite")
+    page.get_by_role("button", name="Run").click()
+    wait_idle(page, timeout=90_000)
+    expect(main).to_contain_text("Operating metrics")
+    expect(main.get_by_text("status = current").first).to_be_visible()
+    screenshot(page, "model-golden-run")
+    table = main.locator('[data-testid="stDataFrame"]').first
+    expect(table).to_contain_text("answer_rate")
