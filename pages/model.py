@@ -113,6 +113,12 @@ cols = st.columns(len(done))
 for col, (label, df) in zip(cols, done.items()):
     with col:
         st.markdown(f"**{label}**")
+        m = tables.operating_metrics(df)
+        tiles = st.columns(4)
+        tiles[0].metric("Answered", f"{m['answer_rate']:.0%}", help="Anchored: every sentence cites a span that holds its numbers and names.")
+        tiles[1].metric("Refused", f"{m['refusal_rate']:.0%}", help="The checker refused the answer.")
+        tiles[2].metric("Abstained", f"{m['abstention_rate']:.0%}", help="The model said NOT IN THE CONTEXT.")
+        tiles[3].metric("False refusals", m["false_refusals"], help="Refused although the anchor was in the spans.")
         st.dataframe(df.outcome.value_counts().rename_axis("outcome").reset_index(), hide_index=True, width="stretch")
         st.dataframe(df[["question", "outcome", "reason", "answer"]], hide_index=True, width="stretch")
         st.download_button(f"Download ({label}) CSV", df.to_csv(index=False).encode(),
