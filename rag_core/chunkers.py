@@ -30,6 +30,11 @@ class Piece(NamedTuple):
     end: int     # one past the last word
 
 
+def _whole(x) -> bool:
+    """A whole number: int or numpy integer, but not a bool."""
+    return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
+
+
 @dataclass(frozen=True)
 class ChunkerConfig:
     kind: str = "fixed"   # "fixed" window of words, "structure" (paragraphs), or "sentence"
@@ -40,9 +45,9 @@ class ChunkerConfig:
         if self.kind not in KINDS:
             raise ValueError(f"Unknown chunker {self.kind!r}: use one of {', '.join(KINDS)}.")
         unit = "sentences" if self.kind == "sentence" else "words"
-        if not isinstance(self.size, int) or self.size <= 0:
+        if not _whole(self.size) or self.size <= 0:
             raise ValueError(f"Chunk size must be a whole number above 0 {unit}, got {self.size!r}.")
-        if not isinstance(self.overlap, int) or self.overlap < 0:
+        if not _whole(self.overlap) or self.overlap < 0:
             raise ValueError(f"Overlap must be 0 or more {unit}, got {self.overlap!r}.")
         if self.kind == "structure" and self.overlap:
             raise ValueError("The structure chunker has no overlap: set overlap to 0.")

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .text import Tokenizer, word_hash, words
+from .text import Tokenizer, concat_ranges, index_dtype, word_hash, words
 
 
 def _log_table(values: np.ndarray, f) -> np.ndarray:
@@ -82,12 +82,35 @@ class SparseMatrix:
 
 def _distinct_pairs(chunk_of: np.ndarray, word_of: np.ndarray, n_words: int):
     """(chunk, word, count) of each distinct (chunk, word) pair, sorted by chunk then word."""
-    key = chunk_of.astype(np.int64) * n_words + word_of                   # (n_occurrences,)
+    key = chunk_of.astype(np.int64)                                        # (n_occurrences,) chunk * n_words + word
+    key *= n_words
+    key += word_of
     key.sort()
-    first = np.flatnonzero(np.r_[True, key[1:] != key[:-1]])              # where each distinct pair starts
-    counts = np.diff(np.r_[first, len(key)])
+    first = np.flatnonzero(np.r_[True, key[1:] != key[:-1]]) if len(key) else np.zeros(0, np.int64)
+    counts = np.diff(np.r_[first, len(key)]).astype(np.int32)               # (n_pairs,) occurrences of each pair
     key = key[first]
-    return key // n_words, key % n_words, counts
+    chunk = (key // n_words).astype(index_dtype(chunk_of.max(initial=0) + 1))
+    return chunk, (key % n_words).astype(index_dtype(n_words)), counts
+
+
+def _chunk_word_pairs(word_ids: np.ndarray, lo: np.ndarray, hi: np.ndarray, n_words: int, block: int = 1 << 21):
+    """_distinct_pairs of chunks given as ranges word_ids[lo[c]:hi[c]], about `block` words at a time.
+
+    Chunks are independent, so taking them in blocks gives the same pairs with small temporaries.
+    """
+    lengths = hi - lo
+    ends = np.cumsum(lengths)                                              # (n_chunks,) words up to each chunk
+    cuts = np.unique(np.r_[0, np.searchsorted(ends, np.arange(block, ends[-1] if len(ends) else 0, block)), len(lo)])
+    parts = ([], [], [])                                                   # chunk, word, count of each block
+    for c0, c1 in zip(cuts[:-1].tolist(), cuts[1:].tolist()):
+        chunk_of = np.repeat(np.arange(c0, c1, dtype=index_dtype(len(lo))), lengths[c0:c1])
+        for part, a in zip(parts, _distinct_pairs(chunk_of, word_ids[concat_ranges(lo[c0:c1], lengths[c0:c1])], n_words)):
+            part.append(a)
+    out = []
+    for part in parts:                     # one column at a time, so that only one is held twice
+        out.append(np.concatenate(part))
+        part.clear()
+    return tuple(out)
 
 
 class HashingEncoder:
@@ -114,8 +137,23 @@ class HashingEncoder:
         """
         if n_chunks <= 0:
             raise ValueError("Cannot index zero chunks: add documents with some text.")
+        pc, pw, counts = _distinct_pairs(chunk_of, word_of, len(self.tok.hashes))
+        col, weight = self._fit_weights(pw, counts, n_chunks)
+        del pw, counts
+        return self._sum_buckets(pc, col, weight, n_chunks)
+
+    def fit_chunks(self, word_ids: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> SparseMatrix:
+        """fit_transform for chunks given as ranges: chunk c's words are word_ids[lo[c]:hi[c]]."""
+        if len(lo) <= 0:
+            raise ValueError("Cannot index zero chunks: add documents with some text.")
+        pc, pw, counts = _chunk_word_pairs(word_ids, lo, hi, len(self.tok.hashes))
+        col, weight = self._fit_weights(pw, counts, len(lo))
+        del pw, counts                                                     # only what the matrix needs stays
+        return self._sum_buckets(pc, col, weight, len(lo))
+
+    def _fit_weights(self, pw: np.ndarray, counts: np.ndarray, n_chunks: int) -> tuple[np.ndarray, np.ndarray]:
+        """Fit the IDF on the distinct (chunk, word) pairs; (bucket, signed float32 weight) of each pair."""
         V = len(self.tok.hashes)
-        pc, pw, counts = _distinct_pairs(chunk_of, word_of, V)                # unique (chunk, word) pairs
         df = np.bincount(pw, minlength=V)
         self.n_chunks = n_chunks
         self.idf = np.zeros(V)
@@ -123,22 +161,33 @@ class HashingEncoder:
         self.idf[seen] = _log_table(df[seen], lambda c: math.log((1 + n_chunks) / (1 + c)) + 1)
         self.idf_unknown = math.log(1 + n_chunks) + 1
         bucket, sign = self._bucket_sign(V)
-        weight = (sign[pw] * _log_table(counts, lambda c: 1 + math.log(c)) * self.idf[pw]).astype(np.float32)
+        # (1 + log count) * (sign * idf): the article's sign * (1 + log count) * idf, bit for bit (a sign is exact)
+        weight = _log_table(counts, lambda c: 1 + math.log(c))             # (n_pairs,) float64
+        weight *= (sign * self.idf)[pw]
+        col = bucket.astype(np.int16 if self.dim <= 2 ** 15 else np.int64)[pw]
+        return col, weight.astype(np.float32)
+
+    def _sum_buckets(self, pc: np.ndarray, col: np.ndarray, weight: np.ndarray, n_chunks: int) -> SparseMatrix:
+        """The normalised CSC matrix: the weights of the words that share a bucket in a chunk, summed."""
         # Order the pairs by (bucket, chunk), words in id order within: the pairs come sorted by chunk,
         # so one stable sort by bucket (a radix sort on 16 bits) does it, and gives the CSC order.
-        col = bucket[pw].astype(np.int16 if self.dim <= 2 ** 15 else np.int64)
         order = np.argsort(col, kind="stable")
-        col, row, weight = col[order], pc[order], weight[order]
+        col, weight, row = col[order], weight[order], pc[order]
+        del order
         # sum the words that share a bucket within a chunk (float32, as the article's += does)
-        starts = np.flatnonzero(np.r_[True, (col[1:] != col[:-1]) | (row[1:] != row[:-1])])
-        vals = np.add.reduceat(weight, starts) if len(starts) else weight
-        rows, cols = row[starts], col[starts].astype(np.int64)
+        starts = np.flatnonzero(np.r_[len(col) > 0, (col[1:] != col[:-1]) | (row[1:] != row[:-1])])
+        vals = np.add.reduceat(weight, starts) if len(starts) else weight     # no pair: chunks of stopwords only
+        rows, cols = row[starts].astype(np.int32, copy=False), col[starts]
+        del col, row, weight, starts
         # per row, the squares are summed in bucket order, as a row-major pass would
-        norms = np.sqrt(np.bincount(rows, weights=vals.astype(np.float64) ** 2, minlength=n_chunks))
-        vals = (vals / np.where(norms == 0, 1, norms)[rows].astype(np.float32)).astype(np.float32)
+        squares = vals.astype(np.float64)
+        squares *= squares
+        norms = np.sqrt(np.bincount(rows, weights=squares, minlength=n_chunks))
+        del squares
+        vals /= np.where(norms == 0, 1, norms).astype(np.float32)[rows]     # float32 / float32, as the article
         ptr = np.zeros(self.dim + 1, dtype=np.int64)
         np.cumsum(np.bincount(cols, minlength=self.dim), out=ptr[1:])
-        return SparseMatrix(n_chunks, self.dim, ptr, rows.astype(np.int32), vals)
+        return SparseMatrix(n_chunks, self.dim, ptr, rows, vals)
 
     def encode_query(self, text: str) -> np.ndarray:
         """Dense (dim,) float32 vector of a question, built exactly as the article encodes one text."""

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import functools
 import math
-from dataclasses import dataclass
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Iterable, NamedTuple
 
 import numpy as np
@@ -26,7 +26,7 @@ import pandas as pd
 from .chunkers import ChunkerConfig, fixed_window_spans
 from .corpus import Corpus
 from .encoder import HashingEncoder, SparseMatrix
-from .text import Tokenizer, concat_ranges, words
+from .text import Tokenizer, index_dtype, words
 
 MAX_QUESTION_CHARS = 20_000
 
@@ -42,22 +42,26 @@ def top_k(scores: np.ndarray, k: int) -> np.ndarray:
 
     [0.2, 0.9, 0.2, 0.5], k=3 -> [1, 3, 0]
 
-    On a long array it first keeps the candidates at or above a floor, the k-th largest of every
-    stride-th score: that floor is never above the k-th largest of all, so the candidates (in
-    position order) hold the answer, and they are about sqrt(n * k) instead of n.
+    On a long array it first takes a floor, the k-th largest of every stride-th score: the floor is
+    never above the k-th largest of all. If k scores or more are above it, the answer is among them
+    (about sqrt(n * k) of them, in position order); if fewer, the floor IS the k-th largest, and the
+    answer is those, then the first scores equal to the floor (ties in position order).
     """
     n = len(scores)
     k = min(k, n)
     if k <= 0:
         return np.zeros(0, dtype=np.int64)
-    if n <= 4 * k or n < 2048:
+    if n <= 4 * k or n < 256:
         return np.argsort(-scores, kind="stable")[:k]
     sample = scores[::max(1, math.isqrt(n // k))]                     # >= k values, a view
     floor = np.partition(sample, len(sample) - k)[len(sample) - k]
-    candidates = np.flatnonzero(scores >= floor)
-    if len(candidates) <= n // 2:
-        return candidates[top_k(scores[candidates], k)]
-    return _top_k_by_partition(scores, k)                             # many ties at the floor
+    above = np.flatnonzero(scores > floor)                             # (n_above,) in position order
+    if len(above) < k:
+        ties = np.flatnonzero(scores == floor)[: k - len(above)]
+        return np.concatenate([above[np.lexsort((above, -scores[above]))], ties])
+    if len(above) <= n // 2:
+        return above[top_k(scores[above], k)]
+    return _top_k_by_partition(scores, k)                             # a floor far too low: select directly
 
 
 def _top_k_by_partition(scores: np.ndarray, k: int) -> np.ndarray:
@@ -134,9 +138,12 @@ class TokenizedCorpus:
 
     token_ids  (n_tokens,) int32    every document's whitespace tokens as token ids, end to end
     token_base (n_docs + 1,) int64  document d owns token_ids[token_base[d]:token_base[d + 1]]
-    word_ids   (n_words,) int64     every document's words (stopwords dropped) as word ids, end to end
+    word_ids   (n_words,)           every document's words (stopwords dropped) as word ids, end to end
     offsets    (n_tokens + 1,)      token i of token_ids starts at word_ids[offsets[i]]
     normalized                      document d's text with whitespace collapsed: " ".join(tokens[d])
+    tokens                          document d's whitespace tokens, split from normalized[d] when asked
+
+    word_ids and offsets are int32 while they fit (int64 beyond 2**31), to halve their memory.
     """
 
     def __init__(self, corpus: Corpus):
@@ -163,9 +170,11 @@ class TokenizedCorpus:
 
     def char_span(self, doc: np.ndarray, start: np.ndarray, end: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(first, last): " ".join(tokens[doc][start:end]) == normalized[doc][first:last] (vectorized, end > start)."""
-        lengths = np.fromiter(map(len, self.tokenizer.token_strings), dtype=np.int64)   # token id -> chars
-        at = np.zeros(len(self.token_ids) + 1, dtype=np.int64)
-        np.cumsum(lengths[self.token_ids] + 1, out=at[1:])                    # each token and one space
+        dtype = index_dtype(sum(map(len, self.normalized)) + len(self.normalized) + 1)   # holds every position
+        strings = self.tokenizer.token_strings
+        lengths = np.fromiter(map(len, strings), dtype=dtype, count=len(strings))            # token id -> chars
+        at = np.zeros(len(self.token_ids) + 1, dtype=dtype)
+        np.cumsum(lengths[self.token_ids] + 1, dtype=dtype, out=at[1:])        # each token and one space
         base = at[self.token_base[doc]]
         return at[self.token_base[doc] + start] - base, at[self.token_base[doc] + end] - base - 1
 
@@ -189,11 +198,9 @@ class Index:
             texts, doc, start, end = _fixed_pieces(tc, chunker)
         else:
             texts, doc, start, end = _pieces(tc, chunker)
-        lo, hi = tc.word_position(doc, start), tc.word_position(doc, end)
-        lengths = hi - lo
-        chunk_of = np.repeat(np.arange(len(texts), dtype=np.int64), lengths)     # one entry per chunk word
+        lo, hi = tc.word_position(doc, start).astype(np.int64), tc.word_position(doc, end).astype(np.int64)
         enc = HashingEncoder(tc.tokenizer, dim)
-        matrix = enc.fit_transform(chunk_of, tc.word_ids[concat_ranges(lo, lengths)], len(texts))
+        matrix = enc.fit_chunks(tc.word_ids, lo, hi)
         return cls(tc, chunker, texts, doc, start, end, lo, hi, enc, matrix)
 
     # --- what a chunk is -------------------------------------------------------------------
@@ -270,7 +277,8 @@ class Index:
             note = ("No chunk passes the status filter (no status is allowed): nothing is retrieved. "
                     "Allow at least one status.")
             return [SearchResult(np.zeros(0, np.int64), np.zeros(0), (note,)) for _ in questions]
-        notes = (f"Asked for {k} chunks but only {len(idx)} pass the filter: returning {len(idx)}.",) if k > len(idx) else ()
+        where = "pass the filter" if allowed is not None else "exist"
+        notes = (f"Asked for {k} chunks but only {len(idx)} {where}: returning {len(idx)}.",) if k > len(idx) else ()
         k = min(int(k), len(idx))
         out = []
         for q in questions:

@@ -7,7 +7,9 @@ They are the article's, to the letter, because the rankings depend on them:
 `Tokenizer` adds one thing the article does not have: a table from each distinct whitespace token to
 its word ids, so that a corpus is tokenized once and every chunking of it reuses the result, and the
 regex runs once per distinct token instead of once per occurrence. It is exact because no word of
-`words()` ever spans whitespace.
+`words()` ever spans whitespace. Its cost grows with the number of distinct tokens: a corpus that
+rarely repeats a token makes a large table whose look-ups miss the CPU cache (see the cold variant
+of benchmarks/bench_scale.py).
 
 Left out on purpose: stemming, synonyms, any language other than the article's English stopwords.
 """
@@ -15,7 +17,6 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import itertools
 import re
 
 import numpy as np
@@ -25,6 +26,7 @@ STOP = frozenset("a an and are as at be by for from if in into is it its of on o
 
 _CAMEL = re.compile(r"([a-z])([A-Z])")
 _WORD = re.compile(r"[a-z0-9]+")
+_WORD_OR_BREAK = re.compile(r"[a-z0-9]+|\n")
 
 
 def normalize(s: str) -> str:
@@ -51,14 +53,20 @@ def word_hash(w: str) -> int:
 
 
 def concat_ranges(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
-    """The integer ranges [starts[i], starts[i] + lengths[i]) end to end, vectorized.
+    """The integer ranges [starts[i], starts[i] + lengths[i]) end to end, as one int64 array.
 
     starts [10, 20], lengths [2, 3] -> [10, 11, 20, 21, 22]
     """
     lengths = np.asarray(lengths, dtype=np.int64)
-    total = int(lengths.sum())
-    first = np.cumsum(lengths) - lengths                       # (n,) where each range begins in the output
-    return np.arange(total, dtype=np.int64) + np.repeat(np.asarray(starts, dtype=np.int64) - first, lengths)
+    first = np.cumsum(lengths) - lengths                         # (n,) where each range begins in the output
+    out = np.repeat(np.asarray(starts, dtype=np.int64) - first, lengths)
+    out += np.arange(len(out), dtype=np.int64)
+    return out
+
+
+def index_dtype(n: int):
+    """int32 for positions or ids below n when they fit, else int64: half the memory for big arrays."""
+    return np.int32 if n < 2 ** 31 else np.int64
 
 
 class _TokenIndex(dict):
@@ -71,6 +79,19 @@ class _TokenIndex(dict):
     def __missing__(self, token: str) -> int:
         i = self[token] = len(self.strings)
         self.strings.append(token)
+        return i
+
+
+class _WordIndex(dict):
+    """Word -> word id for the batch tokenizer: a stopword is -1, the token break "\n" is -2, a new word is registered."""
+
+    def __init__(self, register):
+        super().__init__(dict.fromkeys(STOP, -1))
+        self["\n"] = -2
+        self._register = register
+
+    def __missing__(self, w: str) -> int:
+        i = self[w] = self._register(w)
         return i
 
 
@@ -90,8 +111,9 @@ class Tokenizer:
         self.vocab: dict[str, int] = {}
         self.hashes: list[int] = []
         self._tokens = _TokenIndex()                            # whitespace token -> token id
+        self._words_of = _WordIndex(self.word_id)               # word -> id, for token_words
         self._ptr = np.zeros(1, dtype=np.int64)                 # token id -> its words: _words[_ptr[t]:_ptr[t+1]]
-        self._words = np.zeros(0, dtype=np.int64)
+        self._words = np.zeros(0, dtype=np.int32)
 
     def word_id(self, w: str) -> int:
         i = self.vocab.get(w)
@@ -109,25 +131,44 @@ class Tokenizer:
         """Token id -> whitespace token."""
         return self._tokens.strings
 
-    def token_words(self) -> tuple[np.ndarray, np.ndarray]:
-        """(ptr, words): token id t owns the word ids words[ptr[t]:ptr[t+1]] (stopwords dropped)."""
-        new = self._tokens.strings[len(self._ptr) - 1:]             # registered since the last call
-        if new:   # tokenize all new tokens in one regex pass; "\n" keeps them apart
-            lowered = _CAMEL.sub(r"\1 \2", "\n".join(new)).lower().split("\n")
-            per_token = [[self.word_id(w) for w in _WORD.findall(t) if w not in STOP] for t in lowered]
-            counts = np.fromiter(map(len, per_token), dtype=np.int64, count=len(new))
-            self._ptr = np.concatenate([self._ptr, self._ptr[-1] + np.cumsum(counts)])
-            self._words = np.concatenate([self._words, np.fromiter(itertools.chain.from_iterable(per_token),
-                                                                   dtype=np.int64, count=int(counts.sum()))])
+    def token_words(self, batch: int = 1 << 16) -> tuple[np.ndarray, np.ndarray]:
+        """(ptr, words): token id t owns the word ids words[ptr[t]:ptr[t+1]] (stopwords dropped).
+
+        Tokens registered since the last call are tokenized `batch` at a time, each batch in one regex pass.
+        """
+        done = len(self._ptr) - 1
+        new_ptr, new_words = [self._ptr], [self._words]
+        for a in range(done, len(self._tokens.strings), batch):
+            counts, ids = self._tokenize(self._tokens.strings[a:a + batch])
+            new_ptr.append(new_ptr[-1][-1] + np.cumsum(counts))
+            new_words.append(ids)
+        if len(new_ptr) > 1:
+            self._ptr, self._words = np.concatenate(new_ptr), np.concatenate(new_words)
         return self._ptr, self._words
 
-    def ids_of_tokens(self, token_ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Word ids of a sequence of token ids, and offsets: token t owns ids[offsets[t]:offsets[t+1]]."""
+    def _tokenize(self, tokens: list[str]) -> tuple[np.ndarray, np.ndarray]:
+        """(words per token, word ids end to end) of tokens, in one regex pass with "\n" between them."""
+        items = _WORD_OR_BREAK.findall(_CAMEL.sub(r"\1 \2", "\n".join(tokens)).lower())   # words and breaks
+        ids = np.fromiter(map(self._words_of.__getitem__, items), dtype=np.int64, count=len(items))
+        token_of = np.cumsum(ids == -2)                              # (n_items,) which token an item is in
+        keep = ids >= 0                                              # words that are not stopwords
+        return np.bincount(token_of[keep], minlength=len(tokens)), ids[keep].astype(index_dtype(len(self.hashes)))
+
+    def ids_of_tokens(self, token_ids: np.ndarray, block: int = 1 << 20) -> tuple[np.ndarray, np.ndarray]:
+        """Word ids of a sequence of token ids, and offsets: token t owns ids[offsets[t]:offsets[t+1]].
+
+        Both are int32 when they fit (see index_dtype).
+        """
         ptr, table = self.token_words()
-        n_words = (ptr[1:] - ptr[:-1])[token_ids]                          # (n_tokens,)
-        offsets = np.zeros(len(token_ids) + 1, dtype=np.int64)
-        np.cumsum(n_words, out=offsets[1:])
-        return table[concat_ranges(ptr[token_ids], n_words)], offsets
+        n_words = np.diff(ptr).astype(np.int32)[token_ids]                    # (n_tokens,) words per token
+        dtype = index_dtype(int(n_words.sum(dtype=np.int64)) + 1)
+        offsets = np.zeros(len(token_ids) + 1, dtype=dtype)
+        np.cumsum(n_words, dtype=dtype, out=offsets[1:])
+        ids = np.empty(int(offsets[-1]), dtype=index_dtype(len(self.hashes)))
+        for a in range(0, len(token_ids), block):                             # in blocks: small temporaries
+            b = min(a + block, len(token_ids))
+            ids[offsets[a]:offsets[b]] = table[concat_ranges(ptr[token_ids[a:b]], n_words[a:b])]
+        return ids, offsets
 
     def tokens_to_ids(self, tokens: list[str]) -> tuple[np.ndarray, np.ndarray]:
         """Word ids of a list of whitespace tokens, and offsets: token t owns ids[offsets[t]:offsets[t+1]].

@@ -101,8 +101,6 @@ def test_k_equal_to_the_number_of_chunks_has_no_note(small):
     assert small.search("cutoff", 4).notes == ()
 
 
-@pytest.mark.xfail(strict=True, reason="index.py: with no filter (allowed=None) the clamp note still says "
-                                       "'only N pass the filter', which tells a user a filter is on when none is")
 def test_clamp_note_without_a_filter_does_not_mention_a_filter(small):
     assert "filter" not in small.search("cutoff", 50).notes[0]
 
@@ -181,15 +179,11 @@ def test_chunker_functions_validate_like_the_config(call):
         call()
 
 
-@pytest.mark.xfail(strict=True, reason="chunkers.py: ChunkerConfig accepts size=True (bool is an int) as a "
-                                       "size of 1, where the search rejects k=True")
 def test_chunk_size_true_is_rejected():
     with pytest.raises(ValueError):
         ChunkerConfig("fixed", True, 0)
 
 
-@pytest.mark.xfail(strict=True, reason="chunkers.py: ChunkerConfig rejects numpy integers (np.int64(160)) "
-                                       "as 'not a whole number', where the search accepts them for k")
 def test_chunk_size_numpy_integer_is_accepted():
     assert ChunkerConfig("fixed", np.int64(160), np.int64(32)).size == 160
 
