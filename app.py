@@ -6,13 +6,13 @@ from ui import state, widgets
 st.set_page_config(page_title="Open Book — a RAG workbench", page_icon=":material/menu_book:", layout="wide")
 
 pages = [
-    st.Page("pages/overview.py", title="Overview", icon=":material/home:", default=True, url_path="overview"),
-    st.Page("pages/corpus.py", title="Corpus", icon=":material/library_books:", url_path="corpus"),
-    st.Page("pages/ask.py", title="Ask", icon=":material/quiz:", url_path="ask"),
-    st.Page("pages/ablations.py", title="Ablations", icon=":material/bar_chart:", url_path="ablations"),
-    st.Page("pages/your_data.py", title="Your data", icon=":material/upload_file:", url_path="your-data"),
-    st.Page("pages/model.py", title="Model", icon=":material/smart_toy:", url_path="model"),
-    st.Page("pages/glossary.py", title="Glossary", icon=":material/menu_book:", url_path="glossary"),
+    st.Page("views/overview.py", title="Overview", icon=":material/home:", default=True, url_path="overview"),
+    st.Page("views/corpus.py", title="Corpus", icon=":material/library_books:", url_path="corpus"),
+    st.Page("views/ask.py", title="Ask", icon=":material/quiz:", url_path="ask"),
+    st.Page("views/ablations.py", title="Ablations", icon=":material/bar_chart:", url_path="ablations"),
+    st.Page("views/your_data.py", title="Your data", icon=":material/upload_file:", url_path="your-data"),
+    st.Page("views/model.py", title="Model", icon=":material/smart_toy:", url_path="model"),
+    st.Page("views/glossary.py", title="Glossary", icon=":material/menu_book:", url_path="glossary"),
 ]
 pg = st.navigation(pages)
 

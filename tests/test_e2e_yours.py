@@ -46,21 +46,10 @@ def server(fake_llm):
                       OPENBOOK_LLM_TIMEOUT="10")
     try:
         with StreamlitServer() as srv:
-            warm(srv)
             yield srv
     finally:
         for k in ("OPENBOOK_LLM_PROTOCOL", "OPENBOOK_LLM_URL", "OPENBOOK_LLM_MODEL", "OPENBOOK_LLM_TIMEOUT"):
             os.environ.pop(k, None)
-
-
-def warm(srv):
-    """TEMPORARY: first request on '/', see the pages/ folder quirk."""
-    with sync_playwright() as p:
-        b = launch_chromium(p)
-        pg = b.new_page()
-        pg.goto(srv.url)
-        wait_idle(pg)
-        b.close()
 
 
 @pytest.fixture(scope="module")

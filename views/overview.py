@@ -67,9 +67,9 @@ st.markdown(
       f"(against {off.contradicted_top_3} without).")
 
 st.subheader("Where to go next")
-st.page_link("pages/corpus.py", label="Corpus — the documents, their chunks and the golden questions",
+st.page_link("views/corpus.py", label="Corpus — the documents, their chunks and the golden questions",
              icon=":material/library_books:")
-st.page_link("pages/ask.py", label="Ask — one question through retrieval, prompt, answer and citation check",
+st.page_link("views/ask.py", label="Ask — one question through retrieval, prompt, answer and citation check",
              icon=":material/quiz:")
-st.page_link("pages/ablations.py", label="Ablations — every measurement of the article as a chart",
+st.page_link("views/ablations.py", label="Ablations — every measurement of the article as a chart",
              icon=":material/bar_chart:")
