@@ -1,7 +1,7 @@
 """Open Book: the picture frame. Navigation, the shared sidebar (dataset, chunker, glossary), then the page."""
 import streamlit as st
 
-from ui import state, widgets
+from ui import charts, state, widgets  # noqa: F401  (charts: Altair imported once, with the frame)
 
 st.set_page_config(page_title="Open Book — a RAG workbench", page_icon=":material/menu_book:", layout="wide")
 

@@ -216,3 +216,13 @@ def llm_config():
 def model_runs() -> dict:
     """Finished golden-set runs of this session, by their settings: a rerun with the same settings is free."""
     return st.session_state.setdefault("model_runs", {})
+
+
+@st.cache_data(max_entries=32, show_spinner="Timing the search…")
+def _latency(key: str, repetitions: int, _wb: Workbench) -> pd.DataFrame:
+    return tables.latency(_wb, repetitions=repetitions)
+
+
+def latency(repetitions: int = 5) -> pd.DataFrame:
+    """The latency table, timed live: 3 runs of `repetitions` passes (the article uses 20; 5 keeps the page quick)."""
+    return _latency(dataset().key, repetitions, workbench())

@@ -41,7 +41,7 @@ section("The metadata filter", "filter", charts.filter_effect(filt), filt, "Fixe
 rr = state.table("rerank")
 section("Reranking, before and after", "rerank", charts.rerank_effect(rr), rr,
         "Filter on, 50 candidates from the bi-encoder, reranked by the lexical surrogate.")
-lat = state.table("latency")
+lat = state.latency()
 section("Latency", "latency", charts.latency(lat), lat)
 pipe = state.table("pipeline")
 section("Pipeline outcomes", "pipeline", charts.pipeline(pipe), pipe,
