@@ -4,7 +4,9 @@
   answers, stopped (whole process group) on exit, also when the block raises.
 - `launch_chromium(p)`: Debian's /usr/bin/chromium through Playwright's sync API (never `playwright install`).
 - `chromium_problem()`: why the browser tests cannot run here, or None.
-- Small page helpers that wait the Streamlit way (`expect`, never sleep): `wait_idle`, `click_label`.
+- Page helpers that wait on what the page says, never sleep: `wait_idle` (no script run going on),
+  `rerun` (the run an action triggered is over), `wait_loaded`, `wait_charts`; `click_label`, `screenshot`.
+  They poll in the page every POLL_MS; assertions stay `expect(...)` in the tests.
 
 Left out on purpose: pytest. Fixtures live in the test file; this module is plain Python so the
 benchmark can use it too.
@@ -12,7 +14,6 @@ benchmark can use it too.
 from __future__ import annotations
 
 import os
-import shutil
 import signal
 import socket
 import subprocess
@@ -92,6 +93,11 @@ class StreamlitServer:
         self.log_path: Path | None = None
 
     def start(self) -> "StreamlitServer":
+        """Launch and wait until /_stcore/health answers."""
+        return self.launch().wait_ready()
+
+    def launch(self) -> "StreamlitServer":
+        """Start the process without waiting for it (call wait_ready before use)."""
         if not port_is_free(self.port):
             raise RuntimeError(f"Port {self.port} is already in use (a stale streamlit?): pick another port.")
         fd, log = tempfile.mkstemp(prefix="streamlit-", suffix=".log")
@@ -105,6 +111,9 @@ class StreamlitServer:
         self.proc = subprocess.Popen(cmd, cwd=self.app.parent, stdout=fd, stderr=subprocess.STDOUT,
                                      stdin=subprocess.DEVNULL, env=env, start_new_session=True)
         os.close(fd)
+        return self
+
+    def wait_ready(self) -> "StreamlitServer":
         deadline = time.monotonic() + self.timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
@@ -152,13 +161,73 @@ class StreamlitServer:
 
 APP_ROOT = '[data-testid="stApp"]'
 MAIN = '[data-testid="stMain"]'
+POLL_MS = 40          # page-side polling interval of the waits below (expect's own backoff grows to 500 ms)
+
+# Streamlit's own flag on its root element: "initial", "running", "notRunning", ...
+_IDLE = """() => {
+    const app = document.querySelector('[data-testid="stApp"]');
+    return !!app && app.dataset.testScriptState === 'notRunning'
+        && !document.querySelector('[data-testid="stStatusWidget"]');
+}"""
+# counts the script runs that END from now on: a MutationObserver on Streamlit's flag, reading each record's
+# old value (a run can start and end before the observer's callback, so the current value is not enough);
+# it watches the whole document, so a re-mounted app root is still seen
+_TRACK = """() => {
+    if (window.__stRuns === undefined) {
+        window.__stRuns = 0;
+        new MutationObserver(records => {
+            for (const r of records) if (r.oldValue === 'running') window.__stRuns += 1;
+        }).observe(document.documentElement, {subtree: true, attributes: true, attributeOldValue: true,
+                                              attributeFilter: ['data-test-script-state']});
+    }
+    return window.__stRuns;
+}"""
+_RAN_SINCE = """(before) => {
+    const app = document.querySelector('[data-testid="stApp"]');
+    return window.__stRuns > before && !!app && app.dataset.testScriptState === 'notRunning'
+        && !document.querySelector('[data-testid="stStatusWidget"]');
+}"""
+
+
+_LOADED = """() => !document.querySelector('[data-testid="stSkeleton"]')"""
+# every chart of the page drawn: vega's <svg class="marks"> with mark groups, or its canvas
+_CHARTS_DRAWN = """(n) => {
+    const charts = document.querySelectorAll('[data-testid="stVegaLiteChart"]');
+    return charts.length === n
+        && [...charts].every(c => c.querySelector(':scope > svg.marks g.role-mark, :scope > canvas'));
+}"""
+
+
+def wait_loaded(page, timeout: float = 30_000) -> None:
+    """Wait until every element has its code loaded (Streamlit shows skeletons while widgets' code loads)."""
+    page.wait_for_function(_LOADED, polling=POLL_MS, timeout=timeout)
+
+
+def wait_charts(page, n: int, timeout: float = 30_000) -> None:
+    """Wait until the page has n Vega-Lite charts, all drawn."""
+    page.wait_for_function(_CHARTS_DRAWN, arg=n, polling=POLL_MS, timeout=timeout)
 
 
 def wait_idle(page, timeout: float = 30_000) -> None:
-    """Wait until the script run is over: the app's root reports 'notRunning' (Streamlit's own flag)."""
-    from playwright.sync_api import expect
-    expect(page.locator(APP_ROOT)).to_have_attribute("data-test-script-state", "notRunning", timeout=timeout)
-    expect(page.locator('[data-testid="stStatusWidget"]')).to_have_count(0, timeout=timeout)
+    """Wait until no script run is going on. Polls every POLL_MS (Playwright's expect backs off to 500 ms
+    between polls, which adds up over a suite). Use it after a page load: right after a click the rerun may
+    not have started yet, use `rerun` for that."""
+    page.wait_for_function(_IDLE, polling=POLL_MS, timeout=timeout)
+
+
+class rerun:
+    """`with rerun(page): button.click()` returns once the run that the action triggered is over."""
+
+    def __init__(self, page, timeout: float = 30_000):
+        self.page, self.timeout = page, timeout
+
+    def __enter__(self):
+        self.before = self.page.evaluate(_TRACK)
+        return self
+
+    def __exit__(self, exc_type, *exc):
+        if exc_type is None:
+            self.page.wait_for_function(_RAN_SINCE, arg=self.before, polling=POLL_MS, timeout=self.timeout)
 
 
 def click_label(page, text: str) -> None:

@@ -14,13 +14,17 @@ from urllib.parse import parse_qs, urlparse
 
 import pytest
 
-from browser import (MAIN, StreamlitServer, chromium_problem, click_label, in_ci, launch_chromium, screenshot,
-                     wait_idle)
-from rag_core import ChunkerConfig, Workbench
+from browser import (MAIN, StreamlitServer, chromium_problem, click_label, in_ci, launch_chromium, rerun,
+                     screenshot, wait_charts, wait_idle, wait_loaded)
+from rag_core import ChunkerConfig, Workbench, tables
 from rag_core.pipeline import ask
 
-playwright_api = pytest.importorskip("playwright.sync_api")
-sync_playwright, expect = playwright_api.sync_playwright, playwright_api.expect
+try:
+    from playwright.sync_api import expect, sync_playwright
+except ImportError:                      # pragma: no cover - requirements-dev.txt pins playwright
+    if in_ci():
+        raise
+    pytest.skip("playwright is not installed: pip install -r requirements-dev.txt", allow_module_level=True)
 
 CUTOFF = "What is the default cutoff of get_close_matches?"
 PAGES = {  # title in the sidebar menu -> (url path, the page's h1)
@@ -32,7 +36,8 @@ PAGES = {  # title in the sidebar menu -> (url path, the page's h1)
 }
 N_CHARTS = 8          # one chart per section of the Ablations page
 TIMEOUT = 30_000      # ms; generous for a loaded 2-core machine, a pass takes a fraction of it
-CHUNK_LABEL = re.compile(r"^\S+ · chunk \d+$")
+CHUNK_LABEL = re.compile(r"^\S+ · chunk \d+$")        # a span row's header: 'difflib · chunk 53'
+expect.set_options(timeout=TIMEOUT)
 
 
 def _require_chromium():
@@ -44,46 +49,70 @@ def _require_chromium():
 
 
 @pytest.fixture(scope="session")
-def server():
+def server(request):
+    """The shared server. When the fresh-server test is selected, its server is launched now too, so that
+    its start-up overlaps with the other tests instead of adding to them (nobody visits it before that test)."""
     _require_chromium()
-    srv = StreamlitServer().start()
+    srv = StreamlitServer()
+    fresh = StreamlitServer() if any("fresh_server" in item.fixturenames for item in request.session.items) else None
     try:
-        yield srv
+        srv.launch()
+        if fresh:
+            _UNVISITED.append(fresh.launch())
+        yield srv.wait_ready()
+    finally:
+        srv.stop()
+        if fresh:
+            fresh.stop()
+
+
+_UNVISITED: list = []     # launched by `server`, handed to `fresh_server`
+
+
+@pytest.fixture
+def fresh_server(server):
+    """A server process that nobody has visited yet."""
+    srv = _UNVISITED.pop() if _UNVISITED else StreamlitServer().launch()
+    try:
+        yield srv.wait_ready()
     finally:
         srv.stop()
 
 
 @pytest.fixture(scope="session")
-def browser(server):
+def context(server):
+    """One browser and one context for the session: pages share the HTTP cache (Streamlit's scripts load once),
+    while each page is its own websocket, hence its own Streamlit session."""
     with sync_playwright() as p:
-        b = launch_chromium(p)
+        browser = launch_chromium(p)
         try:
-            # First visit through the entry page: see test_a_copied_link_works_on_a_fresh_server for why.
-            page = b.new_page()
+            ctx = browser.new_context(viewport={"width": 1280, "height": 1000})
+            ctx.set_default_timeout(TIMEOUT)
+            # a first visit, so that the caches are warm for every test
+            page = ctx.new_page()
             page.goto(server.url + "/")
             expect(page.get_by_text("Headline figures, computed now")).to_be_visible(timeout=60_000)
             page.close()
-            yield b
+            yield ctx
         finally:
-            b.close()
+            browser.close()
 
 
 @pytest.fixture
-def new_page(browser):
-    """new_page(width, height) -> a page in a fresh context; page errors are collected and must stay empty."""
-    contexts, errors = [], []
+def new_page(context):
+    """new_page(width, height) -> a new page (a new Streamlit session); its JavaScript errors fail the test."""
+    pages, errors = [], []
 
     def make(width=1280, height=1000):
-        ctx = browser.new_context(viewport={"width": width, "height": height})
-        ctx.set_default_timeout(TIMEOUT)
-        contexts.append(ctx)
-        page = ctx.new_page()
+        page = context.new_page()
+        page.set_viewport_size({"width": width, "height": height})
         page.on("pageerror", lambda e: errors.append(str(e)))
+        pages.append(page)
         return page
 
     yield make
-    for ctx in contexts:
-        ctx.close()
+    for page in pages:
+        page.close()
     assert not errors, f"JavaScript errors in the page: {errors}"
 
 
@@ -100,24 +129,20 @@ def wb():
 # ---------------------------------------------------------------- helpers
 
 def open_view(page, url: str) -> None:
+    """Go to url and wait for the first script run to end and every widget to be loaded."""
     page.goto(url)
     wait_idle(page)
-    expect(page.locator('[data-testid="stSkeleton"]')).to_have_count(0)
+    wait_loaded(page)
     no_exception(page)
 
 
 def no_exception(page) -> None:
     expect(page.locator('[data-testid="stException"]')).to_have_count(0)
+    expect(page.get_by_text("Page not found")).to_have_count(0)
 
 
 def main(page):
     return page.locator(MAIN)
-
-
-def chunk_labels(page) -> list[str]:
-    """'difflib · chunk 53' for each span shown, S1 first."""
-    cells = main(page).locator('[data-testid="stMarkdownContainer"] p').filter(has_text=re.compile(r"· chunk \d+$"))
-    return [t.strip() for t in cells.all_inner_texts() if CHUNK_LABEL.match(t.strip())]
 
 
 def expected_labels(wb, question, k=3, rerank=True, allowed=("current",), chunker=ChunkerConfig("fixed", 160, 32)):
@@ -129,7 +154,7 @@ def expected_labels(wb, question, k=3, rerank=True, allowed=("current",), chunke
 def expect_chunks(page, labels: list[str]) -> None:
     """The span header rows show exactly these chunks, in this order."""
     expect(main(page).get_by_role("heading", name=f"The {len(labels)} chunk(s) handed to the model")).to_be_visible()
-    rows = main(page).locator('[data-testid="stMarkdownContainer"] p').filter(has_text=re.compile(r"^\S+ · chunk \d+$"))
+    rows = main(page).locator('[data-testid="stMarkdownContainer"] p').filter(has_text=CHUNK_LABEL)
     expect(rows).to_have_text(labels)
 
 
@@ -143,17 +168,22 @@ def question_box(page):
 
 
 def ask_question(page, text: str) -> None:
+    """Type a question and press Enter; callers then wait for what the answer shows (`expect`)."""
     box = question_box(page)
-    box.fill(text)
-    box.press("Enter")
-    wait_idle(page)
+    with rerun(page):                  # the value commits on Enter (or on blur): track from before the fill
+        box.fill(text)
+        box.press("Enter")
 
 
 def pick_golden(page, question: str) -> None:
     main(page).locator('[data-testid="stSelectbox"]').filter(has_text="Golden questions").click()
-    page.get_by_role("option", name=question, exact=True).click()
+    with rerun(page):
+        page.get_by_role("option", name=question, exact=True).click()
     expect(question_box(page)).to_have_value(question)
-    wait_idle(page)
+
+
+def spans_box(page):
+    return main(page).get_by_role("spinbutton", name="Spans handed over (k)")
 
 
 def pill(page, group_label: str, name: str):
@@ -163,7 +193,8 @@ def pill(page, group_label: str, name: str):
 
 # ---------------------------------------------------------------- Ask
 
-def test_golden_question_shows_ranked_chunks_with_status_badges(page, server, wb):
+def test_golden_question_shows_ranked_chunks_with_status_badges(new_page, server, wb):
+    page = new_page(1280, 3000)
     open_view(page, server.url + "/ask")
     expect(main(page).get_by_text("Type a question above, or pick a golden question")).to_be_visible()
     pick_golden(page, CUTOFF)
@@ -171,6 +202,7 @@ def test_golden_question_shows_ranked_chunks_with_status_badges(page, server, wb
     expect(status_badges(page)).to_have_text(["current"] * 3)      # filter on: only current documents
     expect(main(page).locator('[data-testid="stAlertContentSuccess"]')).to_contain_text("The anchor of this golden question is in span S")
     no_exception(page)
+    full_height_screenshot(page, "ask-golden-question")
 
 
 def test_turning_the_filter_off_lets_a_draft_or_outdated_chunk_into_the_top_3(page, server, wb):
@@ -178,9 +210,9 @@ def test_turning_the_filter_off_lets_a_draft_or_outdated_chunk_into_the_top_3(pa
     ask_question(page, CUTOFF)
     expect(status_badges(page)).to_have_text(["current"] * 3)
     for status in ("draft", "outdated"):
-        pill(page, "Allowed statuses (filter)", status).click()
+        with rerun(page):
+            pill(page, "Allowed statuses (filter)", status).click()
         expect(pill(page, "Allowed statuses (filter)", status)).to_have_attribute("aria-pressed", "true")
-        wait_idle(page)
     expected = expected_labels(wb, CUTOFF, allowed=("current", "draft", "outdated"))
     expect_chunks(page, expected)
     expect(status_badges(page).filter(has_text=re.compile("^(draft|outdated)$")).first).to_be_visible()
@@ -194,8 +226,8 @@ def test_the_rerank_toggle_reorders_the_spans(page, server, wb):
     open_view(page, server.url + "/ask")
     ask_question(page, q)
     expect_chunks(page, expected_labels(wb, q, rerank=True))
-    click_label(page, "Rerank")
-    wait_idle(page)
+    with rerun(page):
+        click_label(page, "Rerank")
     expect_chunks(page, expected_labels(wb, q, rerank=False))
     expect(main(page).get_by_text("rerank off").first).to_be_visible()
 
@@ -203,26 +235,27 @@ def test_the_rerank_toggle_reorders_the_spans(page, server, wb):
 def test_prompt_cites_S1_and_the_verdict_is_shown(page, server):
     open_view(page, server.url + "/ask")
     ask_question(page, CUTOFF)
-    header = main(page).locator('[data-testid="stExpander"] summary').filter(has_text="The prompt handed to the model")
+    expander = main(page).locator('[data-testid="stExpander"]').filter(has_text="The prompt handed to the model")
+    header = expander.locator("summary")
     expect(header).to_be_visible()
-    prompt = main(page).locator('[data-testid="stExpander"]').filter(has=header).locator('[data-testid="stCode"]')
+    prompt = expander.locator('[data-testid="stCode"]')
     if not prompt.is_visible():
         header.click()
     expect(prompt).to_contain_text("[S1]")
     expect(prompt).to_contain_text(f"QUESTION: {CUTOFF}")
     verdict = main(page).locator(".stMarkdownBadge").filter(has_text=re.compile(r"^(anchored|refused|abstained)$"))
     expect(verdict.first).to_be_visible()
-    expect(main(page).get_by_text(re.compile(r"^(anchored / right source|anchored / WRONG source|refused|abstained) — "))
-           .first).to_be_visible()
+    outcome = re.compile(r"^(anchored / right source|anchored / WRONG source|refused|abstained) — \S")
+    expect(main(page).locator("p").filter(has_text=outcome).first).to_be_visible()
 
 
 def test_an_invented_number_in_my_answer_is_refused_naming_it(page, server):
     open_view(page, server.url + "/ask")
     ask_question(page, CUTOFF)
     answer = main(page).get_by_label("Your answer")
-    answer.fill("The default cutoff is 0.9 [S1].")
-    answer.press("Control+Enter")
-    wait_idle(page)
+    with rerun(page):
+        answer.fill("The default cutoff is 0.9 [S1].")
+        answer.press("Control+Enter")
     mine = main(page).get_by_text(re.compile(r"The number '0\.9' does not appear in S1"))
     expect(mine.first).to_be_visible()
     expect(main(page).locator(".stMarkdownBadge").filter(has_text=re.compile("^refused$")).first).to_be_visible()
@@ -250,16 +283,20 @@ def test_a_copied_link_opens_the_same_view(new_page, server, wb):
     first = new_page()
     open_view(first, server.url + "/ask")
     ask_question(first, CUTOFF)
-    spans = main(first).get_by_label("Spans handed over (k)")
-    spans.fill("2")
-    spans.press("Enter")
-    wait_idle(first)
-    click_label(first, "Rerank")
-    wait_idle(first)
-    pill(first, "Allowed statuses (filter)", "draft").click()
-    wait_idle(first)
+    expect_chunks(first, expected_labels(wb, CUTOFF))
+    spans = spans_box(first)
+    with rerun(first):
+        spans.fill("2")
+        spans.press("Enter")
+    expect_chunks(first, expected_labels(wb, CUTOFF, k=2))
+    with rerun(first):
+        click_label(first, "Rerank")
+    expect(main(first).get_by_text("rerank off").first).to_be_visible()
+    with rerun(first):
+        pill(first, "Allowed statuses (filter)", "draft").click()
     want = expected_labels(wb, CUTOFF, k=2, rerank=False, allowed=("current", "draft"))
     expect_chunks(first, want)
+    wait_idle(first)
     expect(first).to_have_url(re.compile(r"ask_k=2"))
     link = first.url
     params = parse_qs(urlparse(link).query)
@@ -268,8 +305,8 @@ def test_a_copied_link_opens_the_same_view(new_page, server, wb):
     second = new_page()                               # a new session: nothing shared but the link
     open_view(second, link)
     expect(question_box(second)).to_have_value(CUTOFF)
-    expect(main(second).get_by_label("Spans handed over (k)")).to_have_value("2")
-    expect(main(second).get_by_role("checkbox", name="Rerank")).not_to_be_checked()
+    expect(spans_box(second)).to_have_value("2")
+    expect(main(second).get_by_role("switch", name="Rerank")).not_to_be_checked()
     expect(pill(second, "Allowed statuses (filter)", "draft")).to_have_attribute("aria-pressed", "true")
     expect(pill(second, "Allowed statuses (filter)", "outdated")).to_have_attribute("aria-pressed", "false")
     expect_chunks(second, want)
@@ -278,86 +315,136 @@ def test_a_copied_link_opens_the_same_view(new_page, server, wb):
 def test_a_malformed_link_value_falls_back_with_a_warning(page, server):
     open_view(page, server.url + f"/ask?ask_question=cutoff&ask_k=abc")
     expect(main(page).locator('[data-testid="stAlertContentWarning"]')).to_contain_text("'abc' for 'ask_k' is not valid")
-    expect(main(page).get_by_label("Spans handed over (k)")).to_have_value("3")
+    expect(spans_box(page)).to_have_value("3")
     expect(main(page).get_by_role("heading", name="The 3 chunk(s) handed to the model")).to_be_visible()
 
 
+def test_a_copied_link_works_on_a_fresh_server(new_page, fresh_server):
+    """A deep link as the very first request of a server gets the whole app: menu, sidebar settings, page.
+    (It did not while the page scripts lived in a folder named pages/: Streamlit ran them without app.py.)"""
+    page = new_page()
+    try:
+        page.goto(fresh_server.url + "/ask?ask_question=" + CUTOFF.replace(" ", "+").replace("?", "%3F"))
+        expect(main(page).get_by_role("heading", name="The 3 chunk(s) handed to the model")).to_be_visible(timeout=60_000)
+        wait_idle(page)
+        wait_loaded(page)
+        no_exception(page)
+        # the frame ran: the sidebar menu has the pages' titles and the chunker settings are there
+        expect(page.locator('[data-testid="stSidebarNav"]')).to_contain_text("Overview")
+        expect(page.locator('[data-testid="stSidebar"]').get_by_role("spinbutton", name="Size (words)")).to_be_visible()
+    finally:
+        page.close()                                  # before its server goes away
+
+
 @pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
-    "BUG: a folder named pages/ next to app.py puts a fresh Streamlit process in its old pages-folder mode "
-    "until some session has run app.py: a deep link as the first request runs pages/ask.py without "
-    "app.py, so st.session_state['chunker'] is missing (KeyError in ui/state.py chunker()) and the sidebar "
-    "lists the raw files (app, ablations, ask...). Fix: rename pages/ (e.g. views/)."))
-def test_a_copied_link_works_on_a_fresh_server(browser):
-    with StreamlitServer() as fresh:
-        ctx = browser.new_context(viewport={"width": 1280, "height": 1000})
-        try:
-            page = ctx.new_page()
-            page.goto(fresh.url + "/ask?ask_question=" + CUTOFF.replace(" ", "+").replace("?", "%3F"))
-            wait_idle(page, timeout=60_000)
-            expect(page.locator('[data-testid="stException"]')).to_have_count(0, timeout=2_000)
-            expect(main(page).get_by_role("heading", name="The 3 chunk(s) handed to the model")).to_be_visible(timeout=5_000)
-        finally:
-            ctx.close()
+    "BUG app.py: the default page is declared with url_path='overview', but Streamlit serves the default "
+    "page at '/' only, so /overview (the path the code declares) pops 'Page not found' and falls back to "
+    "the main page. Fix: drop url_path on the default page, or make Overview non-default and '/' redirect."))
+def test_the_overview_path_declared_in_app_py_opens_it(page, server):
+    page.goto(server.url + "/overview")
+    wait_idle(page)
+    expect(main(page).locator("h1").first).to_contain_text(PAGES["Overview"][1])
+    expect(page.get_by_text("Page not found")).to_have_count(0, timeout=500)
 
 
-def test_the_sidebar_menu_reaches_every_page(page, server):
+def full_height_screenshot(page, name: str):
+    """Streamlit scrolls inside its own container: make the viewport as tall as the content, then shoot."""
+    wait_loaded(page)
+    height = page.evaluate("() => document.querySelector('[data-testid=stMain]').scrollHeight")
+    if height > page.viewport_size["height"]:
+        page.set_viewport_size({"width": page.viewport_size["width"], "height": height + 40})
+        wait_idle(page)
+    shot = screenshot(page, name)
+    assert shot.stat().st_size > 10_000
+    return shot
+
+
+def test_the_sidebar_menu_reaches_every_page(new_page, server):
+    """Click through the menu; each page shows its title, no exception, and leaves a full-height screenshot."""
+    page = new_page(1280, 3000)
     open_view(page, server.url + "/")
     nav = page.locator('[data-testid="stSidebarNav"]')
     for name, (path, title) in [*list(PAGES.items())[1:], next(iter(PAGES.items()))]:
-        nav.get_by_role("link", name=re.compile(rf"{name}$")).click()
-        expect(page).to_have_url(re.compile(rf"/{path}(\?|$)"))
+        with rerun(page):
+            nav.get_by_role("link", name=re.compile(rf"{name}$")).click()
+        # the default page (Overview) lives at "/"
+        expect(page).to_have_url(re.compile(rf"/({path})?(\?|$)" if path == "overview" else rf"/{path}(\?|$)"))
         expect(main(page).locator("h1").first).to_contain_text(title)
         wait_idle(page)
         no_exception(page)
+        if path != "ablations":                  # the `ablations` fixture shoots that one, charts drawn
+            full_height_screenshot(page, path)
+            page.set_viewport_size({"width": 1280, "height": 3000})
 
 
 # ---------------------------------------------------------------- Ablations
 
-def test_ablations_draws_every_chart(page, server):
+def chart_surfaces(page):
+    # the stVegaLiteChart element is itself the vega-embed container; vega draws an <svg class="marks"> or a canvas
+    return main(page).locator('[data-testid="stVegaLiteChart"] > svg.marks, [data-testid="stVegaLiteChart"] > canvas')
+
+
+@pytest.fixture(scope="module")
+def ablations(context, server):
+    """The Ablations page, opened once with every chart drawn; its tests only read it."""
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
     open_view(page, server.url + "/ablations")
-    charts = main(page).locator('[data-testid="stVegaLiteChart"]')
+    wait_charts(page, N_CHARTS)
+    full_height_screenshot(page, "ablations")
+    yield page
+    page.close()
+    assert not errors, f"JavaScript errors in the page: {errors}"
+
+
+def test_ablations_draws_every_chart(ablations, wb):
+    charts = main(ablations).locator('[data-testid="stVegaLiteChart"]')
     expect(charts).to_have_count(N_CHARTS)
-    drawn = main(page).locator('[data-testid="stVegaLiteChart"] .vega-embed').locator("canvas, svg.marks")
-    expect(drawn).to_have_count(N_CHARTS)
-    # drawn means marks on the surface, not an empty frame
+    expect(chart_surfaces(ablations)).to_have_count(N_CHARTS)
+    # drawn means marks on the surface, not an empty frame: every chart has mark items
     for i in range(N_CHARTS):
-        marks = charts.nth(i).locator("svg.marks path, svg.marks rect, svg.marks line, svg.marks circle, canvas")
-        expect(marks.first).to_be_attached()
-    no_exception(page)
+        expect(charts.nth(i).locator("g.role-mark > *").first).to_be_attached()
+    # the ceiling chart draws one point per row of the ceiling table
+    expect(charts.first.locator("g.mark-symbol.role-mark > path")).to_have_count(len(tables.ceiling(wb)))
+    no_exception(ablations)
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "BUG ui/charts.py rerank_effect: `.properties(width=220)` on each of the two facets makes the chart "
+    "~640 px wide in a column of ~490 px: the recall@3 facet and the colour legend (bi-encoder vs reranked) "
+    "are drawn under the table beside it. Fix: drop the fixed width (or width=alt.Step(..)/legend at the bottom)."))
+def test_every_chart_fits_its_column(ablations):
+    too_wide = ablations.evaluate("""() => [...document.querySelectorAll('[data-testid="stVegaLiteChart"]')].map((c, i) => {
+        const col = c.closest('[data-testid="stColumn"]') || c.parentElement;
+        const svg = c.querySelector('svg.marks, canvas');
+        return [i, Math.round(svg.getBoundingClientRect().width), Math.round(col.getBoundingClientRect().width)];
+    }).filter(([i, w, col]) => w > col + 1)""")
+    assert too_wide == [], f"charts wider than their column [index, chart px, column px]: {too_wide}"
 
 
 # ---------------------------------------------------------------- layout
 
-@pytest.mark.parametrize("name", list(PAGES))
+PHONE_XFAIL = {"Ablations": pytest.mark.xfail(strict=True, reason=(
+    "BUG ui/charts.py rerank_effect: the faceted chart has a fixed width of 2 x 220 px, so at 390 px the main "
+    "column scrolls sideways (scrollWidth ~650 > 390) and half the chart is cut off."))}
+
+
+@pytest.mark.parametrize("name", [pytest.param(n, marks=PHONE_XFAIL.get(n, ())) for n in PAGES])
 def test_every_page_fits_a_phone_screen(new_page, server, name):
     page = new_page(390, 844)
     path, title = PAGES[name]
-    url = server.url + f"/{path}" + (f"?ask_question=cutoff" if path == "ask" else "")
+    url = server.url + ("/" if path == "overview" else f"/{path}") + ("?ask_question=cutoff" if path == "ask" else "")
     open_view(page, url)
     expect(main(page).locator("h1").first).to_contain_text(title)
+    if path == "ablations":
+        wait_charts(page, N_CHARTS)
     widths = page.evaluate("""() => {
         const m = document.querySelector('[data-testid="stMain"]');
         return {doc: document.documentElement.scrollWidth, win: window.innerWidth,
                 main: m.scrollWidth, mainClient: m.clientWidth};
     }""")
+    no_exception(page)
+    full_height_screenshot(page, f"phone-{path}")          # before the verdict, so a failure leaves its picture
     assert widths["doc"] <= widths["win"] + 1, widths
     assert widths["main"] <= widths["mainClient"] + 1, f"the main content scrolls sideways: {widths}"
-    screenshot(page, f"phone-{path}")
-
-
-@pytest.mark.parametrize("name", list(PAGES))
-def test_screenshot_of_every_page(new_page, server, name):
-    """Full height: Streamlit scrolls inside its own container, so the viewport is made as tall as the content."""
-    page = new_page(1280, 3000)
-    path, title = PAGES[name]
-    url = server.url + f"/{path}" + (f"?ask_question={CUTOFF.replace(' ', '+').replace('?', '%3F')}" if path == "ask" else "")
-    open_view(page, url)
-    expect(main(page).locator("h1").first).to_contain_text(title)
-    if path == "ablations":
-        expect(main(page).locator('[data-testid="stVegaLiteChart"] svg.marks')).to_have_count(N_CHARTS)
-    height = page.evaluate("() => document.querySelector('[data-testid=\"stMain\"]').scrollHeight")
-    if height > 3000:
-        page.set_viewport_size({"width": 1280, "height": height + 40})
-        wait_idle(page)
-    shot = screenshot(page, path)
-    assert shot.stat().st_size > 10_000

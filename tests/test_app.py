@@ -1,0 +1,511 @@
+"""The dashboard under streamlit's AppTest: every page renders, and its widgets, found by key, change what it shows.
+
+Expected values are computed here from rag_core (the same library the pages call), never typed, so a
+change of corpus or of the tables moves the expectations with it.
+
+Page scripts are found where app.py declares them. A folder named `pages/` next to app.py would put
+Streamlit in its old "pages folder" mode until st.navigation has run once in the process: a real server
+leaves it after the first visit of "/", AppTest never does (it resets the flag before every run), so every
+page would run WITHOUT app.py. The autouse fixture `steady_state_navigation` gives the tests the real
+server's steady state whatever the folder is called, and `test_a_fresh_process_runs_pages_with_the_frame`
+checks, without it, that a fresh process needs no warm-up (it failed while the pages lived in pages/).
+"""
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from streamlit.runtime.pages_manager import PagesManager
+from streamlit.testing.v1 import AppTest
+
+from rag_core import ChunkerConfig, Document, GoldenRow, Workbench, tables
+from rag_core.pipeline import ask
+from rag_core.verifier import verify
+
+ROOT = Path(__file__).resolve().parent.parent
+APP = str(ROOT / "app.py")
+# page scripts where app.py declares them (st.Page("views/ask.py", ...)): name -> path relative to app.py
+SCRIPTS = {Path(p).stem: p for p in re.findall(r'st\.Page\(\s*"([^"]+\.py)"', Path(APP).read_text(encoding="utf-8"))}
+PAGES = {name: (SCRIPTS[name], title) for name, title in  # name -> (script, text in its title)
+         [("overview", "Open Book"), ("corpus", "Corpus"), ("ask", "Ask"), ("ablations", "Ablations"),
+          ("glossary", "Glossary")]}
+ARTICLE = ChunkerConfig("fixed", 160, 32)
+CUTOFF = "What is the default cutoff of get_close_matches?"
+ALL_STATUSES = ["current", "draft", "outdated"]
+CHUNK_LABEL = re.compile(r"^(?:`|\*\*)(\S+?)(?:`|\*\*) · chunk (\d+)$")   # `doc` or **doc** (escaped)
+STATUS_BADGE = re.compile(r"^:\w+-badge\[(current|draft|outdated)\]$")
+VERDICT_BADGE = re.compile(r"^:\w+-badge\[(anchored|refused|abstained)\]$")
+_ORIGINAL_INIT = PagesManager.__init__
+
+
+@pytest.fixture(autouse=True)
+def steady_state_navigation(monkeypatch):
+    """Run every AppTest as a warmed-up server does: st.navigation in app.py, never the pages/ folder mode."""
+    def init(self, *args, **kwargs):
+        _ORIGINAL_INIT(self, *args, **kwargs)
+        PagesManager.uses_pages_directory = False
+    monkeypatch.setattr(PagesManager, "__init__", init)
+
+
+# ---------------------------------------------------------------- helpers
+
+def open_page(name: str, query: dict | None = None, session: dict | None = None) -> AppTest:
+    """A new session opened on a page's URL (query = the link's parameters)."""
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.query_params.update(query or {})
+    for k, v in (session or {}).items():
+        at.session_state[k] = v
+    if name != "overview":
+        at.switch_page(PAGES[name][0])
+    at.run()
+    assert_fine(at)
+    return at
+
+
+def assert_fine(at: AppTest) -> None:
+    assert not at.exception, [e.message + "\n" + "\n".join(e.stack_trace) for e in at.exception]
+
+
+def markdowns(at: AppTest) -> list[str]:
+    return [m.value for m in at.main.markdown]
+
+
+def chunk_labels(at: AppTest) -> list[str]:
+    """'difflib · chunk 53' for each span row, S1 first."""
+    return [f"{unescape(m[1])} · chunk {m[2]}" for v in markdowns(at) if (m := CHUNK_LABEL.match(v))]
+
+
+def unescape(md: str) -> str:
+    """Markdown text without its backslash escapes: 'note\\-difflib' -> 'note-difflib'."""
+    return re.sub(r"\\(.)", r"\1", md)
+
+
+def status_badges(at: AppTest) -> list[str]:
+    return [m[1] for v in markdowns(at) if (m := STATUS_BADGE.match(v))]
+
+
+def verdict_badges(at: AppTest) -> list[str]:
+    return [m[1] for v in markdowns(at) if (m := VERDICT_BADGE.match(v))]
+
+
+def html_bodies(at: AppTest) -> list[str]:
+    return [h.proto.body for h in at.get("html")]
+
+
+def expected_answer(wb, question, k=3, rerank=True, allowed=("current",), chunker=ARTICLE, candidates=20):
+    return ask(wb.index(chunker), question, candidates, k, rerank, set(allowed))
+
+
+def expected_labels(wb, question, chunker=ARTICLE, **kw) -> list[str]:
+    ix = wb.index(chunker)
+    return [f"{ix.doc_id(int(c))} · chunk {int(c)}" for c in expected_answer(wb, question, chunker=chunker, **kw).retrieved.ids]
+
+
+def set_chunker(at: AppTest, kind: str, size: int, overlap: int) -> AppTest:
+    at.sidebar.selectbox(key="chunker").set_value(kind)
+    at.sidebar.number_input(key="size").set_value(size)
+    if kind != "structure":
+        at.sidebar.number_input(key="overlap").set_value(overlap)
+    return at.run()
+
+
+@pytest.fixture(scope="module")
+def wb():
+    return Workbench.bundled()
+
+
+# ---------------------------------------------------------------- every page
+
+@pytest.mark.parametrize("name", list(PAGES))
+def test_every_page_renders_without_exception(name):
+    at = open_page(name)
+    assert PAGES[name][1] in at.title[0].value
+    assert not at.error, [e.value for e in at.error]
+    # the frame ran too: the shared sidebar settings are there on every page
+    assert at.sidebar.number_input(key="size").value == 160
+
+
+def test_switching_pages_keeps_the_sidebar_settings():
+    at = open_page("overview")
+    set_chunker(at, "fixed", 80, 16)
+    for name in ("corpus", "ask", "ablations", "glossary", "corpus"):
+        at.switch_page(PAGES[name][0]).run()
+        assert_fine(at)
+        assert at.sidebar.number_input(key="size").value == 80
+        assert at.sidebar.number_input(key="overlap").value == 16
+
+
+# ---------------------------------------------------------------- sidebar: corpus and overview
+
+CHUNKERS = [("fixed", 160, 32), ("fixed", 80, 16), ("fixed", 400, 0), ("sentence", 4, 1), ("structure", 300, 0)]
+
+
+@pytest.mark.parametrize("kind,size,overlap", CHUNKERS)
+def test_sidebar_chunker_sets_the_corpus_chunk_count(wb, kind, size, overlap):
+    at = set_chunker(open_page("corpus"), kind, size, overlap)
+    assert_fine(at)
+    cfg = ChunkerConfig(kind, size, overlap)
+    caption = at.caption[0].value
+    assert f"· {len(wb.index(cfg))} chunks with {cfg.label}" in caption, caption
+    # the documents table counts the same chunks, document by document
+    docs = at.dataframe[0].value
+    assert int(docs["chunks"].sum()) == len(wb.index(cfg))
+
+
+def overview_metrics(at: AppTest) -> dict:
+    return {m.label: m.value for m in at.metric}
+
+
+def expected_overview(wb, cfg) -> dict:
+    f = tables.filter_effect(wb, cfg)
+    off, on = f.iloc[0], f.iloc[1]
+    n = len(wb.check.valid)
+    return {"Ceiling at k = 1, no filter": f"{off.recall_at_1:.3f}", "Ceiling at k = 3, no filter": f"{off.recall_at_3:.3f}",
+            f"Ceiling at k = 1, {on['filter']}": f"{on.recall_at_1:.3f}",
+            f"Ceiling at k = 3, {on['filter']}": f"{on.recall_at_3:.3f}",
+            "Contradicted in the top 3, no filter": f"{off.contradicted_top_3}/{n}",
+            f"Contradicted in the top 3, {on['filter']}": f"{on.contradicted_top_3}/{n}"}
+
+
+def test_sidebar_chunker_changes_the_overview_metrics(wb):
+    small = ChunkerConfig("fixed", 40, 0)
+    assert expected_overview(wb, ARTICLE) != expected_overview(wb, small), "pick settings that change the figures"
+    at = open_page("overview")
+    assert overview_metrics(at) == expected_overview(wb, ARTICLE)
+    assert ARTICLE.label in at.caption[0].value
+    set_chunker(at, "fixed", 40, 0)
+    assert_fine(at)
+    assert overview_metrics(at) == expected_overview(wb, small)
+    assert small.label in at.caption[0].value
+
+
+@pytest.mark.parametrize("name", ["overview", "corpus", "ask"])
+@pytest.mark.parametrize("size,overlap", [(160, 160), (10, 32)])
+def test_overlap_not_smaller_than_size_is_an_error_not_an_exception(name, size, overlap):
+    at = open_page(name, query={"ask_question": CUTOFF})
+    at.sidebar.number_input(key="overlap").set_value(overlap)
+    at.sidebar.number_input(key="size").set_value(size).run()
+    assert_fine(at)
+    errors = [e.value for e in at.error]
+    assert len(errors) == 1 and "not valid" in errors[0], errors
+    assert f"Overlap ({overlap})" in errors[0] and f"size ({size})" in errors[0], errors
+    # and fixing it brings the page back
+    at.sidebar.number_input(key="overlap").set_value(0).run()
+    assert_fine(at)
+    assert not any("not valid" in e.value for e in at.error), [e.value for e in at.error]
+
+
+# ---------------------------------------------------------------- Ask
+
+def test_every_golden_question_shows_its_ranked_chunks_and_verdict(wb):
+    at = open_page("ask")
+    assert any("pick a golden question" in i.value for i in at.info)
+    ix = wb.index(ARTICLE)
+    for q_pos, row in enumerate(wb.check.valid):
+        if q_pos % 2:                                   # typed in the box, or picked from the list
+            at.text_input(key="ask_question").set_value(row.question).run()
+        else:
+            at.selectbox(key="ask_golden").set_value(row.question).run()
+        assert_fine(at)
+        assert at.text_input(key="ask_question").value == row.question
+        a = expected_answer(wb, row.question)
+        assert chunk_labels(at) == expected_labels(wb, row.question), row.question
+        assert status_badges(at) == [ix.status(int(c)) for c in a.retrieved.ids]
+        assert verdict_badges(at)[0] == a.verdict.verdict
+        assert at.code[0].value == a.prompt and "[S1]" in a.prompt
+        assert at.code[1].value == a.answer
+        holders = wb.holders(ARTICLE)[q_pos]
+        hit = next((i for i, c in enumerate(a.retrieved.ids, 1) if int(c) in holders), None)
+        if hit:
+            assert [s.value for s in at.success] == [f"The anchor of this golden question is in span S{hit}: "
+                                                     "the answer is inside the context."]
+        else:
+            assert at.error, row.question
+
+
+def test_rerank_toggle_changes_the_ranking(wb):
+    q = next(r.question for r in wb.check.valid
+             if expected_labels(wb, r.question, rerank=True) != expected_labels(wb, r.question, rerank=False))
+    at = open_page("ask", query={"ask_question": q})
+    assert at.toggle(key="ask_rerank").value is True
+    assert chunk_labels(at) == expected_labels(wb, q, rerank=True)
+    at.toggle(key="ask_rerank").set_value(False).run()
+    assert_fine(at)
+    assert chunk_labels(at) == expected_labels(wb, q, rerank=False)
+    assert "rerank off" in markdowns(at)
+    assert at.query_params["ask_rerank"] == "0"
+
+
+def test_turning_the_filter_off_lets_a_draft_or_outdated_chunk_into_the_top_3(wb):
+    at = open_page("ask", query={"ask_question": CUTOFF})
+    assert at.pills(key="ask_statuses").value == ["current"]
+    assert status_badges(at) == ["current"] * 3
+    at.pills(key="ask_statuses").set_value(ALL_STATUSES).run()
+    assert_fine(at)
+    assert chunk_labels(at) == expected_labels(wb, CUTOFF, allowed=ALL_STATUSES)
+    assert set(status_badges(at)) & {"draft", "outdated"}, status_badges(at)
+    # the comparison says what the other setting (the filter back on) would change
+    assert any(v.startswith("- **filter: current**") for v in markdowns(at)), markdowns(at)
+
+
+def test_no_allowed_status_says_so(wb):
+    at = open_page("ask", query={"ask_question": CUTOFF})
+    at.pills(key="ask_statuses").set_value([]).run()
+    assert_fine(at)
+    assert chunk_labels(at) == []
+    assert any("status" in w.value.lower() for w in at.warning), [w.value for w in at.warning]
+
+
+@pytest.mark.parametrize("k", [1, 2, 5])
+def test_k_sets_the_number_of_spans(wb, k):
+    at = open_page("ask", query={"ask_question": CUTOFF})
+    at.number_input(key="ask_k").set_value(k).run()
+    assert_fine(at)
+    assert chunk_labels(at) == expected_labels(wb, CUTOFF, k=k)
+    assert at.subheader[0].value == f"The {k} chunk(s) handed to the model"
+    prompt = at.code[0].value
+    assert re.findall(r"^\[S(\d+)\]", prompt, re.M) == [str(i) for i in range(1, k + 1)]   # one span per line start
+    assert at.dataframe[0].value.shape[0] == k          # the "flip a switch" comparison, one row per span
+
+
+def test_more_spans_than_candidates_is_an_error(wb):
+    at = open_page("ask", query={"ask_question": CUTOFF})
+    at.number_input(key="ask_candidates").set_value(2)
+    at.number_input(key="ask_k").set_value(5).run()
+    assert_fine(at)
+    assert [e.value for e in at.error] and "candidates" in at.error[0].value
+
+
+@pytest.mark.parametrize("question", ["what is the", "🤔", "a " * 15_000, "cutoff " * 4_300, "?!",
+                                      "<script>alert(1)</script> cutoff", "   "],
+                         ids=["stopwords", "emoji", "30000-chars-of-a", "30100-chars-of-words", "punctuation",
+                              "script-tag", "blank"])
+@pytest.mark.parametrize("via", ["box", "link"])
+def test_odd_questions_give_a_readable_error_or_results(question, via):
+    if via == "link":
+        at = open_page("ask", query={"ask_question": question})
+    else:
+        at = open_page("ask")
+        at.text_input(key="ask_question").set_value(question).run()
+    assert_fine(at)
+    messages = [e.value for e in at.error] + [i.value for i in at.info]
+    if chunk_labels(at):
+        assert at.subheader[0].value.endswith("chunk(s) handed to the model")
+    else:
+        assert messages, "neither results nor a message"
+        assert all(len(m) > 20 and "Traceback" not in m for m in messages), messages
+
+
+SCRIPT = "<script>alert(1)</script>"
+
+
+def test_a_question_with_a_script_tag_is_never_html(wb):
+    at = open_page("ask", query={"ask_question": f"{SCRIPT} cutoff"})
+    assert chunk_labels(at)
+    assert all("<script" not in body.lower() for body in html_bodies(at))
+    # the question is shown as text: in the prompt (a code block), with its characters intact
+    assert f"QUESTION: {SCRIPT} cutoff" in at.code[0].value
+
+
+@pytest.fixture(scope="module")
+def hostile_dataset():
+    from ui import state
+    docs = [Document("evil", f"The default cutoff is 0.6 {SCRIPT} and <img src=x onerror=alert(2)> here."),
+            Document("note", "A draft note about the cutoff value being 0.9.", "draft")]
+    return state.make_dataset("hostile", docs, [GoldenRow("What is the default cutoff?", "evil", "The default cutoff is 0.6")])
+
+
+@pytest.mark.parametrize("name", ["ask", "corpus"])
+def test_html_in_documents_is_escaped_in_every_html_element(hostile_dataset, name):
+    at = open_page(name, query={"ask_question": f"{SCRIPT} cutoff", "ask_statuses": "current,draft"},
+                   session={"dataset": hostile_dataset})
+    bodies = html_bodies(at)
+    assert bodies, "the page draws its text with st.html"
+    assert all("<script" not in b.lower() and "<img" not in b.lower() for b in bodies), bodies
+    assert any("&lt;script&gt;alert(1)&lt;/script&gt;" in b for b in bodies), bodies
+
+
+def test_my_answer_with_an_invented_number_is_refused_naming_it(wb):
+    at = open_page("ask", query={"ask_question": CUTOFF})
+    mine = "The default cutoff is 0.9 [S1]."
+    at.text_area(key="ask_answer").set_value(mine).run()
+    assert_fine(at)
+    v = verify(mine, expected_answer(wb, CUTOFF).spans)
+    assert v.verdict == "refused" and "0.9" in v.reason
+    assert verdict_badges(at)[-1] == "refused"
+    assert v.reason in markdowns(at)
+
+
+def test_the_six_presets_get_the_checkers_verdicts(wb):
+    at = open_page("ask", query={"ask_question": CUTOFF})
+    spans = expected_answer(wb, CUTOFF).spans
+    for case in tables.VERIFIER_CASES:
+        at.pills(key="ask_preset").set_value(case).run()
+        assert_fine(at)
+        assert at.text_area(key="ask_answer").value == case
+        assert verdict_badges(at)[-1] == verify(case, spans).verdict, case
+
+
+# ---------------------------------------------------------------- Ablations
+
+@pytest.fixture(scope="module")
+def ablations():
+    return open_page("ablations")
+
+
+def chart_data(el) -> pd.DataFrame:
+    """The one dataset a chart draws (Streamlit ships it beside the spec, as Arrow)."""
+    from streamlit.dataframe_util import convert_arrow_bytes_to_pandas_df
+    (ds,) = el.proto.datasets
+    return convert_arrow_bytes_to_pandas_df(ds.data.data)
+
+
+def numbers(df: pd.DataFrame) -> set:
+    return {round(float(x), 9) for x in df.select_dtypes("number").to_numpy().ravel() if pd.notna(x)}
+
+
+def test_ablations_has_a_chart_beside_every_table(ablations):
+    charts = ablations.get("vega_lite_chart")
+    assert len(charts) == 8
+    assert len(ablations.dataframe) == len(charts) + 1          # + the verifier cases, table only
+    for el in charts:
+        spec = json.loads(el.proto.spec)
+        assert "mark" in spec or "layer" in spec or "facet" in spec or "spec" in spec, spec
+
+
+def test_the_ceiling_chart_draws_the_ceiling_table(ablations, wb):
+    data = chart_data(ablations.get("vega_lite_chart")[0])
+    want = tables.ceiling(wb)
+    assert data[["k", "ceiling"]].to_dict("records") == want[["k", "ceiling"]].to_dict("records")
+
+
+TABLE_ORDER = ["ceiling", "strategies", "size_overlap", "cut_anchors", "filter", "rerank", "latency", "pipeline"]
+
+
+@pytest.mark.parametrize("i,name", list(enumerate(TABLE_ORDER)))
+def test_every_chart_draws_the_numbers_of_its_table(ablations, wb, i, name):
+    shown = ablations.dataframe[i].value
+    if name != "latency":                       # latency is measured anew on every run; the others are exact
+        want = tables.TABLES[name](wb)
+        pd.testing.assert_frame_equal(shown.reset_index(drop=True), want.reset_index(drop=True), check_dtype=False)
+    drawn = numbers(chart_data(ablations.get("vega_lite_chart")[i]))
+    assert drawn and drawn <= numbers(shown), f"{name}: values in the chart that its table lacks: {drawn - numbers(shown)}"
+
+
+def f3(x) -> str:
+    return f"{x:.3f}"
+
+
+def test_the_captions_carry_the_numbers_of_the_tables(ablations, wb):
+    text = "\n".join(markdowns(ablations))
+    ceil = tables.ceiling(wb)
+    strat = tables.strategies(wb)
+    so = tables.size_overlap(wb)
+    cut = tables.cut_summary(wb).iloc[0]
+    filt = tables.filter_effect(wb)
+    rr = tables.rerank_effect(wb)
+    pipe = tables.pipeline(wb)
+    best = strat.loc[strat.recall_at_3.idxmax()]
+    small = so[so["size"] == so["size"].min()]
+    expected = [
+        f"At k = {ceil.k.iloc[0]} the ceiling is {f3(ceil.ceiling.iloc[0])}",
+        f"{best.strategy} ({f3(best.recall_at_3)}, {best.chunks} chunks)",
+        f"1/{len(wb.check.valid)} of the scale",
+        f"recall@50 stops at {f3(small.rec_at_50.max())}", f"Chunks range from {so.chunks.min()} to {so.chunks.max()}",
+        f"Out of {cut.trials} trials, {cut.cut_without_overlap} anchors are cut without overlap and {cut.cut_with_overlap}",
+        f"{cut.overlap_cost_percent:.1f}% more chunks ({cut.chunks_with_overlap} against {cut.chunks_without_overlap})",
+        f"excludes {filt.chunks_excluded.iloc[1]} of {filt.chunks.iloc[1]} chunks",
+        f"{filt.contradicted_top_3.iloc[0]}/{len(wb.check.valid)} without it, {filt.contradicted_top_3.iloc[1]}/{len(wb.check.valid)} with it",
+        f"recall@1 goes from {f3(filt.recall_at_1.iloc[0])} to {f3(filt.recall_at_1.iloc[1])}",
+        f"Without the filter {pipe.anchored_wrong_source.iloc[0]} answers are anchored to the WRONG source",
+        f"with {pipe['filter'].iloc[1]} {pipe.anchored_wrong_source.iloc[1]}.",
+    ] + [f"{r.chunk}: {f3(r.rec_at_1_bi)} → {f3(r.rec_at_1_rerank)}." for r in rr.iloc[1:].itertuples()] + [
+        f"At {rr.chunk.iloc[0]} reranking moves recall@1 from {f3(rr.rec_at_1_bi.iloc[0])} to {f3(rr.rec_at_1_rerank.iloc[0])}"]
+    missing = [e for e in expected if e not in text]
+    assert not missing, f"captions lack: {missing}\n---\n{text}"
+    # latency: the caption quotes the table that is shown beside it
+    lat = ablations.dataframe[TABLE_ORDER.index("latency")].value
+    assert f"search alone {lat.min_ms.iloc[0]:.2f}–{lat.max_ms.iloc[0]:.2f} ms" in text
+
+
+def test_the_verifier_cases_table_is_the_checkers_output(ablations):
+    shown = ablations.dataframe[-1].value
+    pd.testing.assert_frame_equal(shown.reset_index(drop=True), tables.verifier_cases().reset_index(drop=True))
+
+
+# ---------------------------------------------------------------- URL state
+
+def test_a_link_opens_the_same_view(wb):
+    link = {"ask_question": CUTOFF, "ask_k": "2", "ask_rerank": "0", "ask_statuses": "current,draft",
+            "size": "80", "overlap": "16", "ask_candidates": "30"}
+    at = open_page("ask", query=link)
+    assert not at.warning, [w.value for w in at.warning]
+    assert at.text_input(key="ask_question").value == CUTOFF
+    assert at.number_input(key="ask_k").value == 2
+    assert at.number_input(key="ask_candidates").value == 30
+    assert at.toggle(key="ask_rerank").value is False
+    assert at.pills(key="ask_statuses").value == ["current", "draft"]
+    assert at.sidebar.number_input(key="size").value == 80
+    assert chunk_labels(at) == expected_labels(wb, CUTOFF, k=2, rerank=False, allowed=("current", "draft"),
+                                               chunker=ChunkerConfig("fixed", 80, 16), candidates=30)
+
+
+def test_the_url_after_changes_reopens_the_same_view(wb):
+    at = open_page("ask")
+    at.selectbox(key="ask_golden").set_value(CUTOFF).run()
+    at.number_input(key="ask_k").set_value(4).run()
+    at.toggle(key="ask_rerank").set_value(False).run()
+    at.pills(key="ask_statuses").set_value(ALL_STATUSES).run()
+    set_chunker(at, "sentence", 5, 1)
+    assert_fine(at)
+    shown = chunk_labels(at)
+    assert shown == expected_labels(wb, CUTOFF, k=4, rerank=False, allowed=ALL_STATUSES,
+                                    chunker=ChunkerConfig("sentence", 5, 1))
+    link = dict(at.query_params)
+    assert link["ask_k"] == "4" and link["chunker"] == "sentence" and link["ask_question"] == CUTOFF
+    again = open_page("ask", query=link)
+    assert chunk_labels(again) == shown
+    assert again.sidebar.selectbox(key="chunker").value == "sentence"
+
+
+@pytest.mark.parametrize("key,bad,widget,fallback", [
+    ("ask_k", "abc", "ask_k", 3), ("ask_candidates", "1.5", "ask_candidates", 20),
+    ("ask_rerank", "maybe", "ask_rerank", True), ("chunker", "nope", "chunker", "fixed"), ("size", "big", "size", 160)])
+def test_a_malformed_link_value_falls_back_with_a_warning(key, bad, widget, fallback):
+    at = open_page("ask", query={"ask_question": CUTOFF, key: bad})
+    warnings = [w.value for w in at.warning]
+    assert any(repr(bad) in w and repr(key) in w for w in warnings), warnings
+    got = {"ask_k": lambda: at.number_input(key="ask_k").value,
+           "ask_candidates": lambda: at.number_input(key="ask_candidates").value,
+           "ask_rerank": lambda: at.toggle(key="ask_rerank").value,
+           "chunker": lambda: at.sidebar.selectbox(key="chunker").value,
+           "size": lambda: at.sidebar.number_input(key="size").value}[widget]()
+    assert got == fallback
+    assert chunk_labels(at), "the page still answers, with the default"
+
+
+@pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
+    "BUG ui/state.py init(): a link value that parses but is out of the widget's range (ask_k=999, size=5000, "
+    "ask_candidates=9999, ask_k=0) is silently replaced by Streamlit with the widget's MIN (k=1, size=1, "
+    "candidates=1), with no warning; size=5000 then shows 'Overlap (32) must be smaller than the size (1)'. "
+    "Fix: give Setting a (min, max) and treat out-of-range values like malformed ones (warn, use the default)."))
+@pytest.mark.parametrize("key,value", [("ask_k", "999"), ("size", "5000"), ("ask_candidates", "9999"), ("ask_k", "0")])
+def test_an_out_of_range_link_value_falls_back_with_a_warning(key, value):
+    at = open_page("ask", query={"ask_question": CUTOFF, key: value})
+    warnings = [w.value for w in at.warning]
+    assert any(repr(key) in w for w in warnings), f"no warning for {key}={value}; shown: {warnings}"
+
+
+def test_a_fresh_process_runs_pages_with_the_frame(monkeypatch):
+    monkeypatch.setattr(PagesManager, "__init__", _ORIGINAL_INIT)     # what a just-started server does
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.query_params["ask_question"] = CUTOFF
+    at.switch_page(PAGES["ask"][0]).run()
+    assert_fine(at)
+    assert len(at.sidebar.number_input) == 2, "the sidebar has no chunker settings: app.py did not run"
+    at.switch_page(PAGES["corpus"][0]).run()      # and on the next run too
+    assert_fine(at)
+    assert at.sidebar.number_input(key="size").value == 160
