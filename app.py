@@ -3,10 +3,10 @@ import streamlit as st
 
 from ui import charts, state, widgets  # noqa: F401  (charts: Altair imported once, with the frame)
 
-st.set_page_config(page_title="Open Book — a RAG workbench", page_icon=":material/menu_book:", layout="wide")
+st.set_page_config(page_title="Open Book — a RAG workbench", page_icon="📖", layout="wide")
 
 pages = [
-    st.Page("views/overview.py", title="Overview", icon=":material/home:", default=True, url_path="overview"),
+    st.Page("views/overview.py", title="Overview", icon=":material/home:", default=True),
     st.Page("views/corpus.py", title="Corpus", icon=":material/library_books:", url_path="corpus"),
     st.Page("views/ask.py", title="Ask", icon=":material/quiz:", url_path="ask"),
     st.Page("views/ablations.py", title="Ablations", icon=":material/bar_chart:", url_path="ablations"),

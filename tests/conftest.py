@@ -9,8 +9,97 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from rag_core import Workbench  # noqa: E402
+from browser import StreamlitServer, chromium_problem, in_ci, launch_chromium  # noqa: E402
+
+TIMEOUT = 30_000      # ms; generous for a loaded 2-core machine
 
 
 @pytest.fixture(scope="session")
 def wb():
     return Workbench.bundled()
+
+
+# ---- the real browser: one server and one Chromium for the whole session, shared by every e2e module
+
+def _require_chromium():
+    problem = chromium_problem()
+    if problem:
+        if in_ci():
+            pytest.fail(f"CI=true and no browser: {problem}", pytrace=False)
+        pytest.skip(problem)
+
+
+@pytest.fixture(scope="session")
+def server(request):
+    """The shared server. When the fresh-server test is selected, its server is launched now too, so that
+    its start-up overlaps with the other tests instead of adding to them (nobody visits it before that test)."""
+    _require_chromium()
+    srv = StreamlitServer()
+    fresh = StreamlitServer() if any("fresh_server" in item.fixturenames for item in request.session.items) else None
+    try:
+        srv.launch()
+        if fresh:
+            _UNVISITED.append(fresh.launch())
+        yield srv.wait_ready()
+    finally:
+        srv.stop()
+        if fresh:
+            fresh.stop()
+
+
+_UNVISITED: list = []     # launched by `server`, handed to `fresh_server`
+
+
+@pytest.fixture
+def fresh_server(server):
+    """A server process that nobody has visited yet."""
+    srv = _UNVISITED.pop() if _UNVISITED else StreamlitServer().launch()
+    try:
+        yield srv.wait_ready()
+    finally:
+        srv.stop()
+
+
+@pytest.fixture(scope="session")
+def context(server):
+    """One browser and one context for the session: pages share the HTTP cache (Streamlit's scripts load once),
+    while each page is its own websocket, hence its own Streamlit session."""
+    from playwright.sync_api import expect, sync_playwright
+    with sync_playwright() as p:
+        browser = launch_chromium(p)
+        try:
+            ctx = browser.new_context(viewport={"width": 1280, "height": 1000})
+            ctx.set_default_timeout(TIMEOUT)
+            # a first visit, so that the caches are warm for every test
+            page = ctx.new_page()
+            page.goto(server.url + "/")
+            expect(page.get_by_text("Headline figures, computed now")).to_be_visible(timeout=60_000)
+            page.close()
+            yield ctx
+        finally:
+            browser.close()
+
+
+@pytest.fixture
+def new_page(context):
+    """new_page(width, height) -> a new page (a new Streamlit session); its JavaScript errors fail the test."""
+    pages, errors = [], []
+
+    def make(width=1280, height=1000):
+        page = context.new_page()
+        page.set_viewport_size({"width": width, "height": height})
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        pages.append(page)
+        return page
+
+    yield make
+    for page in pages:
+        page.close()
+    assert not errors, f"JavaScript errors in the page: {errors}"
+
+
+@pytest.fixture
+def page(new_page):
+    return new_page()
+
+

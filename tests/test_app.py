@@ -164,10 +164,10 @@ def expected_overview(wb, cfg) -> dict:
     off, on = f.iloc[0], f.iloc[1]
     n = len(wb.check.valid)
     return {"Ceiling at k = 1, no filter": f"{off.recall_at_1:.3f}", "Ceiling at k = 3, no filter": f"{off.recall_at_3:.3f}",
-            f"Ceiling at k = 1, {on['filter']}": f"{on.recall_at_1:.3f}",
-            f"Ceiling at k = 3, {on['filter']}": f"{on.recall_at_3:.3f}",
-            "Contradicted in the top 3, no filter": f"{off.contradicted_top_3}/{n}",
-            f"Contradicted in the top 3, {on['filter']}": f"{on.contradicted_top_3}/{n}"}
+            "Ceiling at k = 1, filter on": f"{on.recall_at_1:.3f}",
+            "Ceiling at k = 3, filter on": f"{on.recall_at_3:.3f}",
+            "Contradicted, no filter": f"{off.contradicted_top_3}/{n}",
+            "Contradicted, filter on": f"{on.contradicted_top_3}/{n}"}
 
 
 def test_sidebar_chunker_changes_the_overview_metrics(wb):
@@ -428,7 +428,7 @@ def test_the_captions_carry_the_numbers_of_the_tables(ablations, wb):
     assert not missing, f"captions lack: {missing}\n---\n{text}"
     # latency: the caption quotes the table that is shown beside it
     lat = ablations.dataframe[TABLE_ORDER.index("latency")].value
-    assert f"search alone {lat.min_ms.iloc[0]:.2f}–{lat.max_ms.iloc[0]:.2f} ms" in text
+    assert f"search alone {lat.min_ms.iloc[0]:.3f}–{lat.max_ms.iloc[0]:.3f} ms" in text
 
 
 def test_the_verifier_cases_table_is_the_checkers_output(ablations):
@@ -487,11 +487,6 @@ def test_a_malformed_link_value_falls_back_with_a_warning(key, bad, widget, fall
     assert chunk_labels(at), "the page still answers, with the default"
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
-    "BUG ui/state.py init(): a link value that parses but is out of the widget's range (ask_k=999, size=5000, "
-    "ask_candidates=9999, ask_k=0) is silently replaced by Streamlit with the widget's MIN (k=1, size=1, "
-    "candidates=1), with no warning; size=5000 then shows 'Overlap (32) must be smaller than the size (1)'. "
-    "Fix: give Setting a (min, max) and treat out-of-range values like malformed ones (warn, use the default)."))
 @pytest.mark.parametrize("key,value", [("ask_k", "999"), ("size", "5000"), ("ask_candidates", "9999"), ("ask_k", "0")])
 def test_an_out_of_range_link_value_falls_back_with_a_warning(key, value):
     at = open_page("ask", query={"ask_question": CUTOFF, key: value})

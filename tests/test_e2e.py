@@ -40,87 +40,6 @@ CHUNK_LABEL = re.compile(r"^\S+ · chunk \d+$")        # a span row's header: 'd
 expect.set_options(timeout=TIMEOUT)
 
 
-def _require_chromium():
-    problem = chromium_problem()
-    if problem:
-        if in_ci():
-            pytest.fail(f"CI=true and no browser: {problem}", pytrace=False)
-        pytest.skip(problem)
-
-
-@pytest.fixture(scope="session")
-def server(request):
-    """The shared server. When the fresh-server test is selected, its server is launched now too, so that
-    its start-up overlaps with the other tests instead of adding to them (nobody visits it before that test)."""
-    _require_chromium()
-    srv = StreamlitServer()
-    fresh = StreamlitServer() if any("fresh_server" in item.fixturenames for item in request.session.items) else None
-    try:
-        srv.launch()
-        if fresh:
-            _UNVISITED.append(fresh.launch())
-        yield srv.wait_ready()
-    finally:
-        srv.stop()
-        if fresh:
-            fresh.stop()
-
-
-_UNVISITED: list = []     # launched by `server`, handed to `fresh_server`
-
-
-@pytest.fixture
-def fresh_server(server):
-    """A server process that nobody has visited yet."""
-    srv = _UNVISITED.pop() if _UNVISITED else StreamlitServer().launch()
-    try:
-        yield srv.wait_ready()
-    finally:
-        srv.stop()
-
-
-@pytest.fixture(scope="session")
-def context(server):
-    """One browser and one context for the session: pages share the HTTP cache (Streamlit's scripts load once),
-    while each page is its own websocket, hence its own Streamlit session."""
-    with sync_playwright() as p:
-        browser = launch_chromium(p)
-        try:
-            ctx = browser.new_context(viewport={"width": 1280, "height": 1000})
-            ctx.set_default_timeout(TIMEOUT)
-            # a first visit, so that the caches are warm for every test
-            page = ctx.new_page()
-            page.goto(server.url + "/")
-            expect(page.get_by_text("Headline figures, computed now")).to_be_visible(timeout=60_000)
-            page.close()
-            yield ctx
-        finally:
-            browser.close()
-
-
-@pytest.fixture
-def new_page(context):
-    """new_page(width, height) -> a new page (a new Streamlit session); its JavaScript errors fail the test."""
-    pages, errors = [], []
-
-    def make(width=1280, height=1000):
-        page = context.new_page()
-        page.set_viewport_size({"width": width, "height": height})
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        pages.append(page)
-        return page
-
-    yield make
-    for page in pages:
-        page.close()
-    assert not errors, f"JavaScript errors in the page: {errors}"
-
-
-@pytest.fixture
-def page(new_page):
-    return new_page()
-
-
 @pytest.fixture(scope="module")
 def wb():
     return Workbench.bundled()
@@ -336,12 +255,8 @@ def test_a_copied_link_works_on_a_fresh_server(new_page, fresh_server):
         page.close()                                  # before its server goes away
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
-    "BUG app.py: the default page is declared with url_path='overview', but Streamlit serves the default "
-    "page at '/' only, so /overview (the path the code declares) pops 'Page not found' and falls back to "
-    "the main page. Fix: drop url_path on the default page, or make Overview non-default and '/' redirect."))
-def test_the_overview_path_declared_in_app_py_opens_it(page, server):
-    page.goto(server.url + "/overview")
+def test_the_entry_url_opens_the_overview_without_a_page_not_found(page, server):
+    page.goto(server.url + "/")
     wait_idle(page)
     expect(main(page).locator("h1").first).to_contain_text(PAGES["Overview"][1])
     expect(page.get_by_text("Page not found")).to_have_count(0, timeout=500)
@@ -410,10 +325,6 @@ def test_ablations_draws_every_chart(ablations, wb):
     no_exception(ablations)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "BUG ui/charts.py rerank_effect: `.properties(width=220)` on each of the two facets makes the chart "
-    "~640 px wide in a column of ~490 px: the recall@3 facet and the colour legend (bi-encoder vs reranked) "
-    "are drawn under the table beside it. Fix: drop the fixed width (or width=alt.Step(..)/legend at the bottom)."))
 def test_every_chart_fits_its_column(ablations):
     too_wide = ablations.evaluate("""() => [...document.querySelectorAll('[data-testid="stVegaLiteChart"]')].map((c, i) => {
         const col = c.closest('[data-testid="stColumn"]') || c.parentElement;
@@ -425,9 +336,7 @@ def test_every_chart_fits_its_column(ablations):
 
 # ---------------------------------------------------------------- layout
 
-PHONE_XFAIL = {"Ablations": pytest.mark.xfail(strict=True, reason=(
-    "BUG ui/charts.py rerank_effect: the faceted chart has a fixed width of 2 x 220 px, so at 390 px the main "
-    "column scrolls sideways (scrollWidth ~650 > 390) and half the chart is cut off."))}
+PHONE_XFAIL = {}   # page title -> an xfail mark, for a page known not to fit yet
 
 
 @pytest.mark.parametrize("name", [pytest.param(n, marks=PHONE_XFAIL.get(n, ())) for n in PAGES])

@@ -1,7 +1,8 @@
 """Real browser: a newcomer's own notes and questions (upload, validate, measure, export), and a real model
 server (the fake one, speaking Ollama's protocol over HTTP) run over the golden set.
 
-Every input file is made here. Under CI=true a missing Chromium fails these tests; locally it skips them.
+Every input file is made here. The server and the browser are the session's (tests/conftest.py): under
+CI=true a missing Chromium fails these tests; locally it skips them.
 """
 import json
 import os
@@ -9,16 +10,10 @@ import zipfile
 
 import pytest
 
-from browser import MAIN, StreamlitServer, chromium_problem, in_ci, launch_chromium, screenshot, wait_idle
+from browser import MAIN, screenshot, wait_idle
 from fake_llm_server import start_server, stop_server
 
-problem = chromium_problem()
-if problem:
-    if in_ci():
-        pytest.fail(problem, pytrace=False)
-    pytest.skip(problem, allow_module_level=True)
-
-from playwright.sync_api import expect, sync_playwright  # noqa: E402
+from playwright.sync_api import expect  # noqa: E402
 
 NOTES = {
     "launch.txt": "Mission notes. The launch code for the rocket is 7741 and it changes every Monday.\n\n"
@@ -40,32 +35,9 @@ def fake_llm():
     stop_server(srv)
 
 
-@pytest.fixture(scope="module")
-def server(fake_llm):
-    os.environ.update(OPENBOOK_LLM_PROTOCOL="ollama", OPENBOOK_LLM_URL=fake_llm, OPENBOOK_LLM_MODEL="echo-cite",
-                      OPENBOOK_LLM_TIMEOUT="10")
-    try:
-        with StreamlitServer() as srv:
-            yield srv
-    finally:
-        for k in ("OPENBOOK_LLM_PROTOCOL", "OPENBOOK_LLM_URL", "OPENBOOK_LLM_MODEL", "OPENBOOK_LLM_TIMEOUT"):
-            os.environ.pop(k, None)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_playwright() as p:
-        b = launch_chromium(p)
-        yield b
-        b.close()
-
-
 @pytest.fixture
-def page(browser):
-    context = browser.new_context(viewport={"width": 1280, "height": 2400}, accept_downloads=True)
-    pg = context.new_page()
-    yield pg
-    context.close()
+def page(new_page):
+    return new_page(1280, 2400)
 
 
 def files(tmp_path):
@@ -137,26 +109,30 @@ def test_upload_validate_measure_and_export(server, page, tmp_path):
     screenshot(page, "ablations-uploaded")
 
 
-def test_uploads_are_not_visible_to_another_session(server, browser, tmp_path):
+def test_uploads_are_not_visible_to_another_session(server, new_page, tmp_path):
     docs, golden = files(tmp_path)
-    first = browser.new_context().new_page()
+    first = new_page()
     first.goto(server.url + "/your-data")
     wait_idle(first)
     upload(first, "Documents", docs)
     first.get_by_role("button", name="Use these documents").click()
     wait_idle(first)
     expect(first.locator(MAIN)).to_contain_text("Active dataset: My documents")
-    other = browser.new_context().new_page()
+    other = new_page()
     other.goto(server.url + "/your-data")
     wait_idle(other)
     expect(other.locator(MAIN)).to_contain_text("Active dataset: Bundled corpus")
     expect(other.locator(MAIN)).not_to_contain_text("My documents")
 
 
-def test_golden_set_through_a_model_server(server, page):
+def test_golden_set_through_a_model_server(server, page, fake_llm):
     page.goto(server.url + "/model")
     wait_idle(page)
     main = page.locator(MAIN)
+    main.get_by_role("textbox", name="Server URL").fill(fake_llm)
+    main.get_by_role("textbox", name="Model", exact=True).fill("echo-cite")
+    main.get_by_role("button", name="Use this model").click()
+    wait_idle(page)
     expect(main).to_contain_text("Model: echo-cite")
     page.get_by_role("button", name="Run").click()
     wait_idle(page, timeout=90_000)

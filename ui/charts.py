@@ -34,7 +34,7 @@ def ceiling(df: pd.DataFrame):
 def strategies(df: pd.DataFrame):
     long = df.melt(id_vars=["strategy", "chunks"], value_vars=["recall_at_1", "recall_at_3"], var_name="recall", value_name="value")
     chart = alt.Chart(long).mark_bar().encode(
-        y=alt.Y("strategy:N", title=None, sort=list(df.strategy)), x=alt.X("value:Q", scale=alt.Scale(domain=[0, 1]), title="recall"),
+        y=alt.Y("strategy:N", title=None, sort=list(df.strategy), axis=alt.Axis(labelLimit=320)), x=alt.X("value:Q", scale=alt.Scale(domain=[0, 1]), title="recall"),
         yOffset="recall:N", color=alt.Color("recall:N", title=None),
         tooltip=["strategy", "chunks", "recall", alt.Tooltip("value:Q", format=".3f")])
     best = df.loc[df.recall_at_3.idxmax()]
@@ -93,14 +93,15 @@ def rerank_effect(df: pd.DataFrame):
     rows = []
     for r in df.itertuples():
         for k in (1, 3):
-            rows += [{"chunk": r.chunk, "k": f"recall@{k}", "route": "bi-encoder", "value": getattr(r, f"rec_at_{k}_bi")},
-                     {"chunk": r.chunk, "k": f"recall@{k}", "route": "reranked", "value": getattr(r, f"rec_at_{k}_rerank")}]
+            for route, col in (("bi-encoder", f"rec_at_{k}_bi"), ("reranked", f"rec_at_{k}_rerank")):
+                rows.append({"setting": f"{r.chunk} · recall@{k}", "route": route, "value": getattr(r, col)})
     long = pd.DataFrame(rows)
-    bars = alt.Chart(long).mark_bar().encode(
-        x=alt.X("chunk:N", title="chunk size / overlap", sort=list(df.chunk)), xOffset="route:N",
-        y=alt.Y("value:Q", scale=alt.Scale(domain=[0, 1]), title="recall"), color=alt.Color("route:N", title=None),
-        tooltip=["chunk", "k", "route", alt.Tooltip("value:Q", format=".3f")]).properties(width=220)
-    chart = bars.facet(column=alt.Column("k:N", title=None))
+    chart = alt.Chart(long).mark_bar().encode(
+        x=alt.X("setting:N", title="chunk size / overlap · measure", sort=list(dict.fromkeys(long.setting)),
+                axis=alt.Axis(labelAngle=-30, labelLimit=200)),
+        xOffset="route:N", y=alt.Y("value:Q", scale=alt.Scale(domain=[0, 1]), title="recall"),
+        color=alt.Color("route:N", title=None, legend=alt.Legend(orient="bottom")),
+        tooltip=["setting", "route", alt.Tooltip("value:Q", format=".3f")])
     small = df.iloc[0]
     caption = (f"At {small.chunk} reranking moves recall@1 from {_pct(small.rec_at_1_bi)} to {_pct(small.rec_at_1_rerank)}; "
                f"the candidates' recall@50 there is {_pct(small.rec_at_50)}, the most any reranking can reach. "
@@ -113,9 +114,10 @@ def latency(df: pd.DataFrame):
         y=alt.Y("route:N", title=None), x=alt.X("min_ms:Q", title="milliseconds per question"), x2="max_ms:Q",
         tooltip=["route", alt.Tooltip("min_ms:Q", format=".3f"), alt.Tooltip("max_ms:Q", format=".3f")])
     ticks = alt.Chart(df).mark_tick(thickness=3, size=24).encode(y="route:N", x="max_ms:Q")
+    chart, ticks = chart.properties(height=140), ticks.properties(height=140)
     bi, rr = df.iloc[0], df.iloc[1]
     caption = (f"Measured now, {df.runs.iloc[0]} runs of {df.repetitions.iloc[0]} passes over the golden questions: search "
-               f"alone {bi.min_ms:.2f}–{bi.max_ms:.2f} ms, with reranking {rr.min_ms:.2f}–{rr.max_ms:.2f} ms per question. "
+               f"alone {bi.min_ms:.3f}–{bi.max_ms:.3f} ms, with reranking {rr.min_ms:.3f}–{rr.max_ms:.3f} ms per question. "
                "This figure changes from run to run; the others do not.")
     return chart + ticks, caption
 
@@ -128,7 +130,7 @@ def pipeline(df: pd.DataFrame):
     chart = alt.Chart(long).mark_bar().encode(
         y=alt.Y("filter:N", title=None), x=alt.X("questions:Q", title="questions"),
         color=alt.Color("outcome:N", scale=OUTCOME_COLOURS, title=None),
-        order=alt.Order("outcome:N"), tooltip=["filter", "outcome", "questions"])
+        order=alt.Order("outcome:N"), tooltip=["filter", "outcome", "questions"]).properties(height=140)
     off, on = df.iloc[0], df.iloc[1]
     caption = (f"Without the filter {off.anchored_wrong_source} answers are anchored to the WRONG source and pass the "
                f"checker (they cite faithfully a note that should not be there); with {on['filter']} "

@@ -50,15 +50,24 @@ class Setting:
     default: Any
     parse: Callable[[str], Any]                 # URL text -> value (raises on bad text)
     dump: Callable[[Any], str] = str            # value -> URL text
+    lo: int | None = None                       # smallest number the widget accepts
+    hi: int | None = None                       # largest
+
+    def read(self, text: str):
+        """The value of a link's text; ValueError when malformed or outside [lo, hi]."""
+        value = self.parse(text)
+        if (self.lo is not None and value < self.lo) or (self.hi is not None and value > self.hi):
+            raise ValueError(text)
+        return value
 
 
 SETTINGS = {
     "chunker": Setting("fixed", _kind),
-    "size": Setting(160, int),
-    "overlap": Setting(32, int),
+    "size": Setting(160, int, lo=1, hi=2000),
+    "overlap": Setting(32, int, lo=0, hi=1999),
     "ask_question": Setting("", str),
-    "ask_candidates": Setting(20, int),
-    "ask_k": Setting(3, int),
+    "ask_candidates": Setting(20, int, lo=1, hi=500),
+    "ask_k": Setting(3, int, lo=1, hi=50),
     "ask_statuses": Setting(["current"], _statuses, lambda v: ",".join(v) or "-"),
     "ask_rerank": Setting(True, _bool, lambda v: "1" if v else "0"),
     "corpus_doc": Setting("", str),
@@ -80,7 +89,7 @@ def init(keys) -> list[str]:
         value = s.default
         if key in st.query_params:
             try:
-                value = s.parse(st.query_params[key])
+                value = s.read(st.query_params[key])
             except (ValueError, TypeError):
                 warnings.append(f"The link's value {st.query_params[key]!r} for '{key}' is not valid; using {s.dump(s.default)!r}.")
         st.session_state[key] = value

@@ -83,7 +83,7 @@ def marked(text: str, terms: set) -> str:
         if piece and not piece.isspace() and terms & set(cached_words(piece)):
             safe = f'<mark style="background:#ffe08a;padding:0 1px">{safe}</mark>'
         out.append(safe)
-    return f'<div style="white-space:pre-wrap;font-size:0.92rem;line-height:1.45">{"".join(out)}</div>'
+    return f'<div style="white-space:pre-wrap;overflow-wrap:anywhere;font-size:0.92rem;line-height:1.45">{"".join(out)}</div>'
 
 
 def document_html(text: str, spans, anchors, cut) -> str:
@@ -120,9 +120,9 @@ def document_html(text: str, spans, anchors, cut) -> str:
               '<span style="background:#e4f3df;padding:0 4px">odd chunk</span> '
               '<span style="background:#dbe9f7;padding:0 4px">even chunk</span> '
               '<span style="background:#f3d6a4;padding:0 4px">overlap (in two chunks)</span> '
-              '<span style="outline:2px solid #6b3fa0;padding:0 4px">golden anchor</span> '
-              '<span style="outline:2px dashed #b3261e;padding:0 4px">anchor cut by a boundary</span></div>')
-    return (legend + '<div style="white-space:pre-wrap;font-size:0.9rem;line-height:1.6;max-height:520px;'
+              '<span style="outline:2px solid #6b3fa0;padding:0 4px;margin:0 6px">golden anchor</span> '
+              '<span style="outline:2px dashed #b3261e;padding:0 4px;margin:0 6px">anchor cut by a boundary</span></div>')
+    return (legend + '<div style="white-space:pre-wrap;overflow-wrap:anywhere;font-size:0.9rem;line-height:1.6;max-height:520px;'
             'overflow-y:auto;border:1px solid #ddd;border-radius:6px;padding:8px">' + "".join(out) + "</div>")
 
 

@@ -49,13 +49,24 @@ m[0].metric("Ceiling at k = 1, no filter", f"{off.recall_at_1:.3f}",
             help="Share of questions whose anchor is in the single best chunk.")
 m[1].metric("Ceiling at k = 3, no filter", f"{off.recall_at_3:.3f}",
             help="Share of questions whose anchor is in the three best chunks.")
-m[2].metric(f"Ceiling at k = 1, {on['filter']}", f"{on.recall_at_1:.3f}", delta=f"{on.recall_at_1 - off.recall_at_1:+.3f}")
-m[3].metric(f"Ceiling at k = 3, {on['filter']}", f"{on.recall_at_3:.3f}", delta=f"{on.recall_at_3 - off.recall_at_3:+.3f}")
+
+
+def change(after, before):
+    """A metric delta, or None when nothing changed (no arrow for +0.000)."""
+    return f"{after - before:+.3f}" if round(after - before, 3) else None
+
+
+m[2].metric("Ceiling at k = 1, filter on", f"{on.recall_at_1:.3f}", delta=change(on.recall_at_1, off.recall_at_1),
+            help=f"With {on['filter']}: only those chunks may be retrieved.")
+m[3].metric("Ceiling at k = 3, filter on", f"{on.recall_at_3:.3f}", delta=change(on.recall_at_3, off.recall_at_3),
+            help=f"With {on['filter']}.")
 m = st.columns(4)
-m[0].metric("Contradicted in the top 3, no filter", f"{off.contradicted_top_3}/{n}",
+m[0].metric("Contradicted, no filter", f"{off.contradicted_top_3}/{n}",
             help="Questions with at least one chunk of a draft or outdated document among the three best.")
-m[1].metric(f"Contradicted in the top 3, {on['filter']}", f"{on.contradicted_top_3}/{n}",
-            delta=int(on.contradicted_top_3 - off.contradicted_top_3), delta_color="inverse")
+
+m[1].metric("Contradicted, filter on", f"{on.contradicted_top_3}/{n}",
+            delta=int(on.contradicted_top_3 - off.contradicted_top_3) or None, delta_color="inverse",
+            help=f"With {on['filter']}: questions with a draft or outdated chunk among the three best.")
 
 gap = off.recall_at_3 - off.recall_at_1
 st.markdown(
