@@ -1,7 +1,7 @@
 """Open Book: the picture frame. Navigation, the shared sidebar (dataset, chunker, glossary), then the page."""
 import streamlit as st
 
-from ui import charts, state, widgets  # noqa: F401  (charts: Altair imported once, with the frame)
+from ui import charts, model_form, state, widgets  # noqa: F401  (charts: Altair imported once, with the frame)
 
 st.set_page_config(page_title="Open Book — a RAG workbench", page_icon="📖", layout="wide")
 
@@ -36,6 +36,8 @@ with st.sidebar:
                     disabled=st.session_state["chunker"] == "structure",
                     help="How much each chunk repeats of the previous one, so a sentence cut by a boundary "
                          "still exists whole somewhere. Must be smaller than the size. Not used by 'structure'.")
+    with st.expander("Model server (optional)", icon=":material/smart_toy:"):
+        model_form.render()
     widgets.glossary_popover()
 
 pg.run()

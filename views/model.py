@@ -5,45 +5,22 @@ import pandas as pd
 import streamlit as st
 
 from rag_core import tables
-from rag_core.llm import PROTOCOLS, LLMConfig, LLMError
+from rag_core.llm import LLMError
 from rag_core.pipeline import model_answerer
-from ui import state
+from ui import state, widgets
 
 st.title("A real model")
 st.caption("The scripted generator is not a model. Point Open Book at a local model server and measure what the "
            "article left open: how often a real model's answers are refused by the citation checker.")
 
-# ---- connection
+# ---- connection (the form is in the sidebar, so it can be changed from any page)
 cfg = state.llm_config()
-with st.form("model_form"):
-    c = st.columns([1, 2, 2])
-    protocol = c[0].selectbox("Protocol", PROTOCOLS, index=PROTOCOLS.index(cfg.protocol) if cfg else 0,
-                              format_func={"ollama": "Ollama", "openai": "OpenAI-compatible"}.get,
-                              help="Ollama's /api/generate, or /v1/chat/completions (llama.cpp server, vLLM, LM Studio…).")
-    url = c[1].text_input("Server URL", value=cfg.base_url if cfg else "http://127.0.0.1:11434",
-                          help="Where the server listens, e.g. http://127.0.0.1:11434 for Ollama.")
-    model = c[2].text_input("Model", value=cfg.model if cfg else "", placeholder="e.g. qwen2.5:7b",
-                            help="The model's name on that server (`ollama list` shows them).")
-    c = st.columns([1, 1, 2])
-    timeout = c[0].number_input("Timeout (s)", min_value=1.0, max_value=3600.0, value=float(cfg.timeout_s) if cfg else 60.0,
-                                help="How long to wait for the server to answer, or for the next piece of an answer.")
-    num_ctx = c[1].number_input("Context window (tokens)", min_value=256, max_value=1_000_000, step=1024,
-                                value=int(cfg.num_ctx) if cfg else 16384,
-                                help="Declared to Ollama as num_ctx; the prompt plus the answer must fit in it.")
-    key = c[2].text_input("API key (optional)", type="password", placeholder="leave empty to keep the current one",
-                          help="Sent as a Bearer token. It is never shown, logged or put in a link.")
-    if st.form_submit_button("Use this model", type="primary"):
-        try:
-            kept = cfg.api_key if cfg else None
-            st.session_state["llm_config"] = cfg = LLMConfig(protocol, url.strip(), model.strip(), float(timeout),
-                                                             key.strip() or kept, num_ctx=int(num_ctx))
-        except ValueError as e:
-            st.error(str(e))
 if cfg is None:
-    st.info("No model is set up. Fill in the form above, or set OPENBOOK_LLM_URL and OPENBOOK_LLM_MODEL "
-            "(see the README). The Ask page then offers a 'Ask the model' button too.")
+    st.info("No model is set up. Open **Model server** in the sidebar and fill it in, or set OPENBOOK_LLM_URL and "
+            "OPENBOOK_LLM_MODEL before starting (see the README). The Ask page then offers an 'Ask the model' button.")
     st.stop()
-st.success(f"Model: **{cfg.model}** via {cfg.protocol} at `{cfg.base_url}`")
+st.success(f"Model: **{widgets.plain(cfg.model)}** via {cfg.protocol} at {widgets.plain(cfg.base_url)} "
+           "(change it under Model server in the sidebar)")
 
 # ---- the golden set through the model
 wb = state.workbench()
