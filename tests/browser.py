@@ -227,7 +227,11 @@ class rerun:
 
     def __exit__(self, exc_type, *exc):
         if exc_type is None:
-            self.page.wait_for_function(_RAN_SINCE, arg=self.before, polling=POLL_MS, timeout=self.timeout)
+            from playwright.sync_api import TimeoutError as PlaywrightTimeout
+            try:
+                self.page.wait_for_function(_RAN_SINCE, arg=self.before, polling=POLL_MS, timeout=self.timeout)
+            except PlaywrightTimeout:     # a run too quick for the observer to see: settle for an idle app
+                wait_idle(self.page, self.timeout)
 
 
 def click_label(page, text: str) -> None:
