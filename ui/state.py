@@ -128,6 +128,15 @@ def chunker() -> ChunkerConfig:
     return ChunkerConfig(kind, int(st.session_state["size"]), overlap)
 
 
+def chunker_or_stop() -> ChunkerConfig:
+    """`chunker()`, or a readable st.error and st.stop() when the sidebar settings are not valid."""
+    try:
+        return chunker()
+    except ValueError as e:
+        st.error(f"The chunker settings in the sidebar are not valid: {e}")
+        st.stop()
+
+
 # ---------------------------------------------------------------- datasets and caches
 
 @dataclass(frozen=True)

@@ -17,12 +17,8 @@ st.title("Ask")
 st.caption("Type a question, or pick one of the golden questions, and follow it through retrieval, the prompt, "
            "the answer and the citation check.")
 wb = state.workbench()
-try:
-    chunker = state.chunker()
-    ix = wb.index(chunker)
-except ValueError as e:
-    st.error(f"The chunker settings in the sidebar are not valid: {e}")
-    st.stop()
+chunker = state.chunker_or_stop()
+ix = wb.index(chunker)
 statuses = list(wb.corpus.statuses)
 golden = {r.question: (q, r) for q, r in enumerate(wb.check.valid)}
 

@@ -11,12 +11,8 @@ for w in state.init(PAGE_KEYS):
 
 st.title("Corpus")
 wb = state.workbench()
-try:
-    chunker = state.chunker()
-    ix = wb.index(chunker)
-except ValueError as e:
-    st.error(f"The chunker settings in the sidebar are not valid: {e}")
-    st.stop()
+chunker = state.chunker_or_stop()
+ix = wb.index(chunker)
 docs = wb.corpus.documents
 statuses = wb.corpus.statuses
 sizes = wb.corpus.sizes()

@@ -28,11 +28,7 @@ st.subheader("Run the golden set through the model")
 if not wb.check.valid:
     st.info("This dataset has no valid golden question. Pick another dataset on the Your data page.")
     st.stop()
-try:
-    chunker = state.chunker()
-except ValueError as e:
-    st.error(f"The chunker settings in the sidebar are not valid: {e}")
-    st.stop()
+chunker = state.chunker_or_stop()
 c = st.columns(3)
 k = c[0].number_input("Spans handed over", 1, 20, 3, key="model_k")
 candidates = c[1].number_input("Candidates (reranked)", 1, 200, 20, key="model_candidates")

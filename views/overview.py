@@ -26,11 +26,7 @@ with c3.container(border=True):
                 "the answer must cite them, and a checker refuses any number or name the cited span lacks.")
 
 wb = state.workbench()
-try:
-    chunker = state.chunker()
-except ValueError as e:
-    st.error(f"The chunker settings in the sidebar are not valid: {e}")
-    st.stop()
+chunker = state.chunker_or_stop()
 
 st.subheader("Headline figures, computed now")
 st.caption(f"Dataset: {widgets.plain(state.dataset().name)} · chunker: {chunker.label} · "
