@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from rag_core import (ChunkerConfig, Corpus, Document, GoldenRow, Index, TokenizedCorpus, Workbench, ask,
-                      check_golden, fixed_window, load_golden, retrieve, stdlib_corpus, tables)
+                      check_golden, fixed_window, load_golden, retrieve, tables)
 from rag_core.corpus import ARTICLE_MODULES
 from rag_core.index import top_k
 from rag_core.metrics import (anchor_holders, anchor_is_cut, contradicted, cut_anchors, first_hit_ranks,

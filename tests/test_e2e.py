@@ -14,17 +14,11 @@ from urllib.parse import parse_qs, urlparse
 
 import pytest
 
-from browser import (MAIN, StreamlitServer, chromium_problem, click_label, in_ci, launch_chromium, rerun,
-                     screenshot, wait_charts, wait_idle, wait_loaded)
+from browser import MAIN, click_label, rerun, screenshot, wait_charts, wait_idle, wait_loaded
 from rag_core import ChunkerConfig, Workbench, tables
 from rag_core.pipeline import ask
 
-try:
-    from playwright.sync_api import expect, sync_playwright
-except ImportError:                      # pragma: no cover - requirements-dev.txt pins playwright
-    if in_ci():
-        raise
-    pytest.skip("playwright is not installed: pip install -r requirements-dev.txt", allow_module_level=True)
+from playwright.sync_api import expect  # requirements-dev.txt pins it; `make test` installs it
 
 CUTOFF = "What is the default cutoff of get_close_matches?"
 PAGES = {  # title in the sidebar menu -> (url path, the page's h1)
@@ -232,7 +226,7 @@ def test_a_copied_link_opens_the_same_view(new_page, server, wb):
 
 
 def test_a_malformed_link_value_falls_back_with_a_warning(page, server):
-    open_view(page, server.url + f"/ask?ask_question=cutoff&ask_k=abc")
+    open_view(page, server.url + "/ask?ask_question=cutoff&ask_k=abc")
     expect(main(page).locator('[data-testid="stAlertContentWarning"]')).to_contain_text("'abc' for 'ask_k' is not valid")
     expect(spans_box(page)).to_have_value("3")
     expect(main(page).get_by_role("heading", name="The 3 chunk(s) handed to the model")).to_be_visible()

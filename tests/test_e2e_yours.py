@@ -5,7 +5,6 @@ Every input file is made here. The server and the browser are the session's (tes
 CI=true a missing Chromium fails these tests; locally it skips them.
 """
 import json
-import os
 import zipfile
 
 import pytest
