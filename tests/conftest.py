@@ -1,5 +1,4 @@
 """Shared fixtures: the bundled workbench is built once per test session (it is read-only)."""
-import os
 import sys
 from pathlib import Path
 
@@ -10,7 +9,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from rag_core import Workbench  # noqa: E402
-from browser import StreamlitServer, chromium_problem, in_ci, launch_chromium  # noqa: E402
+from browser import StreamlitServer, chromium_problem, launch_chromium  # noqa: E402
 
 TIMEOUT = 30_000      # ms; generous for a loaded 2-core machine
 
@@ -23,12 +22,9 @@ def wb():
 # ---- the real browser: one server and one Chromium for the whole session, shared by every e2e module
 
 def _require_chromium():
-    """Browser tests never skip silently: without Chromium they fail, unless a developer opts out locally
-    with OPENBOOK_SKIP_BROWSER=1 (ignored under CI=true)."""
+    """Browser tests never skip: without Chromium they fail, saying how to install it (`make test` does, as root)."""
     problem = chromium_problem()
     if problem:
-        if os.environ.get("OPENBOOK_SKIP_BROWSER") == "1" and not in_ci():
-            pytest.skip(f"OPENBOOK_SKIP_BROWSER=1: {problem}")
         pytest.fail(problem, pytrace=False)
 
 
