@@ -156,7 +156,7 @@ show_verdict(a.verdict, row.doc if row else None)
 st.subheader("A real model's answer, checked")
 cfg = state.llm_config()
 if cfg is None:
-    st.caption("No model is set up: connect one on the Model page to send this prompt to it.")
+    st.caption("No model is set up: open Model server in the sidebar to send this prompt to one.")
 else:
     fits, tokens = fits_context(a.prompt, cfg.num_ctx, cfg.num_predict)
     st.caption(f"Model {cfg.model} ({cfg.protocol}). The prompt is about {tokens:,} tokens (a rough estimate) "
