@@ -53,18 +53,19 @@ def outcome(verdict: Verdict, span_ids, index: Index, expected_doc: str | None) 
 
 
 def answer_from(index: Index, question: str, got: Retrieved,
-                generate: Callable[[str, list], str] = scripted_answer) -> Answer:
-    """Lay out the retrieved chunks as spans, generate, verify."""
+                generate: Callable[[str, list], str] = scripted_answer, mode: str = "strict") -> Answer:
+    """Lay out the retrieved chunks as spans, generate, verify with checker `mode` (see `verifier.MODES`)."""
     spans = [index.texts[int(c)] for c in got.ids]
     text = generate(question, spans)
-    return Answer(question, got, spans, build_prompt(question, spans), text, verify(text, spans))
+    return Answer(question, got, spans, build_prompt(question, spans), text, verify(text, spans, mode))
 
 
 def ask(index: Index, question: str, k_candidates: int = 20, k_final: int = 3, rerank: bool = True,
         allowed: Iterable[str] | None = None,
-        generate: Callable[[str, list], str] = scripted_answer) -> Answer:
-    """Retrieve, lay out the prompt, generate, verify."""
-    return answer_from(index, question, retrieve(index, question, k_candidates, k_final, rerank, allowed), generate)
+        generate: Callable[[str, list], str] = scripted_answer, mode: str = "strict") -> Answer:
+    """Retrieve, lay out the prompt, generate, verify (strict by default: a user judges this answer)."""
+    got = retrieve(index, question, k_candidates, k_final, rerank, allowed)
+    return answer_from(index, question, got, generate, mode)
 
 
 def model_answerer(cfg) -> Callable[[str, list], str]:

@@ -12,8 +12,8 @@ carries that count in `df.attrs["questions"]` and the excluded count in `df.attr
     filter_effect(wb)    filter, recall_at_1, recall_at_3, contradicted_top_3, chunks_excluded, chunks
     rerank_effect(wb)    chunk, rec_at_50, rec_at_1_bi, rec_at_1_rerank, rec_at_3_bi, rec_at_3_rerank
     latency(wb)          route, min_ms, max_ms, runs, repetitions (the only table that varies per run)
-    verifier_cases()     answer, verdict, explanation
-    pipeline(wb)         filter, one column per outcome
+    verifier_cases()     answer, verdict, explanation (the article's checker)
+    pipeline(wb)         filter, one column per outcome (the article's checker unless mode="strict")
     prompt_size(wb)      one row: words, characters, spans, answer
     corpus_sizes(wb)     one row: documents, words, questions (valid, excluded)
 
@@ -156,19 +156,19 @@ def latency(wb: Workbench, chunker: ChunkerConfig = ARTICLE_CHUNKER, runs: int =
 def verifier_cases(context=VERIFIER_CONTEXT, cases=VERIFIER_CASES) -> pd.DataFrame:
     rows = []
     for answer in cases:
-        v = verify(answer, list(context))
+        v = verify(answer, list(context), "article")
         rows.append({"answer": answer, "verdict": v.verdict, "explanation": v.reason})
     return pd.DataFrame(rows)
 
 
 def outcome_row(wb: Workbench, chunker: ChunkerConfig, q: int, ids, generate=scripted_answer,
-                span_order: str = "ranked") -> dict:
-    """One valid golden question through generation and the checker, given the chunk ids kept for it."""
+                span_order: str = "ranked", mode: str = "article") -> dict:
+    """One valid golden question through generation and checker `mode`, given the chunk ids kept for it."""
     ix, row = wb.index(chunker), wb.check.valid[q]
     ids = SPAN_ORDERS[span_order]([int(c) for c in ids])
     spans = [ix.texts[c] for c in ids]
     answer = generate(row.question, spans)
-    v = verify(answer, spans)
+    v = verify(answer, spans, mode)
     cited = v.cited_spans
     return {"question": row.question, "expected_doc": row.doc, "answer": answer, "verdict": v.verdict,
             "outcome": outcome(v, ids, ix, row.doc),
@@ -178,10 +178,10 @@ def outcome_row(wb: Workbench, chunker: ChunkerConfig, q: int, ids, generate=scr
 
 def pipeline_outcomes(wb: Workbench, chunker: ChunkerConfig = ARTICLE_CHUNKER, allowed=None,
                       k_candidates: int = PIPELINE_CANDIDATES, k_final: int = PIPELINE_FINAL,
-                      generate=scripted_answer, span_order: str = "ranked") -> pd.DataFrame:
+                      generate=scripted_answer, span_order: str = "ranked", mode: str = "article") -> pd.DataFrame:
     """One row per valid question: its answer, verdict, outcome, the cited document, whether the anchor was there."""
     ranked = wb.ranked(chunker, k_final, allowed, True, k_candidates)
-    return _frame([outcome_row(wb, chunker, q, ids, generate, span_order) for q, ids in enumerate(ranked)], wb)
+    return _frame([outcome_row(wb, chunker, q, ids, generate, span_order, mode) for q, ids in enumerate(ranked)], wb)
 
 
 def operating_metrics(outcomes: pd.DataFrame) -> dict:
@@ -199,11 +199,13 @@ def operating_metrics(outcomes: pd.DataFrame) -> dict:
             "false_refusals": int(((v == "refused") & outcomes.anchor_in_spans).sum())}
 
 
-def pipeline(wb: Workbench, chunker: ChunkerConfig = ARTICLE_CHUNKER, generate=scripted_answer) -> pd.DataFrame:
-    """Outcome counts with and without the status filter."""
+def pipeline(wb: Workbench, chunker: ChunkerConfig = ARTICLE_CHUNKER, generate=scripted_answer,
+             mode: str = "article") -> pd.DataFrame:
+    """Outcome counts with and without the status filter, judged by checker `mode`."""
     rows = []
     for label, allowed in _filters(wb):
-        counts = pipeline_outcomes(wb, chunker, allowed, generate=generate).outcome.value_counts()
+        outcomes = pipeline_outcomes(wb, chunker, allowed, generate=generate, mode=mode)
+        counts = outcomes.outcome.value_counts() if len(outcomes) else pd.Series(dtype=int)
         rows.append({"filter": label, **{o.replace(" / ", "_").replace(" ", "_").lower(): int(counts.get(o, 0))
                                          for o in OUTCOMES}})
     return _frame(rows, wb)
