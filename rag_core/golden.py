@@ -1,31 +1,42 @@
 """The golden set: questions with the document that answers and a literal anchor, checked against a corpus.
 
-A row is valid when its anchor appears literally in its document after whitespace is collapsed on
-both sides. An invalid row is never an assert: it is reported with its reason and excluded from every
-metric, and the count excluded travels with every result.
+A row is valid when its question can be searched (a word the tokenizer keeps, at most
+MAX_QUESTION_CHARS characters), its doc names a document, and its anchor appears literally in that
+document after whitespace is collapsed on both sides. An invalid row is never an assert: it is
+reported with its reason and excluded from every metric, and the count excluded travels with every result.
 
     check_golden([GoldenRow("q?", "math", "evaluates to zero")], corpus).valid  -> the rows that count
+    golden_problems(rows, documents)   -> the same reasons, cheaply, for documents not yet indexed
+
+A doc may name its document with or without a file extension ("notes" for "notes.md", or the
+reverse); a valid row carries the document's own id. An unknown doc gets a "did you mean" suggestion.
 
 Anchors are located once, in every document, as ranges of whitespace tokens: a chunk holds an anchor
 exactly when its own word span covers one of those ranges, which is what the article's
 `normalize(anchor) in normalize(chunk)` tests, without rescanning the text for every chunk.
 
-Left out on purpose: fuzzy matching. An anchor that differs in case or punctuation is invalid, and
-the reason says so, because a lenient match would hide a golden-set mistake.
+Left out on purpose: fuzzy matching of anchors. An anchor that differs in case or punctuation is
+invalid, and the reason says so, because a lenient match would hide a golden-set mistake.
 """
 from __future__ import annotations
 
+import difflib
 import json
+import re
 from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
 
-from .corpus import DATA, Corpus
-from .text import normalize
+from .corpus import DATA, Corpus, Document
+from .index import MAX_QUESTION_CHARS, check_question
+from .text import normalize, words
 
 GOLDEN_FILES = {"article": DATA / "golden.json",      # the article's questions, in the library's own words
                 "user": DATA / "golden_user.json"}     # the same anchors, asked as a user would (trap 3)
+
+_EXTENSION = re.compile(r"\.[A-Za-z][A-Za-z0-9]{0,4}$")   # ".md", ".jsonl": what a doc may leave out or add
+_SUGGEST_AMONG = 20_000                                   # more document ids than this: no "did you mean"
 
 
 class GoldenRow(NamedTuple):
@@ -44,7 +55,7 @@ class Problem:
 @dataclass(frozen=True)
 class GoldenCheck:
     rows: tuple                 # every row, as given
-    valid: tuple                # the rows that count, in order
+    valid: tuple                # the rows that count, in order, each with its document's own id
     problems: tuple             # Problem for each excluded row
     occurrences: dict           # valid row position -> {doc position: [(first token, last token), ...]}
 
@@ -83,19 +94,91 @@ def _token_ranges(text: str, starts: np.ndarray, target: str) -> list[tuple[int,
     return out
 
 
-def _reason(row: GoldenRow, docs: dict) -> str:
-    if not isinstance(row.question, str) or not row.question.strip():
+def _question_problem(question) -> str:
+    """Why a question cannot be searched, or "" when it can (the rules of `index.check_question`).
+
+    "What is it?" -> "The question has no word the search can use (...)"
+    """
+    if not isinstance(question, str):
+        return f"The question must be text, got {type(question).__name__}."
+    if not question.strip():
         return "The question is empty."
+    if len(question) > MAX_QUESTION_CHARS:
+        return f"The question is {len(question):,} characters long; the limit is {MAX_QUESTION_CHARS:,}."
+    if not words(question):
+        return ("The question has no word the search can use (it reads the letters a-z and digits, and skips "
+                "stopwords such as 'what', 'is', 'it'): rephrase it with a content word, e.g. a function name.")
+    try:
+        check_question(question)
+    except ValueError as e:     # a rule the search gained later: its own sentence
+        return str(e)
+    return ""
+
+
+class _Documents:
+    """The documents a golden set is checked against: ids resolved, normalised texts computed once."""
+
+    def __init__(self, documents, normalized: list[str] | None = None):
+        self.docs = {}                                    # id -> Document (the first of a repeated id)
+        for d in documents:
+            if not isinstance(d, Document):
+                raise ValueError(f"Expected Document objects (or a Corpus), got {type(d).__name__}: "
+                                 "build them with Document(id, text, status).")
+            self.docs.setdefault(d.id, d)
+        self.normalized = dict(zip(self.docs, normalized)) if normalized is not None else {}
+        self.lowered: dict[str, str] = {}
+        self.stems: dict[str, list[str]] = {}             # id without its extension -> ids
+        for i in self.docs:
+            if isinstance(i, str) and _EXTENSION.search(i):
+                self.stems.setdefault(_EXTENSION.sub("", i), []).append(i)
+        self.suggestions: dict[str, str] = {}             # unknown doc -> " Did you mean ...?" or ""
+
+    def resolve(self, doc: str) -> tuple[str | None, str]:
+        """(the document id doc names, "") or (None, why not). "notes" finds "notes.md", and the reverse."""
+        if doc in self.docs:
+            return doc, ""
+        stem = _EXTENSION.sub("", doc)
+        found = self.stems.get(doc, []) + ([stem] if stem != doc and stem in self.docs else [])
+        if len(found) == 1:
+            return found[0], ""
+        if found:
+            return None, (f"Document {doc!r} matches several documents ({', '.join(map(repr, found))}): "
+                          "write the full id.")
+        return None, f"Unknown document {doc!r}: no document has that id.{self.suggest(doc)}"
+
+    def suggest(self, doc: str) -> str:
+        if doc not in self.suggestions:
+            ids = [i for i in self.docs if isinstance(i, str)] if len(self.docs) <= _SUGGEST_AMONG else []
+            close = difflib.get_close_matches(doc, ids, n=1)
+            self.suggestions[doc] = f" Did you mean {close[0]!r}?" if close else ""
+        return self.suggestions[doc]
+
+    def text(self, doc_id: str, lower: bool = False) -> str:
+        if doc_id not in self.normalized:
+            self.normalized[doc_id] = normalize(self.docs[doc_id].text)
+        if lower and doc_id not in self.lowered:
+            self.lowered[doc_id] = self.normalized[doc_id].lower()
+        return self.lowered[doc_id] if lower else self.normalized[doc_id]
+
+
+def _check_row(row: GoldenRow, docs: _Documents) -> tuple[str | None, str]:
+    """(the document id of a valid row, "") or (None, the reason it is excluded)."""
+    reason = _question_problem(row.question)
+    if reason:
+        return None, reason
     if not isinstance(row.anchor, str) or not row.anchor.strip():
-        return "The anchor is empty: copy the sentence that answers from the document."
-    if not isinstance(row.doc, str) or row.doc not in docs:
-        return f"Unknown document {row.doc!r}: no document has that id."
-    target, text = normalize(row.anchor), normalize(docs[row.doc].text)
-    if target in text:
-        return ""
-    if target.lower() in text.lower():
-        return f"Anchor not found in {row.doc!r}: it appears only with different upper/lower case."
-    return f"Anchor not found in {row.doc!r}: the document does not contain that text."
+        return None, "The anchor is empty: copy the sentence that answers from the document."
+    if not isinstance(row.doc, str) or not row.doc.strip():
+        return None, "The document id is empty: write the id of the document that answers."
+    doc_id, reason = docs.resolve(row.doc)
+    if doc_id is None:
+        return None, reason
+    target = normalize(row.anchor)
+    if target in docs.text(doc_id):
+        return doc_id, ""
+    if target.lower() in docs.text(doc_id, lower=True):
+        return None, f"Anchor not found in {doc_id!r}: it appears only with different upper/lower case."
+    return None, f"Anchor not found in {doc_id!r}: the document does not contain that text."
 
 
 def _as_row(i: int, r) -> GoldenRow:
@@ -108,24 +191,40 @@ def _as_row(i: int, r) -> GoldenRow:
     return GoldenRow(*r)
 
 
+def _validate(rows: tuple, docs: _Documents) -> tuple[list[GoldenRow], list[Problem]]:
+    valid, problems = [], []
+    for i, row in enumerate(rows):
+        doc_id, reason = _check_row(row, docs)
+        if reason:
+            problems.append(Problem(i, row.question if isinstance(row.question, str) else repr(row.question), reason))
+        else:
+            valid.append(row._replace(doc=doc_id))
+    return valid, problems
+
+
+def golden_problems(rows, documents) -> tuple[Problem, ...]:
+    """Why each excluded row would be excluded by `check_golden`, without indexing anything.
+
+    documents: a Corpus or a list of Documents, e.g. uploaded ones not yet used (a repeated id: the first counts).
+    Cost: one normalisation of each document a row names, and one substring test per row.
+    """
+    rows = tuple(_as_row(i, r) for i, r in enumerate(rows))
+    return tuple(_validate(rows, _Documents(getattr(documents, "documents", documents)))[1])
+
+
 def check_golden(rows, corpus: Corpus, tokens: list[list[str]] | None = None) -> GoldenCheck:
     """Validate each row against the corpus and locate the valid anchors in every document.
 
     tokens: each document's whitespace tokens, if already computed (TokenizedCorpus.tokens).
     """
     rows = tuple(_as_row(i, r) for i, r in enumerate(rows))
-    docs = corpus.by_id
     tokens = tokens if tokens is not None else [d.text.split() for d in corpus.documents]
-    texts = [" ".join(t) for t in tokens]
+    texts = [" ".join(t) for t in tokens]                       # = normalize(document text)
     starts = [np.cumsum([0] + [len(t) + 1 for t in toks[:-1]]) for toks in tokens]
-    valid, problems, occurrences = [], [], {}
-    for i, row in enumerate(rows):
-        reason = _reason(row, docs)
-        if reason:
-            problems.append(Problem(i, row.question, reason))
-            continue
+    valid, problems = _validate(rows, _Documents(corpus.documents, texts))
+    occurrences = {}
+    for v, row in enumerate(valid):
         target = normalize(row.anchor)
-        occurrences[len(valid)] = {d: r for d, text in enumerate(texts)
-                                   if target in text and (r := _token_ranges(text, starts[d], target))}
-        valid.append(row)
+        occurrences[v] = {d: r for d, text in enumerate(texts)
+                          if target in text and (r := _token_ranges(text, starts[d], target))}
     return GoldenCheck(rows, tuple(valid), tuple(problems), occurrences)

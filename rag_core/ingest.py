@@ -1,49 +1,49 @@
-"""Bring your own data: read user files into `Document`s, and golden sets into `GoldenRow`s.
+"""Bring your own data: read user files into `Document`s.
 
 `read_files` takes (name, bytes) pairs, as a web upload gives them; `read_path` reads a folder, a
 single file or a zip from disk. Both return an `IngestResult`: the documents that could be read, and
-one plain-language sentence for every file that needed attention. A bad file never costs the others.
+one plain-language sentence for every file (or line) that needed attention. A bad file never costs
+the others, and a bad line of a .jsonl file costs that line only.
 
 Formats, chosen by extension: .txt and .md (UTF-8; cp1252 or latin-1 as a reported fallback), .pdf
 (the text layer, via pypdf), .jsonl (one {"id", "text", "status"} object a line) and .zip (members
 read in memory, never written to disk, one level deep). `Limits` caps the size of one file, the total
 read in one go and the number of files, and treats zip members that expand too much as zip bombs.
+`documents_to_jsonl` writes documents back out in the .jsonl format.
 
-Golden sets are CSV files with the columns question, doc, anchor. `read_golden_csv` only parses them:
-whether each anchor really appears in its document is checked by the golden-set validation.
-`documents_to_jsonl` and `golden_to_csv` write both back out, in the formats the readers take.
+Golden sets (question,doc,anchor CSV files) are read by `golden_csv`; its functions can still be
+imported from here.
 
 Left out on purpose: OCR (an image-only PDF is reported and skipped), .docx, .html, .rtf and other
-formats (convert them to text or PDF first), password-protected PDFs and zips, zips inside zips, and
-any metadata beyond the status.
+formats (convert them to text or PDF first), password-protected PDFs and zips, zips inside zips,
+symbolic links inside zips, and any metadata beyond the status.
 """
 from __future__ import annotations
 
 import codecs
-import os
-import csv
 import io
 import json
+import math
+import os
 import re
+import stat
 import zipfile
-import zlib
 from dataclasses import dataclass, fields
 from pathlib import Path, PurePosixPath
 from typing import Iterable, Iterator
 
 from .corpus import Document
-from .golden import GoldenRow
 
 MB = 1_000_000
 SUPPORTED = (".txt", ".md", ".pdf", ".jsonl", ".zip")
 SUPPORTED_TEXT = ", ".join(SUPPORTED)
-GOLDEN_COLUMNS = ("question", "doc", "anchor")
-GOLDEN_HEADER = ",".join(GOLDEN_COLUMNS)
 
 _FALLBACKS = (("cp1252", "cp1252 (Windows)"), ("latin-1", "latin-1"))   # tried in order when not UTF-8
 _BINARY_SHARE = 0.30           # more unreadable characters than this and a "text" file is binary
 _RATIO_FREE_BYTES = 1 * MB     # zip members up to this size skip the ratio check (repetitive text compresses well)
 _DRIVE = re.compile(r"^[A-Za-z]:")
+_SURROGATE = re.compile("[\ud800-\udfff]")   # only a JSON escape makes one: no file can store it as UTF-8
+_MOVED = ("GOLDEN_COLUMNS", "GOLDEN_HEADER", "GoldenRow", "golden_to_csv", "read_golden_csv", "read_golden_path")
 
 
 @dataclass(frozen=True)
@@ -74,6 +74,9 @@ class Limits:
                     number = float(env[var])
                 except ValueError:
                     raise ValueError(f"{var}={env[var]!r} is not a number: set it to e.g. 20.") from None
+                if not (math.isfinite(number) and number > 0):   # int() of inf or nan would raise on its own
+                    raise ValueError(f"{var}={env[var]!r} must be a number above 0: set it to e.g. 20, "
+                                     "or leave it unset for the default.")
                 values[field] = number if field == "max_zip_ratio" else int(number * unit)
         return cls(**values)
 
@@ -89,30 +92,32 @@ class IngestResult:
 def read_files(files: Iterable[tuple[str, bytes]], limits: Limits = Limits(),
                default_status: str = "current") -> IngestResult:
     """Read (name, bytes) pairs into documents; every skipped or altered file gets a problem sentence."""
-    if not isinstance(default_status, str) or not default_status.strip():
-        raise ValueError("default_status must be a non-empty label such as 'current'.")
     reader = _Reader(limits, default_status)
-    for name, data in files:
+    for name, data in _pairs(files):
         if reader.stopped:
             break
-        reader.upload(str(name), bytes(data))
-    if not reader.documents:
-        if reader.saw_content:
-            reader.note("None of the files gave a document: see the problems above.")
-        else:
-            reader.note(f"No documents were uploaded: choose one or more files ({SUPPORTED_TEXT}) with some text.")
-    return IngestResult(tuple(reader.documents), tuple(reader.problems))
+        reader.upload(name, data)
+    return reader.result()
 
 
 def read_path(path, limits: Limits = Limits(), default_status: str = "current") -> IngestResult:
-    """Read a folder (recursively, sorted, ids relative to it), a single file or a zip from disk."""
-    root = Path(path).expanduser()
-    if not root.exists():
-        raise ValueError(f"Nothing found at {str(path)!r}: check the spelling, or give an absolute path "
-                         f"(a relative path starts from {Path.cwd()}).")
-    if root.is_file():
-        return read_files([(root.name, _read_capped(root, limits))], limits, default_status)
-    return read_files(_folder_files(root, limits), limits, default_status)
+    """Read a folder (recursively, sorted, ids relative to it), a single file or a zip from disk.
+
+    A file that cannot be opened (permissions, a broken disk) is reported and skipped like a bad upload.
+    """
+    root = _existing(path)
+    reader = _Reader(limits, default_status)
+    for name, file in ([(root.name, root)] if root.is_file() else _folder_files(root)):
+        if reader.stopped:
+            break
+        try:
+            data = _read_capped(file, limits)
+        except OSError as e:
+            reader.saw_content = True
+            reader.note(f"{name} could not be read ({e.strerror or e}); skipped.")
+            continue
+        reader.upload(name, data)
+    return reader.result()
 
 
 def documents_to_jsonl(documents) -> str:
@@ -122,10 +127,80 @@ def documents_to_jsonl(documents) -> str:
                    for d in documents)
 
 
+def decode_text(data: bytes, label: str) -> tuple[str | None, str | None]:
+    """(text, problem): UTF-8 (BOM stripped), else cp1252 / latin-1 reported; text None if it looks binary.
+
+    b"caf\\xe9" -> ("café", "... is not UTF-8; read it as cp1252 (Windows) instead — check accented letters.")
+    """
+    text, problem = None, None
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):   # Notepad's "Unicode"
+        try:
+            text = data.decode("utf-16")
+        except UnicodeDecodeError:
+            pass
+    if text is None:
+        if b"\x00" in data:
+            return None, (f"{label} looks like a binary file, not text (it contains NUL bytes); skipped. "
+                          "If it is UTF-16 text, save it as UTF-8.")
+        text, problem = _decode_8bit(data, label)
+    unreadable = sum(1 for c in text if not (c.isprintable() or c in "\t\n\r\f\v"))
+    if unreadable > _BINARY_SHARE * len(text):
+        return None, f"{label} looks like a binary file, not text (too many unreadable characters); skipped."
+    return text, problem
+
+
+def too_big(label: str, limits: Limits) -> str:
+    return (f"{label} is over the {_size(limits.max_file_bytes)} limit for one file; skipped. "
+            "Raise Limits(max_file_bytes=...) to read it.")
+
+
+def __getattr__(name: str):
+    """The golden-set CSV functions moved to `golden_csv`; `from rag_core.ingest import read_golden_csv` still works.
+
+    Resolved on first use, because `golden_csv` itself reads its files with `decode_text` from here.
+    """
+    if name in _MOVED:
+        from . import golden_csv
+        return getattr(golden_csv, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _pairs(files) -> Iterator[tuple[str, bytes]]:
+    """(name, bytes) from what was given to `read_files`, or a ValueError saying how to call it."""
+    if isinstance(files, (str, bytes)) or not hasattr(files, "__iter__"):
+        files = [files]
+    for item in files:
+        if not isinstance(item, (tuple, list)) or len(item) != 2:
+            raise ValueError(f"read_files takes (name, bytes) pairs, e.g. [('notes.txt', b'Some text.')]; "
+                             f"got {item!r:.60}. To read from disk, use read_path(folder_or_file).")
+        name, data = item
+        if not isinstance(data, (bytes, bytearray, memoryview)):
+            raise ValueError(f"{name}: give its content as bytes (e.g. Path(...).read_bytes(), or text.encode()), "
+                             f"not {type(data).__name__}.")
+        yield str(name), bytes(data)
+
+
+def _existing(path) -> Path:
+    """The path, expanded, when a file or a folder is there; else a ValueError saying what to check."""
+    try:
+        root = Path(path).expanduser()
+    except (TypeError, RuntimeError) as e:   # not a path at all; "~" without a home directory
+        raise ValueError(f"{path!r:.80} is not a usable path ({e}): give the path of a folder, a file or a zip.") from None
+    if not root.exists():
+        raise ValueError(f"Nothing found at {str(path)!r}: check the spelling, or give an absolute path "
+                         f"(a relative path starts from {Path.cwd()}).")
+    if not (root.is_file() or root.is_dir()):
+        raise ValueError(f"{str(path)!r} is neither a file nor a folder (a device or a pipe?): give the path of a "
+                         "folder, a file or a zip.")
+    return root
+
+
 class _Reader:
     """The state of one reading: documents and problems so far, and what counts against the limits."""
 
     def __init__(self, limits: Limits, default_status: str):
+        if not isinstance(default_status, str) or not default_status.strip():
+            raise ValueError("default_status must be a non-empty label such as 'current'.")
         self.limits, self.default_status = limits, default_status
         self.documents: list[Document] = []
         self.problems: list[str] = []
@@ -137,6 +212,14 @@ class _Reader:
 
     def note(self, sentence: str) -> None:
         self.problems.append(sentence)
+
+    def result(self) -> IngestResult:
+        if not self.documents:
+            if self.saw_content:
+                self.note("None of the files gave a document: see the problems above.")
+            else:
+                self.note(f"No documents were uploaded: choose one or more files ({SUPPORTED_TEXT}) with some text.")
+        return IngestResult(tuple(self.documents), tuple(self.problems))
 
     def upload(self, name: str, data: bytes) -> None:
         """One uploaded file: checked, then read (a zip opens into its members)."""
@@ -156,7 +239,7 @@ class _Reader:
                 self.zip(name, data)
             return
         if len(data) > self.limits.max_file_bytes:
-            self.note(_too_big(name, self.limits))
+            self.note(too_big(name, self.limits))
             return
         if self.admit(name, len(data)):
             self.content(name, name, data)
@@ -185,7 +268,7 @@ class _Reader:
         try:
             archive = zipfile.ZipFile(io.BytesIO(data))
             members = archive.infolist()
-        except (zipfile.BadZipFile, zlib.error, OSError, ValueError, EOFError) as e:
+        except Exception as e:   # a damaged archive fails in many ways (struct, zlib, names); none may escape
             self.note(f"{name} is not a readable zip file ({e}); skipped.")
             return
         before = (len(self.documents), len(self.problems))
@@ -198,47 +281,26 @@ class _Reader:
             self.note(f"{name} has no files to read in it (only folders or hidden files); skipped.")
 
     def member(self, archive: zipfile.ZipFile, zip_name: str, member: zipfile.ZipInfo) -> None:
-        """One zip member: path and size checked from the header BEFORE anything is decompressed."""
+        """One zip member: path, kind and size checked from the header BEFORE anything is decompressed."""
         path, limits = member.filename, self.limits
         label = f"{path} (in {zip_name})"
-        if _unsafe(path):
-            self.note(f"{label} has an unsafe path (it points outside the archive); skipped.")
+        if not _unsafe(path) and (member.is_dir() or _hidden(path)):
             return
-        if member.is_dir() or _hidden(path):
-            return
-        kind = _extension(path)
-        if kind == ".zip":
-            self.note(f"{label} is a zip inside a zip: zips are opened one level deep only; "
-                      "unzip it and upload its files.")
-            return
-        if kind not in SUPPORTED:
-            self.note(_unsupported(label, kind))
-            return
-        if member.flag_bits & 0x1:
-            self.note(f"{label} is password-protected; skipped.")
-            return
-        if member.file_size == 0:
-            self.note(f"{label} is empty; skipped.")
-            return
-        if member.file_size > limits.max_file_bytes:
-            self.note(_too_big(label, limits))
-            return
-        if member.file_size > _RATIO_FREE_BYTES and member.file_size > limits.max_zip_ratio * max(member.compress_size, 1):
-            self.note(f"{label} expands {member.file_size / max(member.compress_size, 1):.0f} times when "
-                      f"unzipped (over the max_zip_ratio limit of {limits.max_zip_ratio:g}): it looks like a "
-                      "zip bomb; skipped.")
+        problem = _member_problem(member, label, limits)
+        if problem:
+            self.note(problem)
             return
         if not self.admit(label, member.file_size):
             return
         try:
             with archive.open(member) as stream:
                 data = stream.read(limits.max_file_bytes + 1)   # bounded: a lying header cannot blow memory
-        except (zipfile.BadZipFile, zlib.error, OSError, EOFError, NotImplementedError, RuntimeError, ValueError) as e:
+        except Exception as e:   # zlib, bz2, lzma, CRC, encryption, a truncated archive: none may escape
             self.note(f"{label} could not be unzipped ({e}); skipped.")
             return
         self.total += len(data) - member.file_size
         if len(data) > limits.max_file_bytes:
-            self.note(f"{label} is larger than its zip header says: " + _too_big(label, limits))
+            self.note(f"{label} is larger than its zip header says: " + too_big(label, limits))
             return
         self.content(path, label, data)
 
@@ -248,7 +310,7 @@ class _Reader:
         if kind == ".jsonl":
             self.jsonl(label, data)
             return
-        text, problem = _pdf_text(data, label) if kind == ".pdf" else _decode(data, label)
+        text, problem = _pdf_text(data, label) if kind == ".pdf" else decode_text(data, label)
         if problem:
             self.note(problem)
         if text is not None:
@@ -256,7 +318,7 @@ class _Reader:
 
     def jsonl(self, label: str, data: bytes) -> None:
         """One JSON object a line; a bad line is reported with its number and the others are kept."""
-        text, problem = _decode(data, label)
+        text, problem = decode_text(data, label)
         if problem:
             self.note(problem)
         if text is None:
@@ -280,6 +342,10 @@ class _Reader:
         if not text.split():
             self.note(f"{label} has no text; skipped.")
             return
+        clean = [_SURROGATE.sub("\ufffd", s) for s in (doc_id, text, status)]
+        if clean != [doc_id, text, status]:   # no page could show them, no export could encode them
+            self.note(f"{label}: invalid characters (lone surrogates) were replaced with \ufffd.")
+            doc_id, text, status = clean
         new_id, n = doc_id, 2
         while new_id in self.ids:
             new_id, n = f"{doc_id} ({n})", n + 1
@@ -289,12 +355,40 @@ class _Reader:
         self.documents.append(Document(new_id, text.strip(), status))
 
 
+def _member_problem(member: zipfile.ZipInfo, label: str, limits: Limits) -> str | None:
+    """Why a zip member is skipped, from its header alone, or None to read it."""
+    kind = _extension(member.filename)
+    if _unsafe(member.filename):
+        return f"{label} has an unsafe path (it points outside the archive); skipped."
+    if stat.S_ISLNK(member.external_attr >> 16):   # the Unix mode: its content is the link's target, not a file
+        return f"{label} is a symbolic link; skipped (links are not followed)."
+    if kind == ".zip":
+        return f"{label} is a zip inside a zip: zips are opened one level deep only; unzip it and upload its files."
+    if kind not in SUPPORTED:
+        return _unsupported(label, kind)
+    if member.flag_bits & 0x1:
+        return f"{label} is password-protected; skipped."
+    if member.file_size == 0:
+        return f"{label} is empty; skipped."
+    if member.file_size > limits.max_file_bytes:
+        return too_big(label, limits)
+    ratio = member.file_size / max(member.compress_size, 1)
+    if member.file_size > _RATIO_FREE_BYTES and ratio > limits.max_zip_ratio:
+        return (f"{label} expands {ratio:.0f} times when unzipped (over the max_zip_ratio limit of "
+                f"{limits.max_zip_ratio:g}): it looks like a zip bomb; skipped.")
+    return None
+
+
 def _jsonl_row(line: str, default_status: str) -> tuple[tuple[str, str, str] | None, str | None]:
     """(id, text, status) from one jsonl line, and a problem sentence (without the line prefix) if any."""
     try:
         obj = json.loads(line)
     except json.JSONDecodeError as e:
         return None, f"not valid JSON ({e.msg}); skipped."
+    except RecursionError:
+        return None, "nested too deeply to read (thousands of brackets); skipped."
+    except ValueError as e:   # e.g. an integer of more than 4,300 digits (Python's limit for reading one)
+        return None, f"holds a number too long to read ({e}); skipped."
     if not isinstance(obj, dict):
         return None, 'not a JSON object (expected {"id": ..., "text": ...}); skipped.'
     for key in ("id", "text"):
@@ -310,24 +404,6 @@ def _jsonl_row(line: str, default_status: str) -> tuple[tuple[str, str, str] | N
         return (str(doc_id).strip(), text, default_status), \
             f"'status' must be a non-empty string; used {default_status!r} instead."
     return (str(doc_id).strip(), text, status.strip()), None
-
-
-def _decode(data: bytes, label: str) -> tuple[str | None, str | None]:
-    """(text, problem): UTF-8 (BOM stripped), else cp1252 / latin-1 reported; text None if it looks binary."""
-    text, problem = None, None
-    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):   # Notepad's "Unicode"
-        try:
-            text = data.decode("utf-16")
-        except UnicodeDecodeError:
-            pass
-    if text is None:
-        if b"\x00" in data:
-            return None, f"{label} looks like a binary file, not text (it contains NUL bytes); skipped."
-        text, problem = _decode_8bit(data, label)
-    unreadable = sum(1 for c in text if not (c.isprintable() or c in "\t\n\r\f\v"))
-    if unreadable > _BINARY_SHARE * len(text):
-        return None, f"{label} looks like a binary file, not text (too many unreadable characters); skipped."
-    return text, problem
 
 
 def _decode_8bit(data: bytes, label: str) -> tuple[str, str | None]:
@@ -365,17 +441,16 @@ def _pdf_text(data: bytes, label: str) -> tuple[str | None, str | None]:
     return text, None
 
 
-def _folder_files(root: Path, limits: Limits) -> Iterator[tuple[str, bytes]]:
-    """(path relative to root with forward slashes, bytes) for every non-hidden file, sorted, read lazily."""
-    paths = [p for p in root.rglob("*") if p.is_file() and not _hidden(p.relative_to(root).as_posix())]
-    for p in sorted(paths, key=lambda p: p.relative_to(root).as_posix()):
-        yield p.relative_to(root).as_posix(), _read_capped(p, limits)
+def _folder_files(root: Path) -> list[tuple[str, Path]]:
+    """(path relative to root with forward slashes, path) for every non-hidden file, sorted."""
+    found = ((p.relative_to(root).as_posix(), p) for p in root.rglob("*") if p.is_file())
+    return sorted((name, p) for name, p in found if not _hidden(name))
 
 
 def _read_capped(path: Path, limits: Limits) -> bytes:
     """At most one byte over the file's limit: enough for `read_files` to see it is too big."""
     cap = limits.max_total_bytes if _extension(path.name) == ".zip" else limits.max_file_bytes
-    with open(path, "rb") as f:
+    with path.open("rb") as f:
         return f.read(cap + 1)
 
 
@@ -398,85 +473,7 @@ def _unsupported(label: str, kind: str) -> str:
     return f"{label}: {what} not supported; skipped. Supported: {SUPPORTED_TEXT}."
 
 
-def _too_big(label: str, limits: Limits) -> str:
-    return (f"{label} is over the {_size(limits.max_file_bytes)} limit for one file; skipped. "
-            "Raise Limits(max_file_bytes=...) to read it.")
-
-
 def _size(n: float) -> str:
     if n >= MB:
         return f"{n / MB:g} MB"
     return f"{n / 1000:g} KB" if n >= 1000 else f"{n:g} bytes"
-
-
-# ---------------------------------------------------------------- golden sets
-
-def read_golden_csv(data: bytes | str, name: str = "golden.csv") -> tuple[list[GoldenRow], list[str]]:
-    """(rows, problems) from a CSV with the header question,doc,anchor; bad rows reported and skipped."""
-    problems: list[str] = []
-    if isinstance(data, str):
-        text = data.removeprefix("\ufeff")
-    else:
-        text, problem = _decode(bytes(data), name)
-        if problem:
-            problems.append(problem)
-        if text is None:
-            return [], problems
-    reader = csv.reader(io.StringIO(text, newline=""))
-    try:
-        rows = _golden_rows(reader, name, problems)
-    except csv.Error as e:
-        problems.append(f"{name} line {reader.line_num}: the CSV cannot be parsed ({e}); stopped reading there.")
-        return [], problems
-    return rows, problems
-
-
-def _golden_rows(reader, name: str, problems: list[str]) -> list[GoldenRow]:
-    header = next((cells for cells in reader if any(c.strip() for c in cells)), None)
-    if header is None:
-        problems.append(f"{name} is empty: its first line must be the header '{GOLDEN_HEADER}'.")
-        return []
-    columns = [c.strip().lower() for c in header]
-    missing = [c for c in GOLDEN_COLUMNS if c not in columns]
-    if missing:
-        hint = " It looks separated by semicolons: save it as comma-separated." if ";" in ",".join(header) else ""
-        problems.append(f"{name} is missing the column{'s' if len(missing) > 1 else ''} {', '.join(missing)}: "
-                        f"its first line must be the header '{GOLDEN_HEADER}' (found '{','.join(header)}').{hint}")
-        return []
-    extra = [h.strip() or "(unnamed)" for h, c in zip(header, columns) if c not in GOLDEN_COLUMNS]
-    if extra:
-        problems.append(f"{name}: ignored the extra column{'s' if len(extra) > 1 else ''} {', '.join(extra)}.")
-    where = {c: columns.index(c) for c in GOLDEN_COLUMNS}
-    rows, last_line = [], reader.line_num
-    for cells in reader:
-        line, last_line = last_line + 1, reader.line_num   # a quoted field may span lines: report the first
-        if not any(c.strip() for c in cells):
-            continue
-        values = {c: cells[i].strip() if i < len(cells) else "" for c, i in where.items()}
-        empty = [c for c in GOLDEN_COLUMNS if not values[c]]
-        if empty:
-            problems.append(f"{name} line {line}: empty {', '.join(empty)}; row skipped.")
-            continue
-        rows.append(GoldenRow(**values))
-    if not rows and not any(p.startswith(f"{name} line ") for p in problems):
-        problems.append(f"{name} has a header but no rows: add one question,doc,anchor line per question.")
-    return rows
-
-
-def read_golden_path(path) -> tuple[list[GoldenRow], list[str]]:
-    """`read_golden_csv` on a file from disk."""
-    p = Path(path).expanduser()
-    if not p.is_file():
-        raise ValueError(f"No golden-set file at {str(path)!r}: give the path of a CSV file with the header "
-                         f"'{GOLDEN_HEADER}' (a relative path starts from {Path.cwd()}).")
-    return read_golden_csv(p.read_bytes(), p.name)
-
-
-def golden_to_csv(rows: Iterable[GoldenRow]) -> str:
-    """The CSV `read_golden_csv` reads back: header question,doc,anchor, quoted where needed."""
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(GOLDEN_COLUMNS)
-    for r in rows:
-        writer.writerow((r.question, r.doc, r.anchor))
-    return buffer.getvalue()

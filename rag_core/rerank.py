@@ -46,6 +46,8 @@ def rerank_scores_many(index: Index, questions: list[str], candidates: list) -> 
 
     questions[i] is scored against the chunk ids candidates[i]; returns one score array per question.
     """
+    if not questions:
+        return []
     V = len(index.tc.tokenizer.hashes)
     vocab = index.tc.tokenizer.vocab
     term_keys, term_mult, bigram_keys, n_terms, n_bigrams = [], [], [], [], []

@@ -15,6 +15,7 @@ from rag_core import (ChunkerConfig, Corpus, Document, GoldenRow, Index, Tokeniz
                       by_sentence, by_structure, check_golden, fixed_window, retrieve, stdlib_corpus, verify)
 from rag_core.index import MAX_QUESTION_CHARS, check_question
 from rag_core.metrics import anchor_is_cut, contradicted, fixed_window_count, recall_at
+from rag_core.report import TABLE_NAMES
 
 DOCS = (Document("lib", "alpha beta cutoff gamma delta epsilon zeta eta"),
         Document("heap", "heap push pop order"),
@@ -349,3 +350,117 @@ def test_contradicted_accepts_a_set_of_trusted_statuses(small):
         assert contradicted(small, ranked, 1, trusted) == 1
         assert contradicted(small, ranked, 2, trusted) == 2
     assert contradicted(small, ranked, 2, {"current", "draft"}) == 0
+
+
+# ---- golden questions the search cannot take: excluded with their reason, never an error page -----
+
+LONG_QUESTION = "two three " * 3100                    # 31,000 characters
+
+UNSEARCHABLE = [
+    ("它是什么？", "The question has no word the search can use"),           # no letter a-z, no digit
+    ("What is it?", "The question has no word the search can use"),          # stopwords only
+    ("?!", "The question has no word the search can use"),
+    (LONG_QUESTION, "The question is 31,000 characters long; the limit is 20,000."),
+    ("", "The question is empty."),
+    ("  \n", "The question is empty."),
+    (None, "The question must be text, got NoneType."),
+]
+
+
+@pytest.mark.parametrize("question, reason", UNSEARCHABLE)
+def test_golden_question_the_search_cannot_take_is_excluded(question, reason):
+    check = check_golden([(question, "a", "two three"), ("Which number follows two?", "a", "two three")], GOLDEN_CORPUS)
+    assert check.valid == (GoldenRow("Which number follows two?", "a", "two three"),)
+    (problem,) = check.problems
+    assert problem.row == 0 and problem.reason.startswith(reason)
+
+
+def test_golden_question_at_the_length_limit_is_valid():
+    q = ("two three " * MAX_QUESTION_CHARS)[:MAX_QUESTION_CHARS]
+    assert len(check_golden([(q, "a", "two three")], GOLDEN_CORPUS).valid) == 1
+
+
+@pytest.mark.parametrize("doc, reason", [("", "The document id is empty"), ("  ", "The document id is empty"),
+                                         (None, "The document id is empty"), ("gone", "Unknown document 'gone'")])
+def test_golden_row_without_a_usable_doc_is_excluded(doc, reason):
+    (problem,) = check_golden([("q?", doc, "two three")], GOLDEN_CORPUS).problems
+    assert problem.reason.startswith(reason)
+
+
+def every_table(wb):
+    """Every table the pages and the CLI compute: those `report.computable` allows (all, given a valid question)."""
+    from rag_core import report, tables
+    return {name: tables.TABLES[name](wb) for name in report.computable(wb, report.TABLE_NAMES)[0]}
+
+
+@pytest.mark.parametrize("with_a_valid_row", [True, False])
+def test_workbench_and_every_table_work_with_unsearchable_golden_rows(with_a_valid_row):
+    rows = [(q, "a", "two three") for q, _ in UNSEARCHABLE] + [("q?", "a", "   "), ("q?", "gone", "two")]
+    rows += [("Which number follows two?", "a", "two three")] if with_a_valid_row else []
+    wb = Workbench(GOLDEN_CORPUS, rows)
+    assert (len(wb.check.valid), wb.check.n_excluded) == (int(with_a_valid_row), len(UNSEARCHABLE) + 2)
+    frames = every_table(wb)
+    assert len(frames) == (len(TABLE_NAMES) if with_a_valid_row else 1)
+    for name, df in frames.items():
+        if name != "verifier_cases":
+            assert df.attrs["excluded"] == len(UNSEARCHABLE) + 2, name
+
+
+def test_cli_report_with_unsearchable_golden_rows(tmp_path, capsys):
+    from rag_core.__main__ import main
+    from rag_core.ingest import golden_to_csv
+    (tmp_path / "a.txt").write_text("One two three\nfour five six.", encoding="utf-8")
+    rows = [GoldenRow("它是什么？", "a.txt", "two three"), GoldenRow("What is it?", "a", "two three"),
+            GoldenRow(LONG_QUESTION, "a.txt", "two three"), GoldenRow("Which number follows two?", "a", "two three")]
+    (tmp_path / "g.csv").write_text(golden_to_csv(rows), encoding="utf-8")
+    assert main(["report", "--docs", str(tmp_path / "a.txt"), "--golden", str(tmp_path / "g.csv"),
+                 "--format", "json"]) == 0, capsys.readouterr().err
+    corpus = __import__("json").loads(capsys.readouterr().out)["corpus"]
+    assert (corpus["valid_questions"], corpus["excluded_questions"]) == (1, 3)
+
+
+# ---- a golden row's doc: with or without the file extension, and a suggestion when it is unknown ----
+
+NAMED = Corpus((Document("notes", "alpha beta"), Document("guide.md", "gamma delta"),
+                Document("api.md", "eps zeta"), Document("api.txt", "eps zeta")))
+
+
+@pytest.mark.parametrize("doc, resolved", [("notes", "notes"), ("notes.md", "notes"), ("notes.txt", "notes"),
+                                           ("guide", "guide.md"), ("guide.md", "guide.md"), ("api.md", "api.md")])
+def test_golden_doc_matches_with_or_without_its_extension(doc, resolved):
+    anchor = NAMED.by_id[resolved].text.split()[0]
+    check = check_golden([("Which word?", doc, anchor)], NAMED)
+    assert check.problems == () and check.valid[0].doc == resolved     # the canonical id, for every later stage
+    assert check.rows[0].doc == doc                                    # the row as given is kept too
+
+
+@pytest.mark.parametrize("doc, reason", [
+    ("note", "Unknown document 'note': no document has that id. Did you mean 'notes'?"),
+    ("Guide.md", "Unknown document 'Guide.md': no document has that id. Did you mean 'guide.md'?"),
+    ("api", "Document 'api' matches several documents ('api.md', 'api.txt'): write the full id."),
+    ("zzzz", "Unknown document 'zzzz': no document has that id."),
+])
+def test_golden_doc_unknown_or_ambiguous(doc, reason):
+    (problem,) = check_golden([("Which word?", doc, "alpha")], NAMED).problems
+    assert problem.reason == reason
+
+
+def test_golden_anchor_is_looked_up_in_the_resolved_document():
+    (problem,) = check_golden([("Which word?", "guide", "alpha")], NAMED).problems
+    assert problem.reason == "Anchor not found in 'guide.md': the document does not contain that text."
+
+
+def test_golden_problems_checks_documents_not_yet_used():
+    from rag_core.golden import golden_problems
+    pending = [Document("a.txt", "One two three"), Document("a.txt", "a repeated id: not a Corpus yet")]
+    rows = [("q one?", "a", "two three"), ("What is it?", "a.txt", "two"), ("q two?", "b", "x"), ("q?", "a", "TWO")]
+    problems = golden_problems(rows, pending)
+    assert [p.row for p in problems] == [1, 2, 3]
+    assert problems == check_golden(rows, Corpus(pending[:1])).problems
+    assert golden_problems(rows, Corpus(pending[:1])) == problems
+
+
+def test_golden_problems_of_something_else_than_documents_says_how_to_fix():
+    from rag_core.golden import golden_problems
+    with pytest.raises(ValueError, match="Expected Document objects \\(or a Corpus\\), got tuple"):
+        golden_problems([("q?", "a", "x")], [("a", "text")])

@@ -5,6 +5,8 @@ uploaded next to it is still kept.
 """
 import io
 import json
+import random
+import stat
 import struct
 import zipfile
 from pathlib import Path
@@ -13,8 +15,9 @@ import pytest
 from pypdf import PdfWriter
 
 from rag_core.corpus import Corpus, Document
-from rag_core.ingest import (GoldenRow, IngestResult, Limits, documents_to_jsonl, golden_to_csv,
-                             read_files, read_golden_csv, read_golden_path, read_path)
+from rag_core.golden import GoldenRow
+from rag_core.golden_csv import golden_to_csv, read_golden_csv, read_golden_path
+from rag_core.ingest import IngestResult, Limits, documents_to_jsonl, read_files, read_path
 
 GOOD = ("good.txt", b"A valid note that must survive its neighbours.")
 
@@ -303,6 +306,21 @@ def test_limits_must_be_positive():
             Limits(**bad)
 
 
+def test_limits_from_the_environment():
+    env = {"OPENBOOK_MAX_FILE_MB": "0.5", "OPENBOOK_MAX_TOTAL_MB": "2", "OPENBOOK_MAX_FILES": "7",
+           "OPENBOOK_MAX_ZIP_RATIO": "12.5"}
+    assert Limits.from_env(env) == Limits(500_000, 2_000_000, 7, 12.5)
+    assert Limits.from_env({"OPENBOOK_MAX_FILES": ""}) == Limits()
+
+
+@pytest.mark.parametrize("value, message", [("lots", "is not a number: set it to e.g. 20"),
+                                            ("inf", "must be a number above 0"), ("nan", "must be a number above 0"),
+                                            ("-3", "must be a number above 0"), ("0", "must be a number above 0")])
+def test_limits_from_a_bad_environment_name_the_variable(value, message):
+    with pytest.raises(ValueError, match=f"OPENBOOK_MAX_FILE_MB='{value}' {message}"):
+        Limits.from_env({"OPENBOOK_MAX_FILE_MB": value})
+
+
 def test_duplicate_ids_are_renamed_and_reported():
     jsonl = json.dumps({"id": "a.txt", "text": "from jsonl"}).encode()
     result = read_files([("a.txt", b"first"), ("a.txt", b"second"), ("x.jsonl", jsonl)])
@@ -326,6 +344,32 @@ def test_jsonl_bad_lines_are_reported_and_the_others_kept():
                                    "data.jsonl line 7: 'status' must be a non-empty string; used 'current' instead.")
 
 
+@pytest.mark.parametrize("line, problem", [
+    ("[" * 5000 + "]" * 5000, "data.jsonl line 2: nested too deeply to read"),                  # RecursionError
+    ('{"id": "n", "text": "x", "n": ' + "7" * 5000 + "}", "data.jsonl line 2: holds a number too long to read"),
+    ('{"id": ' + "7" * 5000 + ', "text": "x"}', "data.jsonl line 2: holds a number too long to read"),
+])
+def test_jsonl_line_that_breaks_the_json_parser_costs_that_line_only(line, problem):
+    data = "\n".join(['{"id": "ok1", "text": "one"}', line, '{"id": "ok2", "text": "two"}'])
+    result = read_files([("data.jsonl", data.encode()), GOOD])
+    assert ids(result) == ["ok1", "ok2", "good.txt"]
+    (got,) = result.problems
+    assert got.startswith(problem) and got.endswith("; skipped.")
+
+
+def test_jsonl_lone_surrogates_are_replaced_and_reported():
+    data = '{"id": "s\\ud800", "text": "bad \\udc00 char", "status": "dr\\ud83daft"}\n'.encode()
+    result = read_files([("data.jsonl", data)])
+    assert result.documents == (Document("s\ufffd", "bad \ufffd char", "dr\ufffdaft"),)
+    assert result.problems == ("data.jsonl line 1: invalid characters (lone surrogates) were replaced with \ufffd.",)
+    documents_to_jsonl(result.documents).encode("utf-8")       # the export, and any page showing it, can encode it
+
+
+def test_jsonl_number_id_is_kept_as_text():
+    result = read_files([("data.jsonl", b'{"id": 12, "text": "twelve"}')])
+    assert result.documents == (Document("12", "twelve"),) and result.problems == ()
+
+
 def test_nested_zip_and_corrupt_zip_are_reported():
     inner = make_zip({"deep.txt": "deep"})
     result = read_files([("outer.zip", make_zip({"inner.zip": inner, "good.txt": GOOD[1]})),
@@ -333,6 +377,94 @@ def test_nested_zip_and_corrupt_zip_are_reported():
     assert_good_kept(result)
     assert problems_about(result, "inner.zip (in outer.zip) is a zip inside a zip")
     assert problems_about(result, "broken.zip is not a readable zip file")
+
+
+def zip_with_symlink(link: str, target: str) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as zf:
+        info = zipfile.ZipInfo(link)
+        info.external_attr = (stat.S_IFLNK | 0o777) << 16       # what `zip --symlinks` stores
+        info.create_system = 3                                   # Unix
+        zf.writestr(info, target)
+        zf.writestr("good.txt", GOOD[1])
+    return buffer.getvalue()
+
+
+def test_zip_symlink_is_skipped_not_read_as_its_target():
+    result = read_files([("links.zip", zip_with_symlink("passwd.txt", "/etc/passwd"))])
+    assert result.problems == ("passwd.txt (in links.zip) is a symbolic link; skipped (links are not followed).",)
+    assert ids(result) == ["good.txt"]
+
+
+def test_folder_file_that_cannot_be_opened_costs_that_file_only(tmp_path, monkeypatch):
+    (tmp_path / "locked.txt").write_text("secret")
+    (tmp_path / "good.txt").write_bytes(GOOD[1])
+    real_open = Path.open
+
+    def refuse_locked(self, *args, **kwargs):     # root ignores chmod: refuse this one file the way the OS would
+        if self.name == "locked.txt":
+            raise PermissionError(13, "Permission denied", str(self))
+        return real_open(self, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "open", refuse_locked)
+    result = read_path(tmp_path)
+    assert result.problems == ("locked.txt could not be read (Permission denied); skipped.",)
+    assert_good_kept(result)
+
+
+@pytest.mark.parametrize("files, message", [([("a.txt", "text, not bytes")], "a.txt: give its content as bytes"),
+                                            (["a.txt"], "read_files takes (name, bytes) pairs"),
+                                            ("a.txt", "read_files takes (name, bytes) pairs"),
+                                            (None, "read_files takes (name, bytes) pairs")])
+def test_read_files_called_wrongly_says_how_to_fix(files, message):
+    with pytest.raises(ValueError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        read_files(files)
+
+
+def mutations(data: bytes, rng: random.Random, n: int):
+    """n damaged copies of data: bytes flipped, cut short, or a run of random bytes pasted in."""
+    for _ in range(n):
+        out = bytearray(data)
+        for _ in range(rng.randint(1, 8)):
+            at = rng.randrange(len(out))
+            out[at] = rng.randrange(256)
+        if rng.random() < 0.3:
+            out = out[:rng.randrange(1, len(out))]
+        if rng.random() < 0.3:
+            at = rng.randrange(len(out))
+            out[at:at] = rng.randbytes(rng.randint(1, 64))
+        yield bytes(out)
+
+
+SEEDS = {".txt": "Plain text.\r\nWith CRLF and caf\u00e9.".encode(),
+         ".md": b"\xef\xbb\xbf# Title\n\nBody.",
+         ".jsonl": b'{"id": "a", "text": "one"}\n{"id": "b", "text": "two", "status": "draft"}\n',
+         ".zip": make_zip({"a.txt": "alpha", "b.jsonl": '{"id": "b", "text": "beta"}', "c.md": "gamma " * 50}),
+         ".pdf": make_pdf("Hello page one", "Second page")}
+
+
+@pytest.mark.parametrize("kind", list(SEEDS))
+def test_fuzz_damaged_files_cost_only_themselves(kind):
+    rng = random.Random(f"open-book {kind}")
+    files = [(f"f{i}{kind}", data) for i, data in enumerate(mutations(SEEDS[kind], rng, 40))]
+    files += [(f"r{i}{kind}", rng.randbytes(rng.randint(1, 3000))) for i in range(20)]
+    files += [(f"n{i}{kind}", b"\x00" * i + b"text") for i in range(3)]
+    for name, data in files:
+        result = read_files([(name, data), GOOD])
+        assert_good_kept(result)
+        assert all(isinstance(p, str) and p for p in result.problems)
+        Corpus(result.documents)
+
+
+def test_fuzz_golden_csv_never_raises():
+    rng = random.Random("open-book golden")
+    seed = golden_to_csv([GoldenRow('Has "quotes", commas?', "doc one", "line\nbreak"), GoldenRow("q", "d", "a")])
+    inputs = list(mutations(seed.encode(), rng, 200)) + [rng.randbytes(rng.randint(1, 2000)) for _ in range(50)]
+    inputs += [seed.replace("\n", "\r\n").encode(), b"\xff\xfe" + seed.encode("utf-16-le"), seed.encode() + b"\x00",
+               b'question,doc,anchor\n"' + b"x" * 200_000 + b'",d,a\n']
+    for data in inputs:
+        rows, problems = read_golden_csv(data)
+        assert all(isinstance(r, GoldenRow) for r in rows) and all(isinstance(p, str) for p in problems)
 
 
 def test_documents_jsonl_round_trip():
@@ -410,8 +542,85 @@ def test_golden_round_trip_and_path(tmp_path):
         read_golden_path(tmp_path / "missing.csv")
 
 
+def test_golden_csv_unclosed_quote_names_its_line_and_the_rows_after_it_are_kept():
+    data = b'question,doc,anchor\nq1,d1,a1\n"unclosed question,d2,a2\nq3,d3,a3\nq4,d4,a4\n'
+    rows, problems = read_golden_csv(data)
+    assert rows == [GoldenRow("q1", "d1", "a1"), GoldenRow("q3", "d3", "a3"), GoldenRow("q4", "d4", "a4")]
+    assert problems == ['golden.csv line 3: a quote (") opened on this line is never closed (the CSV reader ran on '
+                        "to the end of the file); row skipped, reading resumed on line 4. Close the quote, and write "
+                        'a quote inside a quoted field as two ("").']
+
+
+def test_golden_csv_quote_closed_lines_later_with_text_after_it():
+    data = b'question,doc,anchor\n"unclosed,d2,a2\nq3,d3,a3\n"q4" x,d4,a4\nq5,d5,a5\n'
+    rows, problems = read_golden_csv(data)
+    assert rows == [GoldenRow("q3", "d3", "a3"), GoldenRow("q4 x", "d4", "a4"), GoldenRow("q5", "d5", "a5")]
+    (problem,) = problems
+    assert problem.startswith('golden.csv line 2: a quote (") opened on this line is not closed on this line (the CSV '
+                              "reader ran on to line 4 and stopped there); row skipped, reading resumed on line 3.")
+
+
+def test_golden_csv_quote_that_swallows_rows_is_pointed_out():
+    data = b'question,doc,anchor\n"q2,d2,a2\nq3,d3,a3\nq4",d4,a4\n'
+    rows, problems = read_golden_csv(data)
+    assert rows == [GoldenRow("q2,d2,a2\nq3,d3,a3\nq4", "d4", "a4")]
+    assert problems == ["golden.csv line 2: this row runs on to line 4 inside quotes, over lines that look like rows "
+                        "of their own; if a closing quote is missing on line 2, those rows were swallowed."]
+
+
+def test_golden_csv_rereading_after_open_quotes_is_bounded(monkeypatch):
+    from rag_core import golden_csv
+    monkeypatch.setattr(golden_csv, "_REREAD", 0)         # only the fixed allowance of 100 lines read twice
+    data = b'question,doc,anchor\n"q,d,a\n' + b"x,d,a\n" * 200
+    rows, problems = read_golden_csv(data)
+    assert rows == [] and problems[-1] == "golden.csv: stopped reading at line 3: too many quotes are left open. " \
+                                          "Check the file's quotes."
+
+
+@pytest.mark.parametrize("line", [b'"' + b"x" * 200_000 + b'",d,a', b'"q" x,' + b"x" * 200_000 + b",a"])
+def test_golden_csv_field_over_the_csv_limit_costs_its_row(line):
+    rows, problems = read_golden_csv(b"question,doc,anchor\n" + line + b"\nq2,d2,a2\n")
+    assert rows == [GoldenRow("q2", "d2", "a2")]
+    assert problems == ["golden.csv line 2: a field is over 131,072 characters; row skipped."]
+
+
+@pytest.mark.parametrize("header, column", [("question,doc,anchor,doc", "doc"), ("Question,question,doc,anchor", "question")])
+def test_golden_csv_duplicated_column_is_an_error(header, column):
+    rows, problems = read_golden_csv(f"{header}\nq,d,a,x\n".encode(), name="g.csv")
+    assert rows == []
+    assert problems == [f"g.csv: the header names the column {column} twice: keep one, so that it is clear which "
+                        f"holds the {column}."]
+
+
+def test_golden_csv_over_the_file_limit_is_skipped():
+    data = golden_to_csv([GoldenRow("q" * 100, "d", "a")] * 20).encode()
+    rows, problems = read_golden_csv(data, "big.csv", Limits(max_file_bytes=1000))
+    assert rows == []
+    assert problems == ["big.csv is over the 1 KB limit for one file; skipped. Raise Limits(max_file_bytes=...) to read it."]
+
+
+def test_golden_csv_with_nul_bytes_or_binary_is_refused_with_a_reason():
+    rows, problems = read_golden_csv(b"question,doc,anchor\nq\x00,d,a\n")
+    assert rows == [] and problems[0].startswith("golden.csv looks like a binary file, not text")
+
+
+@pytest.mark.parametrize("data", [None, 42, ["question,doc,anchor"]])
+def test_golden_csv_of_something_else_than_a_file_says_how_to_call_it(data):
+    with pytest.raises(ValueError, match=r"read_golden_csv takes the file's bytes \(or its text\), not "):
+        read_golden_csv(data)
+
+
+def test_golden_functions_are_still_importable_from_ingest():
+    from rag_core import golden_csv, ingest
+    from rag_core.ingest import GOLDEN_HEADER, golden_to_csv as g, read_golden_csv as r, read_golden_path as p
+    assert (GOLDEN_HEADER, g, r, p) == (golden_csv.GOLDEN_HEADER, golden_csv.golden_to_csv,
+                                        golden_csv.read_golden_csv, golden_csv.read_golden_path)
+    with pytest.raises(AttributeError):
+        ingest.no_such_name
+
+
 def test_ingest_does_not_import_streamlit():
     import subprocess
     import sys
-    code = "import sys, rag_core.ingest; assert 'streamlit' not in sys.modules"
+    code = "import sys, rag_core.golden_csv, rag_core.ingest; assert 'streamlit' not in sys.modules"
     subprocess.run([sys.executable, "-c", code], check=True, cwd=Path(__file__).resolve().parents[1])

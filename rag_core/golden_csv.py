@@ -1,0 +1,198 @@
+"""Golden sets as CSV files: read question,doc,anchor rows from an upload or a file, and write them back.
+
+`read_golden_csv` only parses. Whether each question can be searched, each doc names a document and
+each anchor appears in it is checked by `golden.check_golden` (or `golden.golden_problems`, before the
+documents are used). A bad row costs that row only, and its problem names the file and the line.
+
+The CSV is read strictly, one record at a time, so that a quote opened and never closed is reported
+at the line where it opens and reading resumes on the next line, instead of the rest of the file
+vanishing into one field. Text after a closing quote ('"a" b') is read as the lenient reader does ('a b').
+
+Left out on purpose: other separators (a semicolon file gets a hint), other column names, and
+spreadsheet formats (save .xlsx as CSV).
+"""
+from __future__ import annotations
+
+import csv
+import io
+from pathlib import Path
+from typing import Iterable, Iterator
+
+from .golden import GoldenRow
+from .ingest import Limits, decode_text, too_big
+
+GOLDEN_COLUMNS = ("question", "doc", "anchor")
+GOLDEN_HEADER = ",".join(GOLDEN_COLUMNS)
+
+_REREAD = 4          # an unclosed quote makes the reader go back over lines: at most this many times the file
+
+
+def read_golden_csv(data: bytes | str, name: str = "golden.csv",
+                    limits: Limits = Limits()) -> tuple[list[GoldenRow], list[str]]:
+    """(rows, problems) from a CSV with the header question,doc,anchor; bad rows reported and skipped."""
+    problems: list[str] = []
+    text = _text(data, name, limits, problems)
+    records = _records(text or "", name)
+    columns = _header(records, name, problems) if text is not None else None
+    if columns is None:
+        return [], problems
+    rows = []
+    for first, last, cells, problem in records:
+        if problem:
+            problems.append(problem)
+        elif any(c.strip() for c in cells):
+            row = _row(cells, columns, f"{name} line {first}", problems)
+            rows += [row] if row else []
+            if last > first and _swallowed(cells):
+                problems.append(f"{name} line {first}: this row runs on to line {last} inside quotes, over lines "
+                                f"that look like rows of their own; if a closing quote is missing on line {first}, "
+                                "those rows were swallowed.")
+    if not rows and not any(p.startswith(f"{name} line ") for p in problems):
+        problems.append(f"{name} has a header but no rows: add one question,doc,anchor line per question.")
+    return rows, problems
+
+
+def read_golden_path(path, limits: Limits = Limits()) -> tuple[list[GoldenRow], list[str]]:
+    """`read_golden_csv` on a file from disk (at most one byte over the limit is read)."""
+    p = Path(path).expanduser()
+    if not p.is_file():
+        raise ValueError(f"No golden-set file at {str(path)!r}: give the path of a CSV file with the header "
+                         f"'{GOLDEN_HEADER}' (a relative path starts from {Path.cwd()}).")
+    try:
+        with p.open("rb") as f:
+            data = f.read(limits.max_file_bytes + 1)
+    except OSError as e:
+        raise ValueError(f"The golden-set file {str(path)!r} cannot be read ({e.strerror or e}): "
+                         "check its permissions.") from None
+    return read_golden_csv(data, p.name, limits)
+
+
+def golden_to_csv(rows: Iterable[GoldenRow]) -> str:
+    """The CSV `read_golden_csv` reads back: header question,doc,anchor, quoted where needed."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(GOLDEN_COLUMNS)
+    for r in rows:
+        writer.writerow((r.question, r.doc, r.anchor))
+    return buffer.getvalue()
+
+
+def _text(data, name: str, limits: Limits, problems: list[str]) -> str | None:
+    """The file's text (BOM removed), or None with a problem: too big, or not text."""
+    if not isinstance(data, (bytes, bytearray, memoryview, str)):
+        raise ValueError(f"read_golden_csv takes the file's bytes (or its text), not {type(data).__name__}: "
+                         "e.g. Path('golden.csv').read_bytes().")
+    if len(data) > limits.max_file_bytes:
+        problems.append(too_big(name, limits))
+        return None
+    if isinstance(data, str):
+        return data.removeprefix("\ufeff")
+    text, problem = decode_text(bytes(data), name)
+    problems += [problem] if problem else []
+    return text
+
+
+def _header(records: Iterator, name: str, problems: list[str]) -> dict[str, int] | None:
+    """Column -> position, from the first non-empty record; None (and a problem) when it is not usable."""
+    header = None
+    for _, _, cells, problem in records:
+        if problem:
+            problems.append(problem)
+        elif any(c.strip() for c in cells):
+            header = cells
+            break
+    if header is None:
+        problems.append(f"{name} is empty: its first line must be the header '{GOLDEN_HEADER}'.")
+        return None
+    columns = [c.strip().lower() for c in header]
+    missing = [c for c in GOLDEN_COLUMNS if c not in columns]
+    if missing:
+        hint = " It looks separated by semicolons: save it as comma-separated." if ";" in ",".join(header) else ""
+        problems.append(f"{name} is missing the column{'s' if len(missing) > 1 else ''} {', '.join(missing)}: "
+                        f"its first line must be the header '{GOLDEN_HEADER}' (found '{','.join(header)}').{hint}")
+        return None
+    twice = [c for c in GOLDEN_COLUMNS if columns.count(c) > 1]
+    if twice:
+        problems += [f"{name}: the header names the column {c} twice: keep one, so that it is clear which holds "
+                     f"the {c}." for c in twice]
+        return None
+    extra = [h.strip() or "(unnamed)" for h, c in zip(header, columns) if c not in GOLDEN_COLUMNS]
+    if extra:
+        problems.append(f"{name}: ignored the extra column{'s' if len(extra) > 1 else ''} {', '.join(extra)}.")
+    return {c: columns.index(c) for c in GOLDEN_COLUMNS}
+
+
+def _row(cells: list[str], columns: dict[str, int], where: str, problems: list[str]) -> GoldenRow | None:
+    values = {c: cells[i].strip() if i < len(cells) else "" for c, i in columns.items()}
+    empty = [c for c in GOLDEN_COLUMNS if not values[c]]
+    if empty:
+        problems.append(f"{where}: empty {', '.join(empty)}; row skipped.")
+        return None
+    return GoldenRow(**values)
+
+
+def _swallowed(cells: list[str]) -> bool:
+    """Whether a field running over several lines holds a line that looks like a CSV row: 'q,doc,anchor'."""
+    return any(line.count(",") >= 2 for cell in cells for line in cell.splitlines()[1:])
+
+
+class _Lines:
+    """The text's lines handed to csv.reader one at a time; `at` can be moved back to resume after a bad record."""
+
+    def __init__(self, text: str):
+        self.lines = io.StringIO(text, newline="").readlines()   # split at \n, \r\n and \r, as csv does
+        self.at = 0                                              # index of the next line to hand out
+
+    def __iter__(self):
+        return self
+
+    def __next__(self) -> str:
+        if self.at >= len(self.lines):
+            raise StopIteration
+        self.at += 1
+        return self.lines[self.at - 1]
+
+
+def _records(text: str, name: str) -> Iterator[tuple[int, int, list[str], str]]:
+    """(first line, last line, cells, problem) for each CSV record, lines counted from 1.
+
+    A record the strict reader rejects comes with a problem and no cells; reading resumes on the
+    line after the one where that record began.
+    """
+    src = _Lines(text)
+    budget = _REREAD * len(src.lines) + 100                      # lines that may be read a second time
+    while src.at < len(src.lines):
+        start = src.at
+        try:
+            for cells in csv.reader(src, strict=True):
+                yield start + 1, src.at, cells, ""
+                start = src.at
+            return
+        except csv.Error as e:
+            spanned = src.at - start > 1 or "unexpected end of data" in str(e)
+            if not spanned and "expected after" in str(e):       # '"a" b': read it as the lenient reader does
+                try:
+                    cells = next(csv.reader([src.lines[start]]))
+                except csv.Error as lenient:                     # what even that reader refuses is reported
+                    e = lenient
+                else:
+                    yield start + 1, src.at, cells, ""
+                    continue
+            yield start + 1, src.at, [], _record_problem(e, name, start + 1, src, spanned)
+            budget -= src.at - (start + 1)
+            src.at = start + 1
+            if budget < 0:
+                yield start + 1, start + 1, [], (f"{name}: stopped reading at line {start + 2}: too many quotes are "
+                                                 "left open. Check the file's quotes.")
+                return
+
+
+def _record_problem(e: csv.Error, name: str, line: int, src: _Lines, spanned: bool) -> str:
+    if spanned:
+        what = ("is never closed (the CSV reader ran on to the end of the file)" if "end of data" in str(e) else
+                f"is not closed on this line (the CSV reader ran on to line {src.at} and stopped there)")
+        return (f'{name} line {line}: a quote (") opened on this line {what}; row skipped, reading resumed on line '
+                f'{line + 1}. Close the quote, and write a quote inside a quoted field as two ("").')
+    if "field larger than field limit" in str(e):
+        return f"{name} line {line}: a field is over {csv.field_size_limit():,} characters; row skipped."
+    return f"{name} line {line}: the CSV cannot be parsed ({e}); row skipped."
