@@ -1,17 +1,23 @@
-"""Command line: `python -m rag_core report ...` prints the article's tables for a corpus.
+"""Command line: `python -m rag_core report ...` prints the article's tables for a corpus;
+`python -m rag_core verify ...` checks one answer against its spans.
 
     python -m rag_core report                                   # bundled corpus, every table, Markdown
     python -m rag_core report --format json --tables ceiling,filter
     python -m rag_core report --corpus stdlib --modules math,bisect,heapq
     python -m rag_core report --docs notes/ --golden questions.csv
     python -m rag_core report --generator ollama --llm-url http://127.0.0.1:11434 --model llama3.2
+    python -m rag_core verify --spans spans.json --answer "The cutoff is 0.6 [S1]." --format json
 
-Errors are one plain line on stderr and exit code 2, never a traceback.
+Errors are one plain line on stderr and exit code 2, never a traceback; problems met while reading the
+input come first, one `note:` line each. A reader that goes away (`| head -1`) ends the run quietly (141).
 Left out on purpose: writing files (redirect stdout) and charts (the dashboard draws them).
 """
 from __future__ import annotations
 
 import argparse
+import json
+import math
+import os
 import sys
 
 from . import report, tables
@@ -26,8 +32,8 @@ def build_parser() -> argparse.ArgumentParser:
     r = sub.add_parser("report", help="compute and print the tables")
     r.add_argument("--format", choices=("markdown", "json"), default="markdown")
     r.add_argument("--tables", help=f"comma-separated subset of: {', '.join(report.TABLE_NAMES)}")
-    r.add_argument("--corpus", choices=("bundled", "stdlib"), default="bundled",
-                   help="bundled: the CPython 3.14 snapshot; stdlib: built from this interpreter")
+    r.add_argument("--corpus", choices=("bundled", "stdlib"),
+                   help="bundled (the default): the CPython 3.14 snapshot; stdlib: built from this interpreter")
     r.add_argument("--modules", help="with --corpus stdlib: comma-separated module names (default: the article's 18)")
     r.add_argument("--docs", help="your documents: a folder, a file or a zip (.txt .md .pdf .jsonl)")
     r.add_argument("--golden", help="your golden set: a CSV with columns question,doc,anchor")
@@ -36,35 +42,63 @@ def build_parser() -> argparse.ArgumentParser:
                    help="a real model adds the table pipeline_model (its outcomes with and without the filter)")
     r.add_argument("--llm-url", help="server base URL, e.g. http://127.0.0.1:11434 (Ollama) or http://127.0.0.1:8080")
     r.add_argument("--model", help="model name on that server")
-    r.add_argument("--timeout", type=float, default=120.0, help="seconds to wait for one answer")
+    r.add_argument("--timeout", type=float, default=120.0,
+                   help=f"seconds to wait for one answer (more than 0, at most {MAX_TIMEOUT_S:g})")
+    sub.add_parser("verify", add_help=False,       # parsed by verify_parser(): see verify_main
+                   help="check one answer against its spans (python -m rag_core verify --help)")
     return ap
 
 
-def load_workbench(args) -> tuple[Workbench, list[str]]:
-    """The corpus and golden set the arguments ask for, and the problems met while reading them."""
-    problems: list[str] = []
+MAX_TIMEOUT_S = 3600.0   # an hour for one answer: longer is a typo (and an infinite wait overflows the socket's clock)
+
+
+def check_options(args) -> None:
+    """Options that make no sense alone or together: ValueError saying how to fix the call."""
+    if args.golden and not args.docs:
+        raise ValueError("--golden goes with --docs: the bundled corpus has its own golden set.")
+    if args.docs and args.corpus:
+        raise ValueError(f"--docs replaces the corpus: leave out --corpus {args.corpus}.")
+    if args.docs and args.no_notes:
+        raise ValueError("--no-notes goes with the bundled or stdlib corpus: your --docs have no article notes.")
+    if args.modules is not None and args.corpus != "stdlib":
+        raise ValueError("--modules goes with --corpus stdlib.")
+    if args.modules is not None and not args.modules.replace(",", " ").split():
+        raise ValueError("--modules names no module: give e.g. --modules math,bisect, or leave it out for the article's 18.")
+    if args.generator == "scripted" and (args.llm_url or args.model):
+        raise ValueError("--llm-url and --model go with --generator ollama or openai.")
+    if args.generator != "scripted" and not (args.llm_url and args.model):
+        raise ValueError(f"--generator {args.generator} needs --llm-url and --model.")
+    if not (math.isfinite(args.timeout) and 0 < args.timeout <= MAX_TIMEOUT_S):
+        raise ValueError(f"--timeout must be a number of seconds above 0 and at most {MAX_TIMEOUT_S:g}, "
+                         f"got {args.timeout:g}: 120 suits a local model.")
+
+
+def note(problem: str) -> None:
+    """A problem met while reading input, printed at once: before any error that follows from it."""
+    print(f"note: {problem}", file=sys.stderr)
+
+
+def load_workbench(args, note=note) -> Workbench:
+    """The corpus and golden set the (checked) arguments ask for; each reading problem goes to `note`."""
     if args.docs:
-        from .ingest import read_golden_path, read_path
-        got = read_path(args.docs)
-        problems += list(got.problems)
+        from .ingest import Limits, read_golden_path, read_path
+        got = read_path(args.docs, Limits.from_env())
+        for p in got.problems:
+            note(p)
         if not got.documents:
-            raise ValueError(f"No document could be read from {args.docs!r}: see the problems above.")
+            raise ValueError(f"No document could be read from {args.docs!r}.")   # the notes above say why
         corpus = Corpus(tuple(got.documents), name=args.docs)
         golden = []
         if args.golden:
             golden, golden_problems = read_golden_path(args.golden)
-            problems += golden_problems
-        return Workbench(corpus, golden), problems
-    if args.golden:
-        raise ValueError("--golden goes with --docs: the bundled corpus has its own golden set.")
+            for p in golden_problems:
+                note(p)
+        return Workbench(corpus, golden)
     if args.corpus == "stdlib":
-        modules = [m for m in (args.modules or "").split(",") if m.strip()] or None
-        corpus = stdlib_corpus(modules, with_notes=not args.no_notes) if modules else stdlib_corpus(with_notes=not args.no_notes)
+        corpus = stdlib_corpus(args.modules or None, with_notes=not args.no_notes)
     else:
-        if args.modules:
-            raise ValueError("--modules goes with --corpus stdlib.")
         corpus = bundled_corpus(with_notes=not args.no_notes)
-    return Workbench(corpus, load_golden()), problems
+    return Workbench(corpus, load_golden())
 
 
 def model_tables(wb: Workbench, args) -> dict:
@@ -76,22 +110,140 @@ def model_tables(wb: Workbench, args) -> dict:
     if not (args.llm_url and args.model):
         raise ValueError(f"--generator {args.generator} needs --llm-url and --model.")
     cfg = LLMConfig(args.generator, args.llm_url, args.model, timeout_s=args.timeout)
-    return {"pipeline_model": tables.pipeline(wb, generate=model_answerer(cfg))}
+    return {"pipeline_model": tables.pipeline(wb, generate=model_answerer(cfg), mode="strict")}   # a user judges it
 
 
 def main(argv=None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["verify"]:          # its own parser, so that every bad input is one line
+        return verify_main(argv[1:])
     args = build_parser().parse_args(argv)
     try:
+        check_options(args)
         names = report.parse_tables(args.tables)
-        wb, problems = load_workbench(args)
-        for p in problems:
-            print(f"note: {p}", file=sys.stderr)
+        wb = load_workbench(args)
+        if args.generator != "scripted" and not wb.check.valid:
+            raise ValueError(report.no_questions(wb, [f"--generator {args.generator}"]))
+        if args.tables is None:         # every table asked for implicitly: leave out those that cannot be computed
+            names, left_out = report.computable(wb, names)
+            if left_out:
+                note(report.no_questions(wb, left_out) + " Left out of the report.")
         frames = report.compute(wb, names, model_tables(wb, args))
     except Exception as e:          # every failure is one readable line, never a traceback
         print(f"error: {e}", file=sys.stderr)
         return 2
-    print(report.to_json(wb, frames) if args.format == "json" else report.to_markdown(wb, frames), end="")
+    return emit(report.to_json(wb, frames) if args.format == "json" else report.to_markdown(wb, frames))
+
+
+def emit(text: str) -> int:
+    """Write the report to stdout: 0; a reader gone (`| head -1`) ends quietly with 141, as `cat` does
+    (128 + SIGPIPE); any other failure (`> /dev/full`) is one line on stderr and 2."""
+    try:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        _drop_stdout()
+        return 141
+    except OSError as e:
+        _drop_stdout()
+        print(f"error: cannot write the report: {e.strerror or e}.", file=sys.stderr)
+        return 2
     return 0
+
+
+def _drop_stdout() -> None:
+    """Point stdout at /dev/null, so that Python's last flush at exit cannot fail again (the Python docs' advice)."""
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError):   # stdout is no real file (captured in tests): nothing will flush it
+        pass
+
+
+# ---- verify: one answer against its spans ---------------------------------------------------------
+
+class _OneLineParser(argparse.ArgumentParser):
+    """A bad option is one `error:` line and exit 2, not the usage block."""
+
+    def error(self, message):
+        self.exit(2, f"error: {message}\n")
+
+
+def verify_parser() -> argparse.ArgumentParser:
+    from .verifier import MODES
+    v = _OneLineParser(prog="python -m rag_core verify",
+                       description="Check one answer: every sentence must cite a span [Sn] that holds its numbers "
+                                   "and technical names. Exit 0 whatever the verdict, 2 for bad input.")
+    v.add_argument("--spans", required=True, help='a JSON file: a list of span texts, S1 first, e.g. ["a", "b"]')
+    v.add_argument("--answer", help="the answer text")
+    v.add_argument("--answer-file", help="a UTF-8 file holding the answer (- reads stdin)")
+    v.add_argument("--mode", choices=MODES, default="strict",
+                   help="strict (the default): numbers by value, names whole; article: the article's string checker")
+    v.add_argument("--format", choices=("text", "json"), default="text")
+    return v
+
+
+def _one_line(e: Exception) -> str:
+    return " ".join(str(getattr(e, "strerror", None) or e).split())
+
+
+def read_spans(path: str) -> list[str]:
+    """The span texts of a JSON file, S1 first: ValueError saying what is wrong otherwise."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            spans = json.load(f)
+    except OSError as e:
+        raise ValueError(f"cannot read the spans file {path!r}: {_one_line(e)}.") from None
+    except ValueError as e:     # not JSON, or not UTF-8
+        raise ValueError(f"the spans file {path!r} is not JSON: {_one_line(e)}.") from None
+    if not isinstance(spans, list) or not all(isinstance(s, str) for s in spans):
+        raise ValueError(f"the spans file {path!r} must be a JSON list of span texts, S1 first, "
+                         f'e.g. ["first span", "second span"].')
+    return spans
+
+
+def read_answer(args) -> str:
+    if args.answer is not None and args.answer_file is not None:
+        raise ValueError("give the answer once: --answer TEXT or --answer-file FILE, not both.")
+    if args.answer is not None:
+        return args.answer
+    if args.answer_file is None:
+        raise ValueError("no answer: give --answer TEXT or --answer-file FILE.")
+    try:
+        if args.answer_file == "-":
+            return sys.stdin.read()
+        with open(args.answer_file, encoding="utf-8") as f:
+            return f.read()
+    except (OSError, ValueError) as e:
+        raise ValueError(f"cannot read the answer file {args.answer_file!r}: {_one_line(e)}.") from None
+
+
+def verdict_text(v, why_modes_differ: str | None) -> str:
+    """The verdict for a terminal: verdict and reason, each sentence with its explanation, and why the
+    other checker's verdict differs, when it does."""
+    lines = [f"{v.verdict} ({v.mode} checker): {v.reason}"]
+    for i, s in enumerate(v.sentences, 1):
+        lines += [f"  {i}. {'passes' if s.ok else 'fails'}: {s.sentence}", f"     {s.explanation}"]
+    if why_modes_differ:
+        lines.append(f"modes disagree: {why_modes_differ}")
+    return "\n".join(lines) + "\n"
+
+
+def verify_main(argv: list[str]) -> int:
+    from .verifier import disagreement, verify
+    try:
+        args = verify_parser().parse_args(argv)
+    except SystemExit as e:             # --help (0) or a bad option, already printed on one line (2)
+        return e.code
+    try:
+        spans = read_spans(args.spans)
+        answer = read_answer(args)
+        v = verify(answer, spans, args.mode)
+    except ValueError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    if args.format == "json":
+        return emit(json.dumps(v.as_dict(), ensure_ascii=False, indent=2) + "\n")
+    return emit(verdict_text(v, disagreement(answer, spans)))
 
 
 if __name__ == "__main__":

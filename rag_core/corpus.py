@@ -8,10 +8,13 @@ the status, which is the only field the article filters on.
 """
 from __future__ import annotations
 
+import contextlib
 import importlib
 import inspect
+import io
 import json
 import statistics
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -23,6 +26,9 @@ NOTES_FILE = DATA / "notes.json"
 ARTICLE_MODULES = ("statistics", "bisect", "heapq", "itertools", "functools", "difflib",
                    "textwrap", "tempfile", "uuid", "base64", "secrets", "gzip", "math",
                    "glob", "zlib", "operator", "fractions", "fnmatch")
+# standard-library modules whose import does something besides defining names: never imported here
+SIDE_EFFECTS = {"this": "prints the Zen of Python", "antigravity": "opens a web browser",
+                "idlelib.idle": "starts the IDLE editor"}
 
 
 @dataclass(frozen=True)
@@ -107,12 +113,17 @@ def stdlib_documents(modules=ARTICLE_MODULES) -> list[Document]:
     modules = list(dict.fromkeys(m.strip() for m in modules if m.strip()))   # each module once
     if not modules:
         raise ValueError("No module names given: pass at least one, e.g. ['math', 'bisect'].")
-    documents, seen = [], set()
+    imported, refused = {}, []
     for name in modules:
-        try:
-            m = importlib.import_module(name)
-        except ImportError as e:
-            raise ValueError(f"Module {name!r} cannot be imported here ({e}): check the name.") from None
+        m = _import_quietly(name)
+        if isinstance(m, str):
+            refused.append(f"Module {name!r} {m}")
+        else:
+            imported[name] = m
+    if refused:
+        raise ValueError(" ".join(refused))
+    documents, seen = [], set()
+    for name, m in imported.items():
         parts = [f"MODULE {name}"]
         if inspect.getdoc(m):
             parts.append(inspect.getdoc(m).strip())
@@ -134,6 +145,24 @@ def stdlib_documents(modules=ARTICLE_MODULES) -> list[Document]:
             parts.append(f"## {name}.{attr}\n\n{doc.strip()}")
         documents.append(Document(name, "\n\n".join(parts), "current"))
     return documents
+
+
+def _import_quietly(name: str):
+    """The module, or why not: 'this' -> 'is refused: importing it prints the Zen of Python; leave it out.'.
+
+    Only standard-library modules are imported ('os.path' counts: its top package is), never a program's
+    entry point (a `__main__` module) or a module imported for its side effect (SIDE_EFFECTS). Whatever an
+    import prints goes nowhere: the report on stdout stays a report.
+    """
+    if name in SIDE_EFFECTS or "__main__" in name.split("."):
+        return f"is refused: importing it {SIDE_EFFECTS.get(name, 'runs a program')}; leave it out."
+    if name.split(".")[0] not in sys.stdlib_module_names:
+        return "cannot be imported here (it is not a standard-library module): check the name."
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        try:
+            return importlib.import_module(name)
+        except (Exception, SystemExit) as e:   # a module may fail in any way on this platform
+            return f"cannot be imported here ({type(e).__name__}: {e}): check the name."
 
 
 def stdlib_corpus(modules=ARTICLE_MODULES, with_notes: bool = True) -> Corpus:

@@ -2,6 +2,9 @@
 
     report(wb, ["ceiling", "filter"]) -> {"corpus": {...sizes...}, "tables": {"ceiling": [{"k": 1, "ceiling": 0.389}, ...]}}
 
+Tables measured over golden questions need at least one valid question; without any, `computable`
+leaves them out (the verifier's fixed cases remain) and `compute` refuses them with a sentence saying why.
+
 JSON schema: {"corpus": {name, documents, current, not_current, total_words, median_words, max_words,
 questions, valid_questions, excluded_questions, excluded: [{row, question, reason}]},
 "tables": {NAME: [row objects]}}; column names are those of `tables` (snake_case of the article's headers).
@@ -20,17 +23,47 @@ from . import tables as T
 from .workbench import Workbench
 
 TABLE_NAMES = tuple(T.TABLES)
+# tables measured over the valid golden questions: without any, they have nothing to count
+NEEDS_QUESTIONS = tuple(n for n in TABLE_NAMES if n != "verifier_cases")
 
 
 def parse_tables(spec: str | None) -> list[str]:
-    """'ceiling,filter' -> ['ceiling', 'filter']; None or '' -> every table; ValueError naming the valid ones."""
-    if not spec:
+    """'ceiling,filter,ceiling' -> ['ceiling', 'filter']; None -> every table; ValueError naming the valid ones.
+
+    A spec that names no table ('', ',,,') is an error, not an empty report.
+    """
+    if spec is None:
         return list(TABLE_NAMES)
-    names = [n.strip() for n in spec.split(",") if n.strip()]
+    names = list(dict.fromkeys(n.strip() for n in spec.split(",") if n.strip()))
+    if not names:
+        raise ValueError(f"No table named in {spec!r}: give one or more of {', '.join(TABLE_NAMES)}, "
+                         "separated by commas (or leave out --tables for all of them).")
     unknown = [n for n in names if n not in T.TABLES]
     if unknown:
         raise ValueError(f"Unknown table {', '.join(map(repr, unknown))}: choose among {', '.join(TABLE_NAMES)}.")
     return names
+
+
+def computable(wb: Workbench, names) -> tuple[list[str], list[str]]:
+    """(tables that can be computed, tables left out): without a valid golden question, only verifier_cases.
+
+    ['ceiling', 'verifier_cases'] -> (both, []) with questions; (['verifier_cases'], ['ceiling']) without.
+    """
+    if wb.check.valid:
+        return list(names), []
+    return [n for n in names if n not in NEEDS_QUESTIONS], [n for n in names if n in NEEDS_QUESTIONS]
+
+
+def no_questions(wb: Workbench, names) -> str:
+    """'ceiling, rerank need golden questions: <why, and the fix>.'"""
+    if not wb.check.rows:
+        why = "add a golden set, a CSV with the columns question,doc,anchor (--golden FILE on the command line)"
+    else:
+        n, first = len(wb.check.rows), wb.check.problems[0]
+        who = "the one golden question cannot" if n == 1 else f"none of the {n} golden questions can"
+        why = (f"{who} be checked against this corpus ({'' if n == 1 else 'the first: '}{first.question!r}: "
+               f"{first.reason.rstrip('.')})")
+    return f"{', '.join(names)} need{'s' if len(names) == 1 else ''} golden questions: {why}."
 
 
 def corpus_summary(wb: Workbench) -> dict:
@@ -49,7 +82,13 @@ def _plain(v):
 
 
 def compute(wb: Workbench, names=TABLE_NAMES, extra: dict | None = None) -> dict[str, pd.DataFrame]:
-    """name -> DataFrame for each requested table; `extra` adds tables computed elsewhere (a real model's)."""
+    """name -> DataFrame for each requested table; `extra` adds tables computed elsewhere (a real model's).
+
+    ValueError when a requested table needs golden questions and `wb` has none valid (see `computable`).
+    """
+    left_out = computable(wb, names)[1]
+    if left_out:
+        raise ValueError(no_questions(wb, left_out))
     out = {}
     for name in names:
         if name == "cut_summary" and "cut_anchors" in out:
@@ -84,7 +123,7 @@ def markdown_table(df: pd.DataFrame) -> str:
 def to_markdown(wb: Workbench, frames: dict[str, pd.DataFrame]) -> str:
     c = corpus_summary(wb)
     head = [f"# Open Book report: {c['name']}", "",
-            f"{c['documents']} documents ({c['current']} current, {c['not_current']} with another status), "
+            f"{c['documents']} document{'s' if c['documents'] != 1 else ''} ({c['current']} current, {c['not_current']} with another status), "
             f"{c['total_words']} words (median {c['median_words']} per document, max {c['max_words']}); "
             f"{c['valid_questions']} of {c['questions']} golden questions valid, {c['excluded_questions']} excluded."]
     for p in c["excluded"]:

@@ -1,9 +1,11 @@
 """`python -m rag_core report`: the JSON schema, the values (equal to the tables, hence to the reference), errors."""
 import json
 import math
+import os
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -59,19 +61,145 @@ def test_docs_and_golden_from_files(capsys, tmp_path):
 
 @pytest.mark.parametrize("args, words", [
     (["--tables", "nope"], "Unknown table 'nope'"),
+    (["--tables", ",,,"], "No table named in ',,,': give one or more of ceiling, strategies"),
+    (["--tables", ""], "No table named in ''"),
     (["--corpus", "stdlib", "--modules", "nosuchmodule"], "cannot be imported"),
+    (["--corpus", "stdlib", "--modules", "math,nosuchmodule,antigravity"],
+     "Module 'nosuchmodule' cannot be imported here (it is not a standard-library module): check the name. "
+     "Module 'antigravity' is refused: importing it opens a web browser"),
+    (["--corpus", "stdlib", "--modules", "unittest.__main__"], "is refused: importing it runs a program"),
+    (["--corpus", "stdlib", "--modules", ",,"], "--modules names no module"),
+    (["--modules", "math"], "--modules goes with --corpus stdlib"),
     (["--golden", "x.csv"], "--golden goes with --docs"),
     (["--docs", "/nonexistent/folder"], "/nonexistent/folder"),
+    (["--docs", "notes", "--corpus", "bundled"], "--docs replaces the corpus: leave out --corpus bundled"),
+    (["--docs", "notes", "--no-notes"], "--no-notes goes with the bundled or stdlib corpus"),
     (["--generator", "ollama"], "needs --llm-url and --model"),
+    (["--model", "qwen2.5:7b"], "--llm-url and --model go with --generator ollama or openai"),
+    *[(["--generator", "ollama", "--llm-url", "http://127.0.0.1:9", "--model", "m", "--timeout", t],
+       f"--timeout must be a number of seconds above 0 and at most 3600, got {t}")
+      for t in ("inf", "nan", "0", "-1", "1e+09")],
 ])
 def test_errors_are_one_line_and_exit_2(capsys, args, words):
     assert main(["report", *args]) == 2
+    out, err = capsys.readouterr()
+    assert words in err and "Traceback" not in err and err.count("\n") == 1 and out == ""
+
+
+def test_a_side_effect_module_is_refused_before_it_is_imported(capsys):
+    assert main(["report", "--corpus", "stdlib", "--modules", "this"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and "Beautiful is better than ugly" not in err
+    assert err == "error: Module 'this' is refused: importing it prints the Zen of Python; leave it out.\n"
+
+
+def notes_dir(tmp_path):
+    (tmp_path / "notes").mkdir()
+    (tmp_path / "notes" / "a.txt").write_text("The launch code for the rocket is 7741.\n\nNothing else here.")
+    return str(tmp_path / "notes")
+
+
+def test_docs_without_golden_report_what_needs_no_questions(capsys, tmp_path):
+    assert main(["report", "--docs", notes_dir(tmp_path)]) == 0
+    out, err = capsys.readouterr()
+    assert "## verifier_cases" in out and out.count("## ") == 1 and "0 of 0 golden questions valid" in out
+    assert err == ("note: ceiling, strategies, size_overlap, cut_anchors, cut_summary, filter, rerank, latency, "
+                   "pipeline, prompt need golden questions: add a golden set, a CSV with the columns "
+                   "question,doc,anchor (--golden FILE on the command line). Left out of the report.\n")
+    doc = run_json(capsys, "--docs", str(tmp_path / "notes"))
+    assert list(doc["tables"]) == ["verifier_cases"] and doc["corpus"]["questions"] == 0
+
+
+@pytest.mark.parametrize("golden, extra, words", [
+    (None, ["--tables", "verifier_cases,ceiling"], "ceiling needs golden questions: add a golden set"),
+    (None, ["--generator", "ollama", "--llm-url", "http://127.0.0.1:9", "--model", "m"],
+     "--generator ollama needs golden questions"),
+    ("question,doc,anchor\nWhat is the code?,b.txt,7741\n", ["--tables", "filter"],
+     "filter needs golden questions: the one golden question cannot be checked against this corpus "
+     "('What is the code?': Unknown document 'b.txt'"),
+])
+def test_asking_for_a_table_that_needs_questions_without_any_is_an_error(capsys, tmp_path, golden, extra, words):
+    args = ["--docs", notes_dir(tmp_path), *extra]
+    if golden:
+        (tmp_path / "g.csv").write_text(golden)
+        args += ["--golden", str(tmp_path / "g.csv")]
+    assert main(["report", *args]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.startswith("error: ") and words in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("make, note", [
+    (lambda d: None, "note: No documents were uploaded"),
+    (lambda d: (d / "report.docx").write_bytes(b"PK.."), "note: report.docx: .docx files are not supported"),
+])
+def test_reading_problems_come_before_the_error(capsys, tmp_path, make, note):
+    make(tmp_path)
+    assert main(["report", "--docs", str(tmp_path)]) == 2
+    lines = capsys.readouterr().err.splitlines()
+    assert lines[0].startswith(note) and all(line.startswith("note: ") for line in lines[:-1])
+    assert lines[-1] == f"error: No document could be read from {str(tmp_path)!r}."
+
+
+def test_limits_come_from_the_environment(capsys, tmp_path, monkeypatch):
+    monkeypatch.setenv("OPENBOOK_MAX_FILE_MB", "0.00001")     # 10 bytes
+    assert main(["report", "--docs", notes_dir(tmp_path), "--tables", "verifier_cases"]) == 2
     err = capsys.readouterr().err
-    assert words in err and "Traceback" not in err and err.count("\n") == 1
+    assert err.startswith("note: a.txt is over the 10 bytes limit for one file; skipped.")
+    assert err.endswith("error: No document could be read from " + repr(str(tmp_path / "notes")) + ".\n")
+
+
+@pytest.mark.parametrize("value", ["abc", "inf", "-1"])
+def test_a_bad_limit_in_the_environment_is_one_line(capsys, tmp_path, monkeypatch, value):
+    monkeypatch.setenv("OPENBOOK_MAX_FILES", value)
+    assert main(["report", "--docs", notes_dir(tmp_path), "--tables", "verifier_cases"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.startswith("error: ") and err.count("\n") == 1, err
+    if value == "abc":
+        assert "OPENBOOK_MAX_FILES='abc' is not a number" in err
+
+
+@pytest.mark.parametrize("path", ["missing.csv", "."])
+def test_a_golden_path_that_is_no_file_is_one_line(capsys, tmp_path, path):
+    assert main(["report", "--docs", notes_dir(tmp_path), "--golden", str(tmp_path / path)]) == 2
+    assert capsys.readouterr().err.startswith("error: No golden-set file at")
+
+
+ROOT = Path(__file__).parents[1]
+
+
+def cli(*args, **kw) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "rag_core", "report", *args], text=True, timeout=120, cwd=str(ROOT), **kw)
+
+
+def test_an_import_that_prints_stays_out_of_the_report(tmp_path):
+    # winsound is a standard-library name with no module on Linux: this one shadows it and prints on import
+    (tmp_path / "winsound.py").write_text('"""A module that talks."""\nimport sys\n'
+                                          'print("SIDE EFFECT")\nprint("SIDE EFFECT", file=sys.stderr)\n')
+    out = cli("--format", "json", "--corpus", "stdlib", "--modules", "winsound,math", "--tables", "verifier_cases",
+              capture_output=True, env={**os.environ, "PYTHONPATH": str(tmp_path)})
+    assert out.returncode == 0, out.stderr
+    assert "SIDE EFFECT" not in out.stdout + out.stderr
+    assert json.loads(out.stdout)["corpus"]["current"] == 2
+
+
+def test_a_full_disk_is_one_line_and_exit_2():
+    with open("/dev/full", "w") as full:
+        out = cli("--tables", "verifier_cases", stdout=full, stderr=subprocess.PIPE)
+    assert out.returncode == 2
+    assert out.stderr == "error: cannot write the report: No space left on device.\n"
+
+
+def test_a_closed_pipe_ends_quietly_with_141():
+    read, write = os.pipe()
+    os.close(read)                     # nobody will ever read: the first write breaks the pipe
+    try:
+        out = cli("--tables", "verifier_cases", stdout=write, stderr=subprocess.PIPE)
+    finally:
+        os.close(write)
+    assert (out.returncode, out.stderr) == (141, "")
 
 
 def test_runs_as_a_module():
-    out = subprocess.run([sys.executable, "-m", "rag_core", "report", "--format", "json", "--tables", "filter"],
-                         capture_output=True, text=True, timeout=120, cwd=str(__import__("pathlib").Path(__file__).parents[1]))
+    out = cli("--format", "json", "--tables", "filter", capture_output=True)
     assert out.returncode == 0, out.stderr
     assert json.loads(out.stdout)["tables"]["filter"][1]["contradicted_top_3"] == 0
