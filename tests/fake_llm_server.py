@@ -1,7 +1,8 @@
-"""A fake model server for tests: speaks Ollama's /api/generate and OpenAI's /v1/chat/completions.
+"""A fake model server for tests: speaks Ollama's /api/generate and OpenAI's /v1/chat/completions, and lists models.
 
 Nothing is generated: the answer is scripted by a *mode*, taken from a marker `[[fake:MODE]]` in the
-prompt when there is one, else from the model name. Answers (streamed word by word when asked):
+prompt when there is one, else from a URL prefix `/_mode/MODE` (base_url http://127.0.0.1:PORT/_mode/MODE,
+the only way to script a GET), else from the model name. Answers (streamed word by word when asked):
   echo-cite      "<first sentence of the prompt's [S1] passage> [S1]."  (NOT IN THE CONTEXT without one)
   invented       "The default cutoff is 0.9 [S1]."
   out-of-range   "The answer is here [S9]."
@@ -9,17 +10,26 @@ prompt when there is one, else from the model name. Answers (streamed word by wo
   abstain        "NOT IN THE CONTEXT"
   fixed:TEXT     TEXT
   need-key       401 unless the header is `Authorization: Bearer secret-key`, then "Key accepted [S1]."
+  huge           HUGE_ANSWER, HUGE_CHARS characters (streamed in 1,000-character pieces)
 Faults:
   error-500      HTTP 500 with a short text body
   error-echo-key HTTP 500 whose body repeats the Authorization header (a server that leaks the key)
+  error-markdown HTTP 500 whose body is MARKDOWN_BODY (links, an image, LaTeX: a page must show it as text)
   error-in-body  HTTP 200 whose JSON (or first streamed line) is {"error": ...}, as Ollama does
   slow           waits SLOW_S seconds (less if the server stops), then closes without answering
+  trickle        sends the answer in TRICKLE_PIECES pieces, one every TRICKLE_S seconds (a whole answer:
+                 its bytes in as many slices): no single wait is long, the whole answer is (6 s or more)
   malformed      HTTP 200 whose body (or every streamed line) is not JSON
   empty          a well-formed but empty answer
   cut            streams a few words, then drops the connection mid-body
   cut-clean      streams a few words and ends the body cleanly, but never sends done / [DONE]
+  json:VALUE     HTTP 200 whose body (or every streamed line) is the JSON text VALUE: a number, a list,
+                 null, an object of the wrong shape (use it as the model name: VALUE may hold "]]")
   missing...     (any model name starting so) 404 model not found, in each protocol's own style
 Any other mode answers like echo-cite.
+
+Model lists: `GET /api/tags` (Ollama) and `GET /v1/models` (OpenAI) list MODELS; the modes error-500,
+error-markdown, need-key, malformed, slow, trickle, json:VALUE and missing (404) fault them too.
 
 `GET /_last_request` returns {"path", "authorization", "body"} of the last POST, so a test can check
 what the client sent (Ollama's options.num_ctx, the Bearer header). Every handler ends on its own.
@@ -37,11 +47,18 @@ import signal
 import sys
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import unquote
 
 HOST = "127.0.0.1"
 SLOW_S = 3.0                 # longer than the tests' client timeout, short enough to end on its own
 API_KEY = "secret-key"       # the key mode need-key expects
 CUT_AFTER_WORDS = 3          # how many words `cut` and `cut-clean` send before stopping
+TRICKLE_S = 0.5              # the pause between two pieces of `trickle`
+TRICKLE_PIECES = 12          # 6 s in all: longer than the tests' timeout, and it ends on its own
+HUGE_CHARS = 1_000_000       # far past the client's answer cap
+HUGE_ANSWER = ("All work and no play makes a long answer. " * (HUGE_CHARS // 42 + 1))[:HUGE_CHARS]
+MARKDOWN_BODY = "[click](http://x) ![i](http://x/i.png) $x^2$ :red[hi] **bold** <b>tag</b>"
+MODELS = ["abstain", "echo-cite", "invented", "llama3.2:3b", "qwen2.5:7b", "[click](http://x)"]
 CANNED = {
     "invented": "The default cutoff is 0.9 [S1].",
     "out-of-range": "The answer is here [S9].",
@@ -51,16 +68,26 @@ CANNED = {
     "empty": "",
     "cut": "This answer will never be finished by the server.",
     "cut-clean": "This answer will never be finished by the server.",
+    "trickle": " ".join(f"word{i}" for i in range(TRICKLE_PIECES)),
+    "huge": HUGE_ANSWER,
 }
 
 
 # --- what to answer ------------------------------------------------------------------------------
 
-def mode_for(model: str, prompt: str) -> str:
-    """The scripted behaviour: a [[fake:MODE]] marker in the prompt wins over the model name."""
+def mode_for(model: str, prompt: str, url_mode: str | None = None) -> str:
+    """The scripted behaviour: a [[fake:MODE]] marker in the prompt, else the URL's, else the model name."""
     marker = re.search(r"\[\[fake:(.+?)\]\]", prompt)
-    mode = marker.group(1) if marker else model
+    mode = marker.group(1) if marker else url_mode or model
     return "missing" if mode.startswith("missing") else mode
+
+
+def split_mode(path: str) -> tuple[str | None, str]:
+    """"/_mode/slow/api/tags" -> ("slow", "/api/tags");  "/api/tags" -> (None, "/api/tags")."""
+    if not path.startswith("/_mode/"):
+        return None, path
+    mode, _, rest = path.removeprefix("/_mode/").partition("/")
+    return unquote(mode), "/" + rest
 
 
 def answer_for(mode: str, prompt: str) -> str:
@@ -85,7 +112,9 @@ def first_sentence_of_s1(prompt: str) -> str | None:
 
 
 def words(text: str) -> list[str]:
-    """The text in streamable pieces that join back to it exactly."""
+    """The text in streamable pieces that join back to it exactly (a huge text: 1,000 characters each)."""
+    if len(text) > 100_000:
+        return [text[i:i + 1000] for i in range(0, len(text), 1000)]
     return re.findall(r"\S+\s*", text)
 
 
@@ -156,8 +185,11 @@ class Handler(BaseHTTPRequestHandler):
         pass
 
     def do_GET(self):
-        if self.path == "/_last_request":
+        url_mode, path = split_mode(self.path)
+        if path == "/_last_request":
             self.send_json(200, self.server.last_request or {})
+        elif path in ("/api/tags", "/v1/models"):
+            self.list_models(mode_for("", "", url_mode), ollama=path == "/api/tags")
         else:
             self.send_json(404, {"error": "not found"})
 
@@ -169,30 +201,51 @@ class Handler(BaseHTTPRequestHandler):
             return self.send_json(400, {"error": "request body is not JSON"})
         self.server.last_request = {"path": self.path, "body": body,
                                     "authorization": self.headers.get("Authorization")}
-        if self.path not in ("/api/generate", "/v1/chat/completions"):
+        url_mode, path = split_mode(self.path)
+        if path not in ("/api/generate", "/v1/chat/completions"):
             return self.send_json(404, {"error": f"no endpoint {self.path}"})
-        self.answer(body, ollama=self.path == "/api/generate")
+        self.answer(body, url_mode, ollama=path == "/api/generate")
 
-    def answer(self, body: dict, ollama: bool):
-        model, prompt, stream = str(body.get("model", "")), prompt_of(body), bool(body.get("stream"))
-        mode = mode_for(model, prompt)
-        if mode == "missing":
-            return self.send_json(404, missing_model_error(ollama, model))
+    def fault(self, mode: str) -> bool:
+        """Answer the faults a model list and an answer share; False when `mode` is none of them."""
         if mode == "need-key" and self.headers.get("Authorization") != f"Bearer {API_KEY}":
-            return self.send_json(401, {"error": {"message": "Invalid API key", "code": "invalid_api_key"}})
-        if mode == "error-500":
-            return self.send_bytes(500, b"Internal Server Error: CUDA out of memory", "text/plain")
-        if mode == "error-echo-key":
+            self.send_json(401, {"error": {"message": "Invalid API key", "code": "invalid_api_key"}})
+        elif mode == "error-500":
+            self.send_bytes(500, b"Internal Server Error: CUDA out of memory", "text/plain")
+        elif mode == "error-markdown":
+            self.send_bytes(500, MARKDOWN_BODY.encode(), "text/plain")
+        elif mode == "error-echo-key":
             echo = f"bad request with Authorization: {self.headers.get('Authorization')}"
-            return self.send_bytes(500, echo.encode(), "text/plain")
-        if mode == "error-in-body":
-            return self.send_error_in_body(ollama, stream)
-        if mode == "slow":
+            self.send_bytes(500, echo.encode(), "text/plain")
+        elif mode == "slow":
             self.server.stopping.wait(SLOW_S)
             self.close_connection = True
+        else:
+            return False
+        return True
+
+    def list_models(self, mode: str, ollama: bool):
+        if mode == "missing":
+            return self.send_json(404, {"error": "not found"})
+        if self.fault(mode):
             return None
-        if mode == "malformed":
-            return self.send_malformed(stream)
+        if mode == "malformed" or mode.startswith("json:"):
+            return self.send_malformed(mode, stream=False)
+        listing = {"models": [{"name": m, "model": m, "size": 1} for m in MODELS]} if ollama else \
+            {"object": "list", "data": [{"id": m, "object": "model", "owned_by": "fake"} for m in MODELS]}
+        self.send_whole(mode, listing)
+
+    def answer(self, body: dict, url_mode: str | None, ollama: bool):
+        model, prompt, stream = str(body.get("model", "")), prompt_of(body), bool(body.get("stream"))
+        mode = mode_for(model, prompt, url_mode)
+        if mode == "missing":
+            return self.send_json(404, missing_model_error(ollama, model))
+        if self.fault(mode):
+            return None
+        if mode == "error-in-body":
+            return self.send_error_in_body(ollama, stream)
+        if mode == "malformed" or mode.startswith("json:"):
+            return self.send_malformed(mode, stream, ollama)
         answer = answer_for(mode, prompt)
         if not stream:
             whole = ollama_chunk(model, answer, True, prompt, answer) if ollama \
@@ -202,10 +255,12 @@ class Handler(BaseHTTPRequestHandler):
         if mode.startswith("cut"):
             lines = lines[:CUT_AFTER_WORDS + (0 if ollama else 1)]
         self.send_stream(lines, "application/x-ndjson" if ollama else "text/event-stream",
-                         finish=mode != "cut")
+                         finish=mode != "cut", pause_s=TRICKLE_S if mode == "trickle" else 0)
 
     def send_whole(self, mode: str, payload: dict):
         data = json.dumps(payload).encode()
+        if mode == "trickle":
+            return self.send_trickle(data)
         if not mode.startswith("cut"):
             return self.send_bytes(200, data, "application/json")
         # Promise the whole body, send half of it, hang up.
@@ -224,10 +279,27 @@ class Handler(BaseHTTPRequestHandler):
         line = json.dumps(error) if ollama else f"data: {json.dumps(error)}"
         return self.send_stream([line], "text/event-stream", finish=True)
 
-    def send_malformed(self, stream: bool):
+    def send_trickle(self, data: bytes):
+        """Promise the whole body, then send it in TRICKLE_PIECES slices, one every TRICKLE_S seconds."""
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        size = -(-len(data) // TRICKLE_PIECES)
+        for start in range(0, len(data), size):
+            if self.server.stopping.wait(TRICKLE_S):
+                break
+            self.wfile.write(data[start:start + size])
+            self.wfile.flush()
+        self.close_connection = True
+
+    def send_malformed(self, mode: str, stream: bool, ollama: bool = True):
+        """Not JSON (mode malformed), or the JSON text after "json:" where an answer object belongs."""
+        text = mode.removeprefix("json:") if mode.startswith("json:") else "<html>this is not JSON</html>"
         if stream:
-            return self.send_stream(["<html>this is not JSON</html>\n"] * 2, "text/html", finish=True)
-        return self.send_bytes(200, b"<html>this is not JSON</html>", "text/html")
+            line = text if ollama or not mode.startswith("json:") else f"data: {text}"
+            return self.send_stream([line] * 2, "text/plain", finish=True)
+        return self.send_bytes(200, text.encode(), "text/plain")
 
     def send_json(self, status: int, payload: dict):
         self.send_bytes(status, json.dumps(payload).encode(), "application/json")
@@ -241,14 +313,16 @@ class Handler(BaseHTTPRequestHandler):
         self.wfile.write(data)
         self.close_connection = True
 
-    def send_stream(self, lines: list[str], content_type: str, finish: bool):
-        """Send lines as HTTP chunks; finish=False hangs up without the terminating chunk."""
+    def send_stream(self, lines: list[str], content_type: str, finish: bool, pause_s: float = 0):
+        """Send lines as HTTP chunks (pause_s apart); finish=False hangs up without the terminating chunk."""
         self.send_response(200)
         self.send_header("Content-Type", content_type)
         self.send_header("Transfer-Encoding", "chunked")
         self.send_header("Connection", "close")
         self.end_headers()
         for line in lines:
+            if pause_s and self.server.stopping.wait(pause_s):
+                break
             data = (line if line.endswith("\n") else line + "\n").encode()
             self.wfile.write(b"%x\r\n%s\r\n" % (len(data), data))
             self.wfile.flush()
@@ -263,7 +337,7 @@ class FakeLLMServer(ThreadingHTTPServer):
     def __init__(self, port: int = 0):
         super().__init__((HOST, port), Handler)
         self.last_request: dict | None = None
-        self.stopping = threading.Event()     # wakes a `slow` handler when the server stops
+        self.stopping = threading.Event()     # wakes a `slow` or `trickle` handler when the server stops
 
     def handle_error(self, request, client_address):
         """A client hanging up mid-answer (as clients do on a fault) is expected: stay quiet."""

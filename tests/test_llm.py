@@ -5,16 +5,19 @@ import dataclasses
 import socket
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import httpx
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))   # fake_llm_server sits next to this file
-from fake_llm_server import API_KEY, start_server, stop_server  # noqa: E402
+from fake_llm_server import (API_KEY, HUGE_ANSWER, MARKDOWN_BODY, MODELS, TRICKLE_S,  # noqa: E402
+                             start_server, stop_server)
 
-from rag_core.llm import (Generation, LLMConfig, LLMError, config_from_env, estimate_tokens,  # noqa: E402
-                          fits_context, generate, stream_generate)
+from rag_core import llm_wire  # noqa: E402
+from rag_core.llm import (MAX_ANSWER_CHARS, Generation, LLMConfig, LLMError, config_from_env,  # noqa: E402
+                          estimate_tokens, fits_context, generate, list_models)
 
 ROOT = Path(__file__).resolve().parents[1]
 LEAKY_KEY = "sk-test-DO-NOT-LEAK-1234"      # a key no message, repr or log may ever contain
@@ -72,23 +75,47 @@ def test_canned_answers_and_token_counts(base_url, protocol, stream, model, expe
     assert result.completion_tokens == len(expected.split())
     assert (result.protocol, result.model) == (protocol, model)
     assert 0 < result.latency_s < 5
+    assert not result.truncated and result.note == ""
 
 
 @BOTH
-def test_streaming_delivers_pieces_as_they_come(base_url, protocol):
+def test_on_text_gets_the_text_so_far(base_url, protocol):
     cfg = make_cfg(base_url, protocol, "invented")
-    pieces = list(stream_generate(PROMPT, cfg))
-    assert pieces == ["The ", "default ", "cutoff ", "is ", "0.9 ", "[S1]."]
     seen: list[str] = []
-    result = generate(PROMPT, cfg, on_piece=seen.append)
-    assert seen == pieces and result.text == "".join(pieces)
+    result = generate(PROMPT, cfg, on_text=seen.append, every_s=0)       # every_s=0: at every piece
+    assert seen == ["The ", "The default ", "The default cutoff ", "The default cutoff is ",
+                    "The default cutoff is 0.9 ", "The default cutoff is 0.9 [S1]."]
+    assert seen[-1] == result.text
+    seen.clear()
+    generate(PROMPT, cfg, on_text=seen.append, every_s=3600)             # no time to redraw: the end only
+    assert seen == ["The default cutoff is 0.9 [S1]."]
 
 
 @BOTH
-def test_whole_answer_calls_on_piece_once(base_url, protocol):
+def test_whole_answer_calls_on_text_once(base_url, protocol):
     seen: list[str] = []
-    result = generate(PROMPT, make_cfg(base_url, protocol, "abstain"), on_piece=seen.append, stream=False)
+    result = generate(PROMPT, make_cfg(base_url, protocol, "abstain"), on_text=seen.append, every_s=0,
+                      stream=False)
     assert seen == ["NOT IN THE CONTEXT"] == [result.text]
+
+
+@BOTH
+def test_on_text_is_called_a_bounded_number_of_times(base_url, protocol):
+    """A long answer in many pieces: a page redraws it about every every_s seconds, not at every piece."""
+    seen: list[int] = []
+    result = generate(PROMPT, make_cfg(base_url, protocol, "huge"), on_text=lambda t: seen.append(len(t)),
+                      every_s=0.1)
+    assert len(seen) <= result.latency_s / 0.1 + 2
+    assert seen == sorted(seen) and seen[-1] == len(result.text)
+
+
+@BOTH
+@STREAM
+def test_a_huge_answer_is_cut(base_url, protocol, stream):
+    result = generate(PROMPT, make_cfg(base_url, protocol, "huge"), stream=stream)
+    assert len(HUGE_ANSWER) > MAX_ANSWER_CHARS
+    assert result.truncated and result.text == HUGE_ANSWER[:MAX_ANSWER_CHARS]
+    assert result.note.startswith(f"The answer was cut at {MAX_ANSWER_CHARS:,} characters")
 
 
 def test_prompt_marker_overrides_the_model_name(base_url):
@@ -197,9 +224,8 @@ def test_answer_cut_mid_stream(base_url, protocol, mode):
     assert failure(cfg, stream=True).startswith(f"The answer was cut off mid-stream after {sent} characters")
     received: list[str] = []
     with pytest.raises(LLMError, match="cut off mid-stream"):
-        for piece in stream_generate(PROMPT, cfg):
-            received.append(piece)
-    assert "".join(received) == "This answer will "     # what came before the cut is still shown
+        generate(PROMPT, cfg, on_text=received.append, every_s=0)
+    assert received[-1] == "This answer will "     # what came before the cut was shown
 
 
 @BOTH
@@ -213,6 +239,18 @@ def test_whole_answer_cut(base_url, protocol):
 def test_timeout(base_url, protocol, stream):
     message = failure(make_cfg(base_url, protocol, "slow", timeout_s=0.3, api_key=LEAKY_KEY), stream)
     assert message.startswith(f"The model server at {base_url} did not answer within 0.3 s")
+
+
+@BOTH
+@STREAM
+def test_timeout_bounds_a_whole_answer(base_url, protocol, stream):
+    """A server that sends a piece every 0.5 s never lets a read wait long; the timeout still holds."""
+    timeout = 3 * TRICKLE_S
+    start = time.perf_counter()
+    message = failure(make_cfg(base_url, protocol, "trickle", timeout_s=timeout), stream)
+    assert time.perf_counter() - start < 3 * timeout
+    assert message.startswith(f"The model server at {base_url} did not answer within {timeout:g} s")
+    assert "raise the timeout" in message
 
 
 def free_port() -> int:
@@ -241,13 +279,100 @@ def test_each_fault_has_its_own_message(base_url):
         assert [m for m, phrase in phrases.items() if phrase in message] == [mode], message
 
 
+# Every fault the fake server knows, and JSON of the wrong shape where an answer object belongs.
+FAULTS = ["error-500", "error-echo-key", "error-markdown", "error-in-body", "slow", "trickle", "malformed",
+          "empty", "cut", "cut-clean", "missing-model", "need-key"]
+WRONG_JSON = ["42", '"text"', "[1, 2]", "null", "true", "{}", "[" * 5000 + "]" * 5000, "1" * 5000,
+              '{"response": 5, "done": true}', '{"response": ["a"], "done": true}',
+              '{"response": {"text": "a"}, "done": true}', '{"error": {"message": 5}}', '{"error": [1]}',
+              '{"choices": 5}', '{"choices": [null]}', '{"choices": ["a"]}', '{"choices": {"0": 1}}',
+              '{"choices": [{"message": 5, "delta": 5}]}',
+              '{"choices": [{"message": {"content": 5}, "delta": {"content": 5}}]}',
+              '{"choices": [{"message": {"content": ["a"]}, "delta": {"content": ["a"]}}]}',
+              '{"choices": [], "usage": 5}']
+
+
+@BOTH
+@STREAM
+@pytest.mark.parametrize("mode", FAULTS + ["json:" + v for v in WRONG_JSON],
+                         ids=lambda m: m[:40])
+def test_every_fault_is_one_readable_llm_error(base_url, protocol, stream, mode):
+    """Nothing but an LLMError leaves generate(), and its message speaks of settings, not of variables."""
+    message = failure(make_cfg(base_url, protocol, mode, timeout_s=0.5, api_key=LEAKY_KEY), stream)
+    assert message.rstrip(")").endswith(".") and "OPENBOOK_" not in message and "Traceback" not in message
+    assert len(message) < 700
+
+
+@pytest.mark.parametrize("protocol, stream", [("ollama", True), ("ollama", False), ("openai", False)])
+def test_token_counts_of_the_wrong_type_are_unknown(base_url, protocol, stream):
+    if protocol == "ollama":
+        model = 'json:{"response": "Fine [S1].", "done": true, "prompt_eval_count": "many", "eval_count": true}'
+    else:
+        delta = '{"content": "Fine [S1]."}'
+        model = ('json:{"choices": [{"message": %s, "delta": %s}], "usage": {"prompt_tokens": "many", '
+                 '"completion_tokens": -1}}' % (delta, delta))
+    result = generate(PROMPT, make_cfg(base_url, protocol, model), stream=stream)
+    assert result.text.startswith("Fine [S1].") and result.prompt_tokens is None
+    assert result.completion_tokens is None
+
+
+def test_a_key_the_excerpt_would_halve_is_hidden():
+    """An echoed key is hidden wherever the excerpt's cut falls, even across it."""
+    cfg = make_cfg("http://127.0.0.1:1", "openai", "m", api_key=LEAKY_KEY)
+    cut, n = llm_wire.EXCERPT_CHARS, len(LEAKY_KEY)
+    prefixes = ["x" * i for i in range(cut - n, cut + 1)] + [" " * i for i in range(4 * cut - n, 4 * cut + 1)]
+    for prefix in prefixes:
+        assert "sk-" not in llm_wire._excerpt(prefix + LEAKY_KEY + " tail", cfg)
+
+
+# --- listing the server's models ------------------------------------------------------------------
+
+@BOTH
+def test_list_models(base_url, protocol):
+    assert list_models(base_url, protocol) == sorted(MODELS)
+    suffix = "/v1" if protocol == "openai" else ""
+    assert list_models(make_cfg(base_url + suffix, protocol, "anything")) == sorted(MODELS)
+
+
+@BOTH
+def test_list_models_sends_the_key(base_url, protocol):
+    url = f"{base_url}/_mode/need-key"
+    assert list_models(url, protocol, api_key=API_KEY) == sorted(MODELS)
+    with pytest.raises(LLMError, match="needs an API key and none is set"):
+        list_models(url, protocol)
+
+
+@BOTH
+@pytest.mark.parametrize("mode, phrase", [
+    ("error-500", "HTTP 500"), ("error-markdown", MARKDOWN_BODY[:30]), ("need-key", "needs an API key"),
+    ("malformed", "could not be read"), ("slow", "did not answer within 0.5 s"),
+    ("trickle", "did not answer within 0.5 s"), ("missing", "has no model list"),
+    ("json:42", "could not be read"), ("json:[1]", "could not be read"), ("json:null", "could not be read"),
+    ('json:{"models":5,"data":5}', "could not be read"),            # no spaces: they go in a URL
+    ('json:{"models":[{"name":5}],"data":[{"id":5}]}', "could not be read"),
+    ('json:{"error":"model-runner-crashed"}', "reported an error"),
+])
+def test_list_models_faults(base_url, protocol, mode, phrase):
+    start = time.perf_counter()
+    with pytest.raises(LLMError) as caught:
+        list_models(f"{base_url}/_mode/{mode}", protocol, timeout_s=0.5)
+    assert time.perf_counter() - start < 1.5
+    assert phrase in str(caught.value) and "OPENBOOK_" not in str(caught.value)
+
+
+def test_list_models_refused():
+    url = f"http://127.0.0.1:{free_port()}"
+    with pytest.raises(LLMError, match="Could not reach the model server"):
+        list_models(url, "ollama", timeout_s=2)
+
+
 # --- configuration -------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("change, fix", [
     ({"protocol": "anthropic"}, "use 'ollama'"),
     ({"model": " "}, "No model name"),
     ({"base_url": "127.0.0.1:11434"}, "must start with http://"),
-    ({"timeout_s": 0}, "more than 0 seconds"),
+    ({"timeout_s": 0}, "above 0"),
     ({"num_ctx": 0}, "num_ctx"),
     ({"num_predict": -1}, "num_predict"),
 ])
@@ -255,6 +380,35 @@ def test_config_validation(change, fix):
     good = dict(protocol="ollama", base_url="http://127.0.0.1:11434", model="qwen2.5:7b")
     with pytest.raises(ValueError, match=fix):
         LLMConfig(**{**good, **change})
+
+
+@pytest.mark.parametrize("url, fix", [
+    ("http://[::1", "not a valid address"), ("http://[::1]:99999", "not a valid address"),
+    ("http://", "has no host name"), ("http://:8080", "has no host name"),
+    ("http://host:99999", "not a valid address"), ("http://host:port", "not a valid address"),
+    ("http://host:0", "port 0"), ("http://my host:11434", "contains a space"),
+    (" http://127.0.0.1:11434", "must start with http://"), ("http://127.0.0.1:11434 ", "contains a space"),
+    ("http://127.0.0.1:11434\n", "contains a space"), ("ftp://127.0.0.1", "must start with http://"),
+])
+def test_unusable_urls_are_plain_value_errors(url, fix):
+    """Never an httpx or urllib exception: one ValueError that names the URL and says what is wrong."""
+    for call in (lambda: LLMConfig("ollama", url, "m"), lambda: list_models(url, "openai")):
+        with pytest.raises(ValueError, match=fix) as caught:
+            call()
+        assert type(caught.value) is ValueError
+        assert str(caught.value).startswith(f"The server URL {url!r}")
+
+
+@pytest.mark.parametrize("url", ["http://[::1]:11434", "https://example.org/v1", "http://localhost",
+                                 "http://127.0.0.1:11434/"])
+def test_usable_urls(url):
+    assert LLMConfig("openai", url, "m").base_url == url
+
+
+@pytest.mark.parametrize("timeout", [0, -1, float("nan"), float("inf")])
+def test_timeout_must_be_a_finite_positive_number(timeout):
+    with pytest.raises(ValueError, match="timeout must be a number of seconds above 0"):
+        LLMConfig("ollama", "http://127.0.0.1:11434", "m", timeout_s=timeout)
 
 
 def test_api_key_is_not_in_repr():
@@ -287,10 +441,23 @@ def test_config_from_env_secrets_win():
 
 
 @pytest.mark.parametrize("name, value", [("OPENBOOK_LLM_TIMEOUT", "soon"), ("OPENBOOK_LLM_NUM_CTX", "4k"),
-                                         ("OPENBOOK_LLM_PROTOCOL", "grpc")])
-def test_config_from_env_bad_values(name, value):
-    with pytest.raises(ValueError):
+                                         ("OPENBOOK_LLM_PROTOCOL", "grpc"), ("OPENBOOK_LLM_URL", "http://[::1"),
+                                         ("OPENBOOK_LLM_TIMEOUT", "0")])
+def test_config_from_env_bad_values_name_the_variable(name, value):
+    with pytest.raises(ValueError, match=name):
         config_from_env({"OPENBOOK_LLM_URL": "http://h:1", "OPENBOOK_LLM_MODEL": "m", name: value})
+
+
+def test_messages_speak_of_settings_not_of_variables(base_url):
+    """The page's form and the command line both have 'the server URL', 'the model name', 'the timeout'."""
+    url = f"http://127.0.0.1:{free_port()}"
+    messages = [failure(make_cfg(url, "ollama", "m"), True),
+                failure(make_cfg(base_url, "ollama", "missing-m"), True),
+                failure(make_cfg(base_url, "ollama", "slow", timeout_s=0.3), True),
+                failure(make_cfg(base_url, "openai", "need-key"), True)]
+    for message, words in zip(messages, ["check the server URL", "correct the model name",
+                                         "raise the timeout", "Check the API key"]):
+        assert words in message and "OPENBOOK_" not in message
 
 
 # --- token budget --------------------------------------------------------------------------------

@@ -3,17 +3,24 @@
 Each fault must give a readable message in the page and leave the app usable; answers that must be
 refused (an invented number, a citation out of range, no citation) are refused with their reason.
 """
+import re
 import socket
 
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from fake_llm_server import start_server, stop_server
+from fake_llm_server import MARKDOWN_BODY, MODELS, start_server, stop_server
 from rag_core import Workbench
 from rag_core.llm import LLMConfig
+from ui.widgets import plain
 
 APP = str(__import__("pathlib").Path(__file__).resolve().parent.parent / "app.py")
 QUESTION = "What is the default cutoff of get_close_matches?"
+
+
+def shown(text: str) -> str:
+    """Markdown source as the reader sees it: backslash escapes (of server text made plain) removed."""
+    return re.sub(r"\\(.)", r"\1", str(text))
 
 
 @pytest.fixture(scope="module")
@@ -108,14 +115,14 @@ def test_faults_give_a_clear_message_and_the_app_stays_usable(server, protocol, 
     base = f"http://127.0.0.1:{free_port()}" if url == "refused" else server
     at = run_golden(page("views/model.py", LLMConfig(protocol, base, model, timeout_s=1)))
     assert at.error, "a fault must show an st.error"
-    assert words.lower() in at.error[0].value.lower()
+    assert words.lower() in shown(at.error[0].value).lower()
     assert "Traceback" not in at.error[0].value
     at.switch_page("views/ask.py").run()                    # still usable
     at.text_input(key="ask_question").set_value(QUESTION).run()
     assert not at.exception
     at.button(key="ask_model").click().run()
     assert not at.exception
-    assert any(words.lower() in e.value.lower() for e in at.error)
+    assert any(words.lower() in shown(e.value).lower() for e in at.error)
 
 
 def test_ask_page_streams_and_verifies_the_model_answer(server):
@@ -140,3 +147,80 @@ def test_prompt_that_does_not_fit_is_warned(server):
     at = page("views/ask.py", LLMConfig("ollama", server, "echo-cite", timeout_s=10, num_ctx=300))
     at.text_input(key="ask_question").set_value(QUESTION).run()
     assert any("may not fit" in w.value for w in at.warning)
+
+
+# --- the connection form in the sidebar (ui/model_form.py) ----------------------------------------
+
+MARKDOWN_SPECIALS = re.compile(r"(?<!\\)[\[\]()#*_`$:!<>|~{}]")     # any of them not escaped by plain()
+
+
+def form(server_url: str, model: str = "", protocol: str = "ollama", cfg: LLMConfig | None = None) -> AppTest:
+    """The app with the sidebar form filled in (nothing submitted yet)."""
+    at = AppTest.from_file(APP, default_timeout=90)
+    at.session_state["llm_config"] = cfg
+    at.run()
+    at.selectbox(key="llm_form_protocol").set_value(protocol)
+    at.text_input(key="llm_form_url").set_value(server_url)
+    at.text_input(key="llm_form_model").set_value(model)
+    return at
+
+
+def press(at: AppTest, button: str) -> AppTest:
+    at.button(key=button).click().run()
+    assert not at.exception
+    return at
+
+
+@pytest.mark.parametrize("protocol", ["ollama", "openai"])
+def test_check_connection_lists_the_models(server, protocol):
+    at = press(form(server, "echo-cite", protocol), "llm_form_check")
+    assert any(s.value.startswith(f"Connected: the server lists {len(MODELS)} models") for s in at.success)
+    assert [c.value for c in at.code] == ["\n".join(sorted(MODELS))]     # names as plain text
+    assert not at.warning and not at.error
+    assert at.session_state["llm_config"] is None                       # a check saves nothing
+
+
+def test_check_connection_names_close_models(server):
+    at = press(form(server, "qwen2.5"), "llm_form_check")
+    assert len(at.warning) == 1
+    assert at.warning[0].value == plain("This server has no model named 'qwen2.5'. Close names: qwen2.5:7b.")
+
+
+def test_model_names_from_the_server_are_plain_text(server):
+    at = press(form(server, "click"), "llm_form_check")
+    assert "[click](http://x)" in at.code[0].value
+    warning = at.warning[0].value
+    assert plain("[click](http://x)") in warning and not MARKDOWN_SPECIALS.search(warning)
+
+
+def test_server_error_body_is_plain_text(server):
+    at = press(form(f"{server}/_mode/error-markdown"), "llm_form_check")
+    message = at.error[0].value
+    assert "HTTP 500" in message and plain(MARKDOWN_BODY[:40]) in message
+    assert not MARKDOWN_SPECIALS.search(message), message
+
+
+@pytest.mark.parametrize("url, words", [("http://[::1", "is not a valid address"), ("http://", "has no host name"),
+                                        ("http://host:99999", "is not a valid address"),
+                                        ("http://my host:1", "contains a space")])
+def test_unusable_url_gives_a_readable_error(url, words):
+    for button in ("llm_form_check", "llm_form_use"):
+        at = press(form(url, "echo-cite"), button)
+        assert len(at.error) == 1 and plain(words) in at.error[0].value
+        assert at.session_state["llm_config"] is None
+
+
+def test_check_connection_unreachable_and_faults(server):
+    at = press(form(f"http://127.0.0.1:{free_port()}"), "llm_form_check")
+    assert "Could not reach the model server" in at.error[0].value
+    at = press(form(f"{server}/_mode/need-key"), "llm_form_check")
+    assert plain("needs an API key and none is set") in at.error[0].value
+    at.text_input(key="llm_form_api_key").set_value("secret-key")
+    press(at, "llm_form_check")
+    assert not at.error and at.code[0].value == "\n".join(sorted(MODELS))
+
+
+def test_use_this_model_saves_the_settings(server):
+    at = press(form(server, " echo-cite ", "openai"), "llm_form_use")
+    assert not at.error
+    assert at.session_state["llm_config"] == LLMConfig("openai", server, "echo-cite", 60.0)

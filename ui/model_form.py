@@ -1,13 +1,52 @@
 """The model server settings, shown in the sidebar of every page: protocol, URL, model, timeout, key, window.
 
 The settings live in this browser session only (never in the URL); the API key is a password field,
-never echoed back: leaving it empty keeps the key already set.
-Left out on purpose: listing the server's models (it would need a request at every rerun).
+never echoed back: leaving it empty keeps the key already set. "Check connection" asks the server for
+its models (one request, only when pressed) and says whether the model typed is among them.
+Everything a server sends (model names, error bodies) is shown as plain text, never as Markdown.
+
+Left out on purpose: picking the model from a list (the name stays a text field, so a server that
+cannot list its models still works) and checking at every rerun (it would cost a request each time).
 """
+import difflib
+
 import streamlit as st
 
-from rag_core.llm import PROTOCOLS, LLMConfig
+from rag_core.llm import PROTOCOLS, LLMConfig, LLMError, list_models
 from ui import state
+from ui.widgets import plain
+
+LIST_TIMEOUT_S = 10.0    # a model list comes back at once: a check never waits as long as an answer may
+
+
+def close_names(model: str, names: list[str], n: int = 5) -> list[str]:
+    """The names that look like the one typed: those containing it, then difflib's closest.
+
+    close_names("qwen2.5", ["llama3.2:3b", "qwen2.5:7b", "qwen2:1.5b"]) -> ["qwen2.5:7b", "qwen2:1.5b"]
+    """
+    containing = [name for name in names if model.lower() in name.lower()]
+    similar = difflib.get_close_matches(model, names, n=n, cutoff=0.5)
+    return list(dict.fromkeys(containing + similar))[:n]
+
+
+def show_check(protocol: str, url: str, model: str, timeout_s: float, api_key: str | None) -> None:
+    """The server's models as plain text, whether the model typed is among them, or why none came back."""
+    try:
+        names = list_models(url, protocol, min(timeout_s, LIST_TIMEOUT_S), api_key)
+    except (ValueError, LLMError) as e:
+        st.error(plain(e))
+        return
+    if not names:
+        st.warning("The server answers but lists no model: download one first (for Ollama: ollama pull NAME).")
+        return
+    st.success(f"Connected: the server lists {len(names)} model{'s' if len(names) > 1 else ''}.")
+    st.code("\n".join(names), language=None, height=min(40 + 22 * len(names), 240))
+    if not model:
+        st.info("Type one of these names under Model, then press Use this model.")
+    elif model not in names:
+        close = close_names(model, names)
+        st.warning(plain(f"This server has no model named {model!r}. "
+                         + (f"Close names: {', '.join(close)}." if close else "Copy a name from the list above.")))
 
 
 def render() -> None:
@@ -15,24 +54,33 @@ def render() -> None:
     with st.form("model_form", border=False):
         protocol = st.selectbox("Protocol", PROTOCOLS, index=PROTOCOLS.index(cfg.protocol) if cfg else 0,
                                 format_func={"ollama": "Ollama", "openai": "OpenAI-compatible"}.get,
+                                key="llm_form_protocol",
                                 help="Ollama's /api/generate, or /v1/chat/completions (llama.cpp server, vLLM, "
                                      "LM Studio…).")
         url = st.text_input("Server URL", value=cfg.base_url if cfg else "http://127.0.0.1:11434",
+                            key="llm_form_url",
                             help="Where the server listens, e.g. http://127.0.0.1:11434 for Ollama.")
         model = st.text_input("Model", value=cfg.model if cfg else "", placeholder="e.g. qwen2.5:7b",
-                              help="The model's name on that server (`ollama list` shows them).")
+                              key="llm_form_model",
+                              help="The model's name on that server (Check connection lists them).")
         timeout = st.number_input("Timeout (s)", min_value=1.0, max_value=3600.0,
-                                  value=float(cfg.timeout_s) if cfg else 60.0,
-                                  help="How long to wait for the server to answer, or for the next piece of an answer.")
+                                  value=float(cfg.timeout_s) if cfg else 60.0, key="llm_form_timeout",
+                                  help="The longest a whole answer may take, from connecting to its last word.")
         num_ctx = st.number_input("Context window (tokens)", min_value=256, max_value=1_000_000, step=1024,
-                                  value=int(cfg.num_ctx) if cfg else 16384,
+                                  value=int(cfg.num_ctx) if cfg else 16384, key="llm_form_num_ctx",
                                   help="Declared to Ollama as num_ctx; the prompt plus the answer must fit in it.")
         key = st.text_input("API key (optional)", type="password", placeholder="empty: keep the current one",
+                            key="llm_form_api_key",
                             help="Sent as a Bearer token. It is never shown, logged or put in a link.")
-        if st.form_submit_button("Use this model", type="primary"):
-            try:
-                st.session_state["llm_config"] = LLMConfig(protocol, url.strip(), model.strip(), float(timeout),
-                                                           key.strip() or (cfg.api_key if cfg else None),
-                                                           num_ctx=int(num_ctx))
-            except ValueError as e:
-                st.error(str(e))
+        use = st.form_submit_button("Use this model", type="primary", key="llm_form_use")
+        check = st.form_submit_button("Check connection", key="llm_form_check",
+                                      help="Ask the server which models it has (nothing is saved).")
+    url, model, api_key = url.strip(), model.strip(), key.strip() or (cfg.api_key if cfg else None)
+    if use:
+        try:
+            st.session_state["llm_config"] = LLMConfig(protocol, url, model, float(timeout), api_key,
+                                                       num_ctx=int(num_ctx))
+        except ValueError as e:
+            st.error(plain(e))
+    if check:
+        show_check(protocol, url, model, float(timeout), api_key)
