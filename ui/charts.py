@@ -1,7 +1,7 @@
-"""One Altair chart and one caption per article table. Pure functions of the DataFrame: no Streamlit.
+"""One Altair chart per article table, returned with its caption (ui/captions.py). Pure functions: no Streamlit.
 
-Every caption is written from the data it describes: the numbers in it are read from the table,
-so they change when the corpus or the settings change.
+Every group a chart draws is labelled (a legend with a title, or an axis), counts sit on integer axes, and a
+table with no rows gives a chart that says so instead of an error.
 
 Left out on purpose: styling beyond the defaults, interactivity beyond tooltips.
 """
@@ -10,86 +10,100 @@ from __future__ import annotations
 import altair as alt
 import pandas as pd
 
+from ui import captions
+
 OUTCOME_COLOURS = alt.Scale(domain=["anchored / right source", "anchored / WRONG source", "refused", "abstained"],
                             range=["#1b7f3b", "#b3261e", "#b85c00", "#888888"])
+RECALL = {"recall_at_1": "recall@1", "recall_at_3": "recall@3", "rec_at_1": "recall@1", "rec_at_3": "recall@3",
+          "rec_at_5": "recall@5", "rec_at_50": "recall@50"}        # column -> legend label
+COUNT_AXIS = {"format": "d", "tickMinStep": 1}                      # counts: whole ticks only
+SHARE = alt.Scale(domain=[0, 1])
 
 
-def _pct(x: float) -> str:
-    return "n/a" if pd.isna(x) else f"{x:.3f}"
+def _empty(what: str):
+    """A chart with no axes that says the table is empty."""
+    return alt.Chart(pd.DataFrame({"text": [f"No {what} to show"]})).mark_text(size=14).encode(text="text:N")
+
+
+def _recalls(df: pd.DataFrame, ids: list, cols: list) -> pd.DataFrame:
+    """Long form: one row per (id..., measure), measures named 'recall@k'."""
+    long = df.melt(id_vars=ids, value_vars=cols, var_name="measure", value_name="value")
+    long["measure"] = long.measure.map(RECALL)
+    return long
 
 
 def ceiling(df: pd.DataFrame):
+    if df.empty:
+        return _empty("ceiling"), captions.ceiling(df)
     chart = alt.Chart(df).mark_line(point=True).encode(
-        x=alt.X("k:O", title="k (chunks handed over)"), y=alt.Y("ceiling:Q", scale=alt.Scale(domain=[0, 1]), title="ceiling"),
+        x=alt.X("k:O", title="k (chunks handed over)"), y=alt.Y("ceiling:Q", scale=SHARE, title="ceiling"),
         tooltip=["k", alt.Tooltip("ceiling:Q", format=".3f")])
-    first, third = df.ceiling.iloc[0], df.set_index("k").ceiling.get(3, df.ceiling.iloc[-1])
-    caption = (f"At k = {df.k.iloc[0]} the ceiling is {_pct(first)}; at k = 3 it is {_pct(third)} and at k = "
-               f"{df.k.iloc[-1]} {_pct(df.ceiling.iloc[-1])}. "
-               + ("The gap between narrow and wide k says the retriever finds the answer but ranks it low: "
-                  "work on ordering (filter, rerank), not on the prompt." if third - first >= 0.2 else
-                  "Narrow and wide k are close: ordering is not the main problem."))
-    return chart, caption
+    return chart, captions.ceiling(df)
 
 
-def strategies(df: pd.DataFrame):
-    long = df.melt(id_vars=["strategy", "chunks"], value_vars=["recall_at_1", "recall_at_3"], var_name="recall", value_name="value")
+def strategies(df: pd.DataFrame, quote=str):
+    if df.empty:
+        return _empty("strategies"), captions.strategies(df, quote)
+    long = _recalls(df, ["strategy", "chunks"], ["recall_at_1", "recall_at_3"])
     chart = alt.Chart(long).mark_bar().encode(
-        y=alt.Y("strategy:N", title=None, sort=list(df.strategy), axis=alt.Axis(labelLimit=320)), x=alt.X("value:Q", scale=alt.Scale(domain=[0, 1]), title="recall"),
-        yOffset="recall:N", color=alt.Color("recall:N", title=None),
-        tooltip=["strategy", "chunks", "recall", alt.Tooltip("value:Q", format=".3f")])
-    best = df.loc[df.recall_at_3.idxmax()]
-    worst = df.loc[df.recall_at_3.idxmin()]
-    caption = (f"Best recall@3: {best.strategy} ({_pct(best.recall_at_3)}, {best.chunks} chunks). Lowest: "
-               f"{worst.strategy} ({_pct(worst.recall_at_3)}, {worst.chunks} chunks). A difference of one "
-               f"question is 1/{df.attrs.get('questions', '?')} of the scale: do not trust rankings that differ by less.")
-    return chart, caption
+        y=alt.Y("strategy:N", title=None, sort=list(df.strategy), axis=alt.Axis(labelLimit=320)),
+        x=alt.X("value:Q", scale=SHARE, title="recall"),
+        yOffset="measure:N", color=alt.Color("measure:N", title="measure"),
+        tooltip=["strategy", "chunks", "measure", alt.Tooltip("value:Q", format=".3f")])
+    return chart, captions.strategies(df, quote)
+
+
+def _overlap_label(size, ovl) -> str:
+    """(40, 0) -> 'no overlap'; (40, 8) -> '20 % overlap' (of the window)."""
+    if pd.isna(ovl) or pd.isna(size) or not size:
+        return "overlap n/a"
+    return "no overlap" if ovl == 0 else f"{100 * ovl / size:g} % overlap"
 
 
 def size_overlap(df: pd.DataFrame):
-    long = df.assign(overlap=df.ovl.map(lambda o: "with 20 % overlap" if o else "no overlap")).melt(
-        id_vars=["size", "overlap", "chunks"], value_vars=["rec_at_1", "rec_at_3", "rec_at_5", "rec_at_50"],
-        var_name="recall", value_name="value")
-    chart = alt.Chart(long).mark_line(point=True).encode(
-        x=alt.X("size:O", title="chunk size (words)"), y=alt.Y("value:Q", scale=alt.Scale(domain=[0, 1]), title="recall"),
-        color=alt.Color("recall:N", title=None), strokeDash=alt.StrokeDash("overlap:N", title=None),
-        tooltip=["size", "overlap", "chunks", "recall", alt.Tooltip("value:Q", format=".3f")])
-    small = df[df["size"] == df["size"].min()]
-    caption = (f"At {small['size'].iloc[0]} words the recall@50 stops at {_pct(small.rec_at_50.max())}: anchors broken by "
-               f"boundaries exist in no chunk. At {df['size'].max()} words it is {_pct(df[df['size'] == df['size'].max()].rec_at_50.max())}. "
-               f"Chunks range from {df.chunks.min()} to {df.chunks.max()}.")
-    return chart, caption
+    if df.empty:
+        return _empty("size × overlap"), captions.size_overlap(df)
+    labelled = df.assign(overlap=[_overlap_label(s, o) for s, o in zip(df["size"], df.ovl)])
+    long = _recalls(labelled, ["size", "ovl", "overlap", "chunks"], ["rec_at_1", "rec_at_3", "rec_at_5", "rec_at_50"])
+    base = alt.Chart(long).encode(x=alt.X("size:O", title="chunk size (words)"),
+                                  y=alt.Y("value:Q", scale=SHARE, title="recall"), color=alt.Color("measure:N", title="measure"))
+    order = list(dict.fromkeys(labelled.sort_values("ovl").overlap))            # no overlap first: the solid line
+    lines = base.mark_line().encode(strokeDash=alt.StrokeDash(
+        "overlap:N", title="overlap", sort=order,      # a line layer without points: its legend draws each dash
+        legend=alt.Legend(symbolType="stroke", symbolStrokeColor="#333", symbolStrokeWidth=2, symbolSize=400)))
+    points = base.mark_point(filled=True).encode(
+        tooltip=["size", "ovl", "chunks", "measure", alt.Tooltip("value:Q", format=".3f")])
+    chart = lines + points
+    return chart, captions.size_overlap(df)
 
 
-def cut_anchors(df: pd.DataFrame, summary: pd.DataFrame):
+def cut_anchors(df: pd.DataFrame, summary: pd.DataFrame, quote=str):
+    if df.empty:
+        return _empty("cut anchors"), captions.cut_anchors(summary, quote)
     long = df.melt(id_vars=["size"], value_vars=["cut_without_ovl", "cut_with_20_percent"], var_name="overlap", value_name="cut")
-    long["overlap"] = long.overlap.map({"cut_without_ovl": "no overlap", "cut_with_20_percent": "20 % overlap"})
+    order = ["no overlap", "20 % overlap"]
+    long["overlap"] = long.overlap.map(dict(zip(["cut_without_ovl", "cut_with_20_percent"], order)))
     chart = alt.Chart(long).mark_bar().encode(
-        x=alt.X("size:O", title="window size (words)"), y=alt.Y("cut:Q", title="anchors cut"),
-        xOffset="overlap:N", color=alt.Color("overlap:N", title=None), tooltip=["size", "overlap", "cut"])
-    s = summary.iloc[0]
-    caption = (f"Out of {s.trials} trials, {s.cut_without_overlap} anchors are cut without overlap and "
-               f"{s.cut_with_overlap} with 20 %; the overlap costs {s.overlap_cost_percent:.1f}% more chunks "
-               f"({s.chunks_with_overlap} against {s.chunks_without_overlap}).")
-    if s.example_size is not None and not pd.isna(s.example_size):
-        caption += (f" Example at {int(s.example_size)} words, {s.example_doc}: “…{s.example_tail}” | “{s.example_head}…”.")
-    return chart, caption
+        x=alt.X("size:O", title="window size (words)"), y=alt.Y("cut:Q", title="anchors cut", axis=alt.Axis(**COUNT_AXIS)),
+        xOffset=alt.XOffset("overlap:N", sort=order), color=alt.Color("overlap:N", title="overlap", sort=order),
+        tooltip=["size", "overlap", "cut"])
+    return chart, captions.cut_anchors(summary, quote)
 
 
-def filter_effect(df: pd.DataFrame):
-    long = df.melt(id_vars=["filter"], value_vars=["recall_at_1", "recall_at_3"], var_name="recall", value_name="value")
+def filter_effect(df: pd.DataFrame, quote=str):
+    if df.empty:
+        return _empty("filter"), captions.filter_effect(df, quote)
+    long = _recalls(df, ["filter"], ["recall_at_1", "recall_at_3"])
     chart = alt.Chart(long).mark_bar().encode(
-        x=alt.X("value:Q", scale=alt.Scale(domain=[0, 1]), title="recall"), y=alt.Y("filter:N", title=None),
-        yOffset="recall:N", color=alt.Color("recall:N", title=None),
-        tooltip=["filter", "recall", alt.Tooltip("value:Q", format=".3f")])
-    off, on = df.iloc[0], df.iloc[1]
-    n = df.attrs.get("questions", "?")
-    caption = (f"The filter excludes {on.chunks_excluded} of {on.chunks} chunks. Questions with a contradicting chunk "
-               f"in the top 3: {off.contradicted_top_3}/{n} without it, {on.contradicted_top_3}/{n} with it; "
-               f"recall@1 goes from {_pct(off.recall_at_1)} to {_pct(on.recall_at_1)}.")
-    return chart, caption
+        x=alt.X("value:Q", scale=SHARE, title="recall"), y=alt.Y("filter:N", title="filter"),
+        yOffset="measure:N", color=alt.Color("measure:N", title="measure"),
+        tooltip=["filter", "measure", alt.Tooltip("value:Q", format=".3f")])
+    return chart, captions.filter_effect(df, quote)
 
 
-def rerank_effect(df: pd.DataFrame):
+def rerank_effect(df: pd.DataFrame, quote=str):
+    if df.empty:
+        return _empty("rerank"), captions.rerank_effect(df, quote)
     rows = []
     for r in df.itertuples():
         for k in (1, 3):
@@ -99,52 +113,49 @@ def rerank_effect(df: pd.DataFrame):
     chart = alt.Chart(long).mark_bar().encode(
         x=alt.X("setting:N", title="chunk size / overlap · measure", sort=list(dict.fromkeys(long.setting)),
                 axis=alt.Axis(labelAngle=-30, labelLimit=200)),
-        xOffset="route:N", y=alt.Y("value:Q", scale=alt.Scale(domain=[0, 1]), title="recall"),
-        color=alt.Color("route:N", title=None, legend=alt.Legend(orient="bottom")),
+        xOffset="route:N", y=alt.Y("value:Q", scale=SHARE, title="recall"),
+        color=alt.Color("route:N", title="route", legend=alt.Legend(orient="bottom")),
         tooltip=["setting", "route", alt.Tooltip("value:Q", format=".3f")])
-    small = df.iloc[0]
-    caption = (f"At {small.chunk} reranking moves recall@1 from {_pct(small.rec_at_1_bi)} to {_pct(small.rec_at_1_rerank)}; "
-               f"the candidates' recall@50 there is {_pct(small.rec_at_50)}, the most any reranking can reach. "
-               + " ".join(f"{r.chunk}: {_pct(r.rec_at_1_bi)} → {_pct(r.rec_at_1_rerank)}." for r in df.iloc[1:].itertuples()))
-    return chart, caption
+    return chart, captions.rerank_effect(df, quote)
 
 
-def latency(df: pd.DataFrame):
+def latency(df: pd.DataFrame, quote=str):
+    if df.empty:
+        return _empty("latency"), captions.latency(df, quote)
     chart = alt.Chart(df).mark_bar().encode(
-        y=alt.Y("route:N", title=None), x=alt.X("min_ms:Q", title="milliseconds per question"), x2="max_ms:Q",
+        y=alt.Y("route:N", title="route"), x=alt.X("min_ms:Q", title="milliseconds per question"), x2="max_ms:Q",
         tooltip=["route", alt.Tooltip("min_ms:Q", format=".3f"), alt.Tooltip("max_ms:Q", format=".3f")])
     ticks = alt.Chart(df).mark_tick(thickness=3, size=24).encode(y="route:N", x="max_ms:Q")
     chart, ticks = chart.properties(height=140), ticks.properties(height=140)
-    bi, rr = df.iloc[0], df.iloc[1]
-    caption = (f"Measured now, {df.runs.iloc[0]} runs of {df.repetitions.iloc[0]} passes over the golden questions: search "
-               f"alone {bi.min_ms:.3f}–{bi.max_ms:.3f} ms, with reranking {rr.min_ms:.3f}–{rr.max_ms:.3f} ms per question. "
-               "This figure changes from run to run; the others do not.")
-    return chart + ticks, caption
+    return chart + ticks, captions.latency(df, quote)
 
 
-def pipeline(df: pd.DataFrame):
+def pipeline(df: pd.DataFrame, quote=str):
+    if df.empty:
+        return _empty("pipeline"), captions.pipeline(df, quote)
     cols = ["anchored_right_source", "anchored_wrong_source", "refused", "abstained"]
     names = dict(zip(cols, OUTCOME_COLOURS.domain))
     long = df.melt(id_vars=["filter"], value_vars=cols, var_name="outcome", value_name="questions")
     long["outcome"] = long.outcome.map(names)
     chart = alt.Chart(long).mark_bar().encode(
-        y=alt.Y("filter:N", title=None), x=alt.X("questions:Q", title="questions"),
-        color=alt.Color("outcome:N", scale=OUTCOME_COLOURS, title=None),
+        y=alt.Y("filter:N", title="filter"), x=alt.X("questions:Q", title="questions", axis=alt.Axis(**COUNT_AXIS)),
+        color=alt.Color("outcome:N", scale=OUTCOME_COLOURS, title="outcome"),
         order=alt.Order("outcome:N"), tooltip=["filter", "outcome", "questions"]).properties(height=140)
-    off, on = df.iloc[0], df.iloc[1]
-    caption = (f"Without the filter {off.anchored_wrong_source} answers are anchored to the WRONG source and pass the "
-               f"checker (they cite faithfully a note that should not be there); with {on['filter']} "
-               f"{on.anchored_wrong_source}. The checker guarantees grounding, not truth.")
-    return chart, caption
+    return chart, captions.pipeline(df, quote)
 
 
-def for_tables(frames: dict) -> dict:
-    """name -> (chart, caption) for every table in `frames` that has a chart (cut_anchors needs cut_summary)."""
-    simple = {"ceiling": ceiling, "strategies": strategies, "size_overlap": size_overlap, "filter": filter_effect,
-              "rerank": rerank_effect, "latency": latency, "pipeline": pipeline}
-    out = {name: simple[name](df) for name, df in frames.items() if name in simple}
+def for_tables(frames: dict, quote=str) -> dict:
+    """name -> (chart, caption) for every table in `frames` that has a chart (cut_anchors needs cut_summary).
+
+    quote: how text read from the data enters a caption (ui.widgets.plain for st.markdown).
+    """
+    unquoted = {"ceiling": ceiling, "size_overlap": size_overlap}           # no text from the data in their captions
+    quoted = {"strategies": strategies, "filter": filter_effect, "rerank": rerank_effect, "latency": latency,
+              "pipeline": pipeline}
+    out = {name: unquoted[name](df) if name in unquoted else quoted[name](df, quote)
+           for name, df in frames.items() if name in unquoted or name in quoted}
     if "cut_anchors" in frames and "cut_summary" in frames:
-        out["cut_anchors"] = cut_anchors(frames["cut_anchors"], frames["cut_summary"])
+        out["cut_anchors"] = cut_anchors(frames["cut_anchors"], frames["cut_summary"], quote)
     return out
 
 
@@ -154,6 +165,6 @@ def trap3(df: pd.DataFrame):
     long["questions"] = long.questions.map({"article_questions": "the article's (library words)",
                                             "user_questions": "phrased as a user would"})
     return alt.Chart(long).mark_line(point=True).encode(
-        x=alt.X("k:O", title="k"), y=alt.Y("ceiling:Q", scale=alt.Scale(domain=[0, 1])),
-        color=alt.Color("questions:N", title=None, legend=alt.Legend(orient="bottom")),
+        x=alt.X("k:O", title="k"), y=alt.Y("ceiling:Q", scale=SHARE),
+        color=alt.Color("questions:N", title="questions", legend=alt.Legend(orient="bottom")),
         tooltip=["k", "questions", alt.Tooltip("ceiling:Q", format=".3f")])

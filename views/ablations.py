@@ -1,7 +1,7 @@
 """Ablations: every table of the article as a chart beside its table, with a caption read from the data."""
 import streamlit as st
 
-from ui import charts, state
+from ui import captions, charts, state, widgets
 
 st.title("Ablations")
 st.caption("Each measurement of the article, computed now on the active dataset. Captions are written from the "
@@ -12,12 +12,20 @@ if not wb.check.valid:
             "Your data page, or switch back to the bundled corpus.")
     st.stop()
 
+SECTIONS = [("Ceiling at k", "ceiling"), ("Chunking strategies", "strategies"),          # (title, table)
+            ("Chunk size × overlap", "size_overlap"), ("Anchors cut by a chunk boundary", "cut_anchors"),
+            ("The metadata filter", "filter"), ("Reranking, before and after", "rerank"), ("Latency", "latency"),
+            ("Pipeline outcomes", "pipeline")]
+frames = {name: state.latency() if name == "latency" else state.table(name) for _, name in SECTIONS}
+frames["cut_summary"] = state.table("cut_summary")
+drawn = charts.for_tables(frames, quote=widgets.plain)      # name -> (chart, caption); data text made plain Markdown
+notes = captions.notes()                                     # the settings each table is computed with
 
-def section(title: str, name: str, chart_and_caption, df, note: str = ""):
+for title, name in SECTIONS:
     st.subheader(title)
-    if note:
-        st.caption(note)
-    chart, caption = chart_and_caption
+    st.caption(notes[name])
+    chart, caption = drawn[name]
+    df = frames[name]
     left, right = st.columns([3, 2])
     left.altair_chart(chart, width="stretch")
     right.dataframe(df, hide_index=True, width="stretch")
@@ -25,27 +33,6 @@ def section(title: str, name: str, chart_and_caption, df, note: str = ""):
                           key=f"abl_dl_{name}", icon=":material/download:")
     st.markdown(caption)
 
-
-ceil = state.table("ceiling")
-section("Ceiling at k", "ceiling", charts.ceiling(ceil), ceil,
-        "Fixed window 160 words, overlap 32, no filter: how often the anchor is in the first k chunks.")
-strat = state.table("strategies")
-section("Four chunking strategies", "strategies", charts.strategies(strat), strat)
-so = state.table("size_overlap")
-section("Chunk size × overlap", "size_overlap", charts.size_overlap(so), so, "Fixed window, with and without 20 % overlap.")
-cuts, summary = state.table("cut_anchors"), state.table("cut_summary")
-section("Anchors cut by a chunk boundary", "cut_anchors", charts.cut_anchors(cuts, summary), cuts,
-        "Twenty window sizes from 20 to 400 words: how many anchors fit whole in no window of their document.")
-filt = state.table("filter")
-section("The metadata filter", "filter", charts.filter_effect(filt), filt, "Fixed window 160/32; filter applied before ranking.")
-rr = state.table("rerank")
-section("Reranking, before and after", "rerank", charts.rerank_effect(rr), rr,
-        "Filter on, 50 candidates from the bi-encoder, reranked by the lexical surrogate.")
-lat = state.latency()
-section("Latency", "latency", charts.latency(lat), lat)
-pipe = state.table("pipeline")
-section("Pipeline outcomes", "pipeline", charts.pipeline(pipe), pipe,
-        "All golden questions through retrieval (20 candidates, reranked, 3 spans), the scripted generator and the checker.")
 st.subheader("The six verifier cases")
 cases = state.table("verifier_cases")
 st.dataframe(cases, hide_index=True, width="stretch")

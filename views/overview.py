@@ -1,7 +1,7 @@
 """Overview: the open-book story, the three phases, and the live headline figures."""
 import streamlit as st
 
-from ui import state, widgets
+from ui import captions, state, widgets
 
 st.title("Open Book: watch a RAG system work, and see where it breaks")
 
@@ -41,9 +41,9 @@ f = state.table("filter", chunker)
 off, on = f.iloc[0], f.iloc[1]
 n = len(wb.check.valid)
 m = st.columns(4)
-m[0].metric("Ceiling at k = 1, no filter", f"{off.recall_at_1:.3f}",
+m[0].metric("Ceiling at k = 1, no filter", captions.share(off.recall_at_1),
             help="Share of questions whose anchor is in the single best chunk.")
-m[1].metric("Ceiling at k = 3, no filter", f"{off.recall_at_3:.3f}",
+m[1].metric("Ceiling at k = 3, no filter", captions.share(off.recall_at_3),
             help="Share of questions whose anchor is in the three best chunks.")
 
 
@@ -52,26 +52,19 @@ def change(after, before):
     return f"{after - before:+.3f}" if round(after - before, 3) else None
 
 
-m[2].metric("Ceiling at k = 1, filter on", f"{on.recall_at_1:.3f}", delta=change(on.recall_at_1, off.recall_at_1),
-            help=f"With {on['filter']}: only those chunks may be retrieved.")
-m[3].metric("Ceiling at k = 3, filter on", f"{on.recall_at_3:.3f}", delta=change(on.recall_at_3, off.recall_at_3),
-            help=f"With {on['filter']}.")
+m[2].metric("Ceiling at k = 1, filter on", captions.share(on.recall_at_1), delta=change(on.recall_at_1, off.recall_at_1),
+            help=f"With {widgets.plain(on['filter'])}: only those chunks may be retrieved.")
+m[3].metric("Ceiling at k = 3, filter on", captions.share(on.recall_at_3), delta=change(on.recall_at_3, off.recall_at_3),
+            help=f"With {widgets.plain(on['filter'])}.")
 m = st.columns(4)
 m[0].metric("Contradicted, no filter", f"{off.contradicted_top_3}/{n}",
             help="Questions with at least one chunk of a draft or outdated document among the three best.")
 
 m[1].metric("Contradicted, filter on", f"{on.contradicted_top_3}/{n}",
             delta=int(on.contradicted_top_3 - off.contradicted_top_3) or None, delta_color="inverse",
-            help=f"With {on['filter']}: questions with a draft or outdated chunk among the three best.")
+            help=f"With {widgets.plain(on['filter'])}: questions with a draft or outdated chunk among the three best.")
 
-gap = off.recall_at_3 - off.recall_at_1
-st.markdown(
-    f"Reading: without the filter the answer is in the top 3 for **{off.recall_at_3:.0%}** of the questions but "
-    f"first for only **{off.recall_at_1:.0%}**"
-    + (" — the retriever finds the answer but ranks it low, which sends you to the filter and the reranker, "
-       "not to the prompt." if gap > 0.2 else ".")
-    + f" With {on['filter']}, **{on.contradicted_top_3}** of {n} questions still see a contradicting chunk "
-      f"(against {off.contradicted_top_3} without).")
+st.markdown(captions.reading(f, quote=widgets.plain))     # shares as 0.389, like the metrics above
 
 st.subheader("Where to go next")
 st.page_link("views/corpus.py", label="Corpus — the documents, their chunks and the golden questions",

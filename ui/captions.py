@@ -1,0 +1,336 @@
+"""One caption per article table, and the Overview's reading: pure functions of the DataFrame(s), no Streamlit.
+
+Every sentence is true for any table, not only for the bundled corpus:
+- a number is quoted at the precision the pages show it (a share 0.389, a count 18, a percent 21.3%), and it is
+  read from the row the sentence names;
+- rows are compared at that precision, so two rows that both show 1.000 tie, and a tie is said as a tie, with
+  the tie-break named (fewer chunks): "A and B tie at 1.000; B uses fewer chunks (103 against 114)";
+- one row is never called best or lowest; rows that are all equal are said to be equal;
+- a missing value is written "n/a" and takes part in no comparison; an empty table says there is nothing to show.
+
+Text read from the data (strategy, filter and route names, document excerpts) passes through `quote`: the
+identity by default (plain text, e.g. the HTML report), `ui.widgets.plain` for st.markdown.
+
+Left out on purpose: the charts (ui/charts.py) and any formatting beyond words and numbers.
+"""
+from __future__ import annotations
+
+import inspect
+import math
+
+import pandas as pd
+
+from rag_core import tables
+
+LOW_RANKING_GAP = 0.2    # a ceiling rising by at least this much from k = 1 to k = 3: the answer is found, ranked low
+
+
+def share(x) -> str:
+    """A share as the pages show it: 0.3888 -> '0.389'; NaN -> 'n/a'."""
+    return "n/a" if pd.isna(x) else f"{x:.3f}"
+
+
+def count(x) -> str:
+    """A count: 114.0 -> '114'; NaN -> 'n/a'."""
+    return "n/a" if pd.isna(x) else str(int(x))
+
+
+def shown(x) -> float:
+    """The value a reader compares: the share at its displayed precision (NaN stays NaN). 0.99996 -> 1.0"""
+    return math.nan if pd.isna(x) else round(float(x), 3)
+
+
+def listing(items) -> str:
+    """['a'] -> 'a'; ['a', 'b', 'c'] -> 'a, b and c'."""
+    items = list(items)
+    return ", ".join(items[:-1]) + " and " + items[-1] if len(items) > 1 else "".join(items)
+
+
+def nothing(what: str) -> str:
+    return f"Nothing to show: the {what} table is empty."
+
+
+def plural(n, one: str, many: str) -> str:
+    """(1, 'answer is', 'answers are') -> '1 answer is'; NaN -> 'n/a answers are'."""
+    return f"{count(n)} {one if not pd.isna(n) and int(n) == 1 else many}"
+
+
+def _questions(df) -> str:
+    """'/18' when the table knows its number of questions (df.attrs), else ''."""
+    n = df.attrs.get("questions")
+    return f"/{int(n)}" if n else ""
+
+
+# ---------------------------------------------------------------- the tables
+
+def ceiling(df: pd.DataFrame) -> str:
+    if df.empty:
+        return nothing("ceiling")
+    df = df.sort_values("k")
+    at = {int(r.k): r.ceiling for r in df.itertuples()}           # k -> ceiling
+    first, last = int(df.k.iloc[0]), int(df.k.iloc[-1])
+    near, far = first, (3 if 3 in at and first < 3 else last)      # k = 1 against k = 3, the article's pair
+    quoted = list(dict.fromkeys([near, far, last]))
+    text = f"At k = {first} the ceiling is {share(at[first])}" + "".join(
+        f"{' and' if k == quoted[-1] else ','} at k = {k} {share(at[k])}" for k in quoted[1:]) + "."
+    values = df.ceiling.map(shown)
+    if len(at) == 1:
+        return text + " With one k there is nothing to compare."
+    if values.notna().all() and values.nunique() == 1:
+        return text + (f" The ceiling is the same at every k, from k = {first} to k = {last}: handing over more "
+                       "chunks finds no further anchor.")
+    if pd.isna(at[near]) or pd.isna(at[far]):
+        return text + f" With a value missing, k = {near} and k = {far} cannot be compared."
+    gap = round(shown(at[far]) - shown(at[near]), 3)
+    if gap >= LOW_RANKING_GAP:
+        return text + (f" The gap between k = {near} and k = {far} says the retriever finds the answer but ranks it "
+                       "low: work on ordering (filter, rerank), not on the prompt.")
+    if gap >= 0:
+        return text + f" k = {near} and k = {far} are close: ordering is not the main problem."
+    return text + f" The ceiling is lower at k = {far} than at k = {near}, which a ceiling cannot be: check the table."
+
+
+def _tie_break(rows, quote) -> str:
+    """The tie-break among tied strategies, named: fewer chunks."""
+    known = rows[rows.chunks.notna()]
+    unknown = [quote(s) for s in rows.strategy[rows.chunks.isna()]]
+    tail = f" (no chunk count for {listing(unknown)})" if unknown else ""
+    if known.empty:
+        return "no chunk count breaks the tie"
+    fewest = known[known.chunks == known.chunks.min()]
+    others = known[known.chunks != known.chunks.min()]
+    names = listing(quote(s) for s in fewest.strategy)
+    if others.empty:
+        return (f"{names} use the same number of chunks ({count(fewest.chunks.iloc[0])})" if len(fewest) > 1
+                else f"{names} uses {count(fewest.chunks.iloc[0])} chunks") + tail
+    verb = "uses" if len(fewest) == 1 else "use"
+    how = "fewer" if len(known) == 2 else "the fewest"
+    each = "" if len(fewest) == 1 else " each"
+    return (f"{names} {verb} {how} chunks ({count(fewest.chunks.iloc[0])}{each} against "
+            f"{listing(count(c) for c in others.chunks)})" + tail)
+
+
+def strategies(df: pd.DataFrame, quote=str) -> str:
+    if df.empty:
+        return nothing("strategies")
+    r3 = df.recall_at_3.map(shown)
+    known, missing = df[r3.notna()], df[r3.isna()]
+    out = []
+    if len(known) == 1:
+        r = known.iloc[0]
+        out.append((f"One strategy only, {quote(r.strategy)}: recall@3 {share(r.recall_at_3)} with {count(r.chunks)} "
+                    "chunks, nothing to rank it against." if len(df) == 1 else
+                    f"Only {quote(r.strategy)} has a recall@3 ({share(r.recall_at_3)}, {count(r.chunks)} chunks): "
+                    "there is no other strategy to rank it against."))
+    elif len(known) > 1:
+        values = r3[r3.notna()]
+        top, bottom = known[values == values.max()], known[values == values.min()]
+        if len(top) == len(known):
+            who = ("Both strategies" if len(known) == 2 else f"All {len(known)} strategies") + (
+                " with a recall@3" if len(missing) else "")
+            out.append(f"{who} reach the same recall@3, {share(values.max())}; "
+                       f"{_tie_break(top, quote)}.")
+        else:
+            out.append("Best recall@3: " + (
+                f"{quote(top.strategy.iloc[0])} ({share(values.max())}, {count(top.chunks.iloc[0])} chunks)."
+                if len(top) == 1 else
+                f"{listing(quote(s) for s in top.strategy)} tie at {share(values.max())}; {_tie_break(top, quote)}."))
+            out.append("Lowest: " + (
+                f"{quote(bottom.strategy.iloc[0])} ({share(values.min())}, {count(bottom.chunks.iloc[0])} chunks)."
+                if len(bottom) == 1 else f"{listing(quote(s) for s in bottom.strategy)} tie at {share(values.min())}."))
+        if df.attrs.get("questions"):
+            out.append(f"A difference of one question is 1/{int(df.attrs['questions'])} of the scale: do not trust "
+                       "rankings that differ by less.")
+    if not missing.empty:
+        out.append(f"No recall@3 (n/a) for {listing(quote(s) for s in missing.strategy)}.")
+    return " ".join(out)
+
+
+def _overlap(ovl) -> str:
+    return "with overlap n/a" if pd.isna(ovl) else "without overlap" if int(ovl) == 0 else f"with overlap {count(ovl)}"
+
+
+def _at_size(rows: pd.DataFrame, why: bool = True) -> str:
+    """'At 40 words recall@50 stops at 0.889 without overlap and 0.944 with overlap 8: …' — every row of the size.
+
+    why: say why recall@50 can stop below one (said once per caption).
+    """
+    values = rows.rec_at_50.map(shown)
+    known = values.dropna()
+    verb = "stops at" if len(known) and known.min() < 1 else "reaches" if len(known) == len(values) else "is"
+    text = (f"At {count(rows['size'].iloc[0])} words recall@50 {verb} "
+            + listing(f"{share(r.rec_at_50)} {_overlap(r.ovl)}" for r in rows.itertuples()))
+    if verb == "stops at" and why:
+        text += ": some anchors are not among the 50 best chunks (cut by a chunk boundary, or ranked lower)"
+    return text + "."
+
+
+def size_overlap(df: pd.DataFrame) -> str:
+    if df.empty:
+        return nothing("size × overlap")
+    sizes = sorted(df["size"].dropna().unique())
+    out = []
+    for s in dict.fromkeys(sizes[:1] + sizes[-1:]):                  # the smallest and the largest size
+        out.append(_at_size(df[df["size"] == s], why=not any("stops at" in o for o in out)))
+    chunks = df.chunks.dropna()
+    if len(chunks) == 1:
+        out.append(f"{plural(chunks.iloc[0], 'chunk', 'chunks')} in all.")
+    elif len(chunks) and chunks.min() == chunks.max():
+        out.append(f"Every setting gives {count(chunks.min())} chunks.")
+    elif len(chunks):
+        out.append(f"Chunks range from {count(chunks.min())} to {count(chunks.max())}.")
+    return " ".join(out)
+
+
+def cut_anchors(summary: pd.DataFrame, quote=str) -> str:
+    if summary.empty:
+        return nothing("cut anchors")
+    s = summary.iloc[0]
+    text = (f"Out of {count(s.trials)} trials, {plural(s.cut_without_overlap, 'anchor is', 'anchors are')} cut "
+            f"without overlap and {count(s.cut_with_overlap)} with 20 %")
+    cost, chunks = s.overlap_cost_percent, f"({count(s.chunks_with_overlap)} against {count(s.chunks_without_overlap)})"
+    if pd.isna(cost):
+        text += f"; chunks with and without overlap: {chunks}."
+    elif f"{cost:.1f}".startswith("-") and f"{cost:.1f}" != "-0.0":
+        text += f"; the overlap gives {-cost:.1f}% fewer chunks {chunks}."
+    else:
+        text += f"; the overlap costs {abs(cost):.1f}% more chunks {chunks}."
+    if not pd.isna(s.example_size):
+        text += (f" Example at {count(s.example_size)} words, {quote(s.example_doc)}: "
+                 f"“…{quote(s.example_tail)}” | “{quote(s.example_head)}…”.")
+    return text
+
+
+def _from_to(before, after) -> str:
+    """(0.389, 0.889) -> 'goes from 0.389 to 0.889'; equal at the shown precision -> 'stays at 0.389'."""
+    a, b = share(before), share(after)
+    return f"stays at {a}" if a == b else f"goes from {a} to {b}"
+
+
+def filter_effect(df: pd.DataFrame, quote=str) -> str:
+    if df.empty:
+        return nothing("filter")
+    n, base = _questions(df), df.iloc[0]
+    if len(df) == 1:
+        return (f"One setting only, {quote(base['filter'])}: recall@1 {share(base.recall_at_1)}, recall@3 "
+                f"{share(base.recall_at_3)}; {count(base.contradicted_top_3)}{n} questions with a contradicting chunk "
+                "in the top 3.")
+    out = []
+    for _, on in df.iloc[1:].iterrows():
+        out.append(f"With {quote(on['filter'])} the filter excludes {count(on.chunks_excluded)} of {count(on.chunks)} "
+                   f"chunks. Questions with a contradicting chunk in the top 3: {count(base.contradicted_top_3)}{n} "
+                   f"with {quote(base['filter'])}, {count(on.contradicted_top_3)}{n} with {quote(on['filter'])}; "
+                   f"recall@1 {_from_to(base.recall_at_1, on.recall_at_1)}.")
+    return " ".join(out)
+
+
+def rerank_effect(df: pd.DataFrame, quote=str) -> str:
+    if df.empty:
+        return nothing("rerank")
+    first = df.iloc[0]
+    moves = ("leaves recall@1 at " + share(first.rec_at_1_bi) if share(first.rec_at_1_bi) == share(first.rec_at_1_rerank)
+             else f"moves recall@1 from {share(first.rec_at_1_bi)} to {share(first.rec_at_1_rerank)}")
+    ceiling_ok = all(shown(first[c]) <= shown(first.rec_at_50) for c in ("rec_at_1_bi", "rec_at_1_rerank"))
+    text = (f"At {quote(first.chunk)} reranking {moves}; the candidates' recall@50 there is {share(first.rec_at_50)}"
+            + (", the most any reranking can reach." if ceiling_ok else "."))
+    return " ".join([text] + [f"{quote(r.chunk)}: {share(r.rec_at_1_bi)} → {share(r.rec_at_1_rerank)}."
+                              for r in df.iloc[1:].itertuples()])
+
+
+def _ms_range(lo, hi) -> str:
+    return "n/a" if pd.isna(lo) or pd.isna(hi) else f"{lo:.3f}" if f"{lo:.3f}" == f"{hi:.3f}" else f"{lo:.3f}–{hi:.3f}"
+
+
+def latency(df: pd.DataFrame, quote=str) -> str:
+    if df.empty:
+        return nothing("latency")
+    runs, reps = df.runs.dropna().unique(), df.repetitions.dropna().unique()
+    how = (f" ({plural(runs[0], 'run', 'runs')} of {plural(reps[0], 'pass', 'passes')} over the golden questions)"
+           if len(runs) == 1 and len(reps) == 1 else "")
+    return (f"Milliseconds per question, measured now{how}: "
+            + "; ".join(f"{quote(r.route)} {_ms_range(r.min_ms, r.max_ms)}" for r in df.itertuples())
+            + ". This figure changes from run to run; the others do not.")
+
+
+def pipeline(df: pd.DataFrame, quote=str) -> str:
+    if df.empty:
+        return nothing("pipeline")
+    wrong = df.anchored_wrong_source
+    parts = [f"{count(w)} with {quote(f)}" for f, w in zip(df["filter"], wrong)]
+    if (wrong.fillna(0) == 0).all() and wrong.notna().all():
+        text = f"No answer is anchored to the WRONG source, {listing(f'with {quote(f)}' for f in df['filter'])}."
+    else:
+        text = (f"Answers anchored to the WRONG source: {listing(parts)}. Each passes the checker: it cites "
+                "faithfully a note that should not be there.")
+    return text + " The checker guarantees grounding, not truth."
+
+
+# ---------------------------------------------------------------- the Overview
+
+def reading(df: pd.DataFrame, quote=str) -> str:
+    """The Overview's 'Reading' sentence, from the filter table: row 0 without the filter, row 1 with it."""
+    if df.empty:
+        return "Reading: nothing to read, the filter table is empty."
+    base = df.iloc[0]
+    r1, r3, label = shown(base.recall_at_1), shown(base.recall_at_3), quote(base["filter"])
+    if pd.isna(r1) or pd.isna(r3) or r1 > r3:
+        text = f"Reading: with {label} the ceiling is **{share(r3)}** at k = 3 and **{share(r1)}** at k = 1."
+    elif r1 == r3:
+        text = (f"Reading: with {label} the ceiling is **{share(r1)}** at k = 1 and at k = 3: the best chunk already "
+                "holds every anchor the three best hold.")
+    else:
+        text = (f"Reading: with {label} the ceiling is **{share(r3)}** at k = 3 but only **{share(r1)}** at k = 1"
+                + (" — the retriever finds the answer but ranks it low, which sends you to the filter and the "
+                   "reranker, not to the prompt." if round(r3 - r1, 3) >= LOW_RANKING_GAP else "."))
+    if len(df) < 2:
+        return text
+    on, n = df.iloc[1], df.attrs.get("questions")
+    c_off, c_on, of = base.contradicted_top_3, on.contradicted_top_3, f" of {int(n)}" if n else ""
+    questions = "question" if not pd.isna(c_on) and int(c_on) == 1 and not n else "questions"
+    sees = "sees" if not pd.isna(c_on) and int(c_on) == 1 else "see"
+    if pd.isna(c_on) or pd.isna(c_off):
+        text += (f" With {quote(on['filter'])}, **{count(c_on)}**{of} {questions} {sees} a contradicting chunk among the "
+                 f"three best (against {count(c_off)} with {label}).")
+    elif c_on == 0 and c_off == 0:
+        text += f" No question sees a contradicting chunk among the three best, with {label} or with {quote(on['filter'])}."
+    elif c_on == 0:
+        text += (f" With {quote(on['filter'])}, no question sees a contradicting chunk among the three best "
+                 f"(against **{count(c_off)}**{of} with {label}).")
+    else:
+        still = " still" if c_on <= c_off else ""
+        text += (f" With {quote(on['filter'])}, **{count(c_on)}**{of} {questions}{still} {sees} a contradicting chunk "
+                 f"among the three best (against {count(c_off)} with {label}).")
+    return text
+
+
+# ---------------------------------------------------------------- the notes under each Ablations title
+
+def _default(f, name):
+    return inspect.signature(f).parameters[name].default
+
+
+def notes() -> dict[str, str]:
+    """name -> the settings a table is computed with, read from rag_core.tables (its functions' defaults)."""
+    ks, cut, configs = _default(tables.ceiling, "ks"), _default(tables.cut_anchors, "sizes"), \
+        _default(tables.strategies, "configs")
+    pairs = _default(tables.size_overlap, "pairs")                           # (size, overlap)
+    overlaps = {s: [str(o) for t, o in pairs if t == s] for s, _ in pairs}    # size -> its overlaps
+    chunker = {name: _default(f, "chunker").label                            # table -> label of its chunker
+               for name, f in (("ceiling", tables.ceiling), ("filter", tables.filter_effect),
+                               ("latency", tables.latency), ("pipeline", tables.pipeline))}
+    return {
+        "ceiling": f"Chunker: {chunker['ceiling']}; no filter. How often the anchor is in the first k chunks, "
+                   f"k = {listing(str(k) for k in ks)}.",
+        "strategies": f"{len(configs)} chunkings, no filter: " + "; ".join(c.label for c in configs) + ".",
+        "size_overlap": "Fixed window, no filter; size in words (overlaps): "
+                        + ", ".join(f"{s} ({', '.join(o)})" for s, o in overlaps.items()) + ".",
+        "cut_anchors": f"{len(cut)} window sizes from {min(cut)} to {max(cut)} words, each without overlap and with "
+                       "20 % (size // 5): how many anchors fit whole in no window of their document.",
+        "filter": f"Chunker: {chunker['filter']}; the filter is applied before ranking.",
+        "rerank": "Filter on, 50 candidates from the bi-encoder, reranked by the lexical surrogate; fixed window "
+                  + ", ".join(f"{s}/{o}" for s, o in _default(tables.rerank_effect, "pairs")) + ".",
+        "latency": f"Chunker: {chunker['latency']}; filter on; 50 candidates, reranked or not.",
+        "pipeline": f"Chunker: {chunker['pipeline']}. All valid golden questions through retrieval "
+                    f"({tables.PIPELINE_CANDIDATES} candidates, reranked, {tables.PIPELINE_FINAL} spans), the scripted "
+                    "generator and the checker, with and without the filter.",
+    }
