@@ -16,8 +16,8 @@ pages = [
 ]
 pg = st.navigation(pages)
 
-for warning in state.init(state.SHARED):
-    st.warning(warning)
+for warning in state.init(state.SHARED) + [w for w in [state.dataset_from_link()] if w]:
+    widgets.warn(warning)
 
 with st.sidebar:
     st.caption(f"Dataset: **{widgets.plain(state.dataset().name)}**")
@@ -25,7 +25,7 @@ with st.sidebar:
     st.selectbox("Strategy", ["fixed", "structure", "sentence"], key="chunker",
                  format_func={"fixed": "Fixed window of words", "structure": "By structure (paragraphs)",
                               "sentence": "By sentence"}.get,
-                 on_change=state.remember, args=("chunker",),
+                 on_change=state.choose_strategy,
                  help="Fixed: windows of N words. Structure: paragraphs merged up to N words. Sentence: N sentences.")
     unit = "sentences" if st.session_state["chunker"] == "sentence" else "words"
     st.number_input(f"Size ({unit})", min_value=1, max_value=2000, step=1, key="size",

@@ -217,6 +217,10 @@ class Index:
     def status(self, chunk: int) -> str:
         return self.documents[self.doc[chunk]].status
 
+    def chunk_number(self, chunk: int) -> int:
+        """1-based position of the chunk within its document, as the Corpus viewer numbers them."""
+        return int(chunk - np.searchsorted(self.doc, self.doc[chunk])) + 1
+
     def chunk_word_ids(self, chunk: int) -> np.ndarray:
         return self.tc.word_ids[self.lo[chunk]:self.hi[chunk]]
 

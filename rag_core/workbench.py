@@ -91,3 +91,20 @@ class Workbench:
             ix = self.index(chunker)
             self._holders[chunker] = [set(anchor_holders(ix, occ).tolist()) for occ in self.check.occurrences.values()]
         return self._holders[chunker]
+
+    def whole_in_a_chunk(self, chunker: ChunkerConfig) -> list:
+        """Per golden row, in file order: True when some chunk holds its anchor whole, False when boundaries
+        cut it everywhere, None for an excluded row."""
+        held = iter(bool(h) for h in self.holders(chunker))
+        excluded = {p.row for p in self.check.problems}
+        return [None if i in excluded else next(held) for i in range(len(self.check.rows))]
+
+    def anchors_in(self, chunker: ChunkerConfig, doc: int) -> tuple[list, set]:
+        """The golden anchors inside document position `doc` as (first, last) word ranges, and the subset
+        that no chunk of this chunker holds whole (cut by a boundary)."""
+        ix = self.index(chunker)
+        mine = np.flatnonzero(ix.doc == doc)
+        spans = list(zip(ix.start[mine].tolist(), ix.end[mine].tolist()))
+        anchors = [r for occ in self.check.occurrences.values() for r in occ.get(doc, [])]
+        cut = {(a, b) for a, b in anchors if not any(s <= a and b < e for s, e in spans)}
+        return anchors, cut

@@ -23,6 +23,9 @@ from streamlit.testing.v1 import AppTest
 
 from rag_core import ChunkerConfig, Document, GoldenRow, Workbench, tables
 from rag_core.pipeline import ask
+from rag_core.judgement import judge
+from rag_core.presets import presets
+from ui.widgets import readable
 from rag_core.verifier import verify
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -37,7 +40,7 @@ CUTOFF = "What is the default cutoff of get_close_matches?"
 ALL_STATUSES = ["current", "draft", "outdated"]
 CHUNK_LABEL = re.compile(r"^(?:`|\*\*)(\S+?)(?:`|\*\*) · chunk (\d+)$")   # `doc` or **doc** (escaped)
 STATUS_BADGE = re.compile(r"^:\w+-badge\[(current|draft|outdated)\]$")
-VERDICT_BADGE = re.compile(r"^:\w+-badge\[(anchored|refused|abstained)\]$")
+VERDICT_BADGE = re.compile(r"^:\w+-badge\[(answered|wrong source|refused|abstained)\]$")
 _ORIGINAL_INIT = PagesManager.__init__
 
 
@@ -69,8 +72,13 @@ def assert_fine(at: AppTest) -> None:
     assert not at.exception, [e.message + "\n" + "\n".join(e.stack_trace) for e in at.exception]
 
 
+def shown(text: str) -> str:
+    """Markdown source as the reader sees it: backslash escapes (of user text made plain) removed."""
+    return re.sub(r"\\(.)", r"\1", text)
+
+
 def markdowns(at: AppTest) -> list[str]:
-    return [m.value for m in at.main.markdown]
+    return [shown(m.value) for m in at.main.markdown]
 
 
 def chunk_labels(at: AppTest) -> list[str]:
@@ -101,11 +109,18 @@ def expected_answer(wb, question, k=3, rerank=True, allowed=("current",), chunke
 
 def expected_labels(wb, question, chunker=ARTICLE, **kw) -> list[str]:
     ix = wb.index(chunker)
-    return [f"{ix.doc_id(int(c))} · chunk {int(c)}" for c in expected_answer(wb, question, chunker=chunker, **kw).retrieved.ids]
+    return [f"{ix.doc_id(int(c))} · chunk {ix.chunk_number(int(c))}"
+            for c in expected_answer(wb, question, chunker=chunker, **kw).retrieved.ids]
+
+
+def expected_outcome(wb, answer, a, doc=None, chunker=ARTICLE) -> str:
+    """What the page's badge must say for an answer on the spans of `a`: the strict verdict judged by its source."""
+    return judge(verify(answer, a.spans, mode="strict"), a.retrieved.ids, wb.index(chunker), doc, wb.trusted).outcome
 
 
 def set_chunker(at: AppTest, kind: str, size: int, overlap: int) -> AppTest:
-    at.sidebar.selectbox(key="chunker").set_value(kind)
+    if at.sidebar.selectbox(key="chunker").value != kind:      # a new strategy resets size and overlap first
+        at.sidebar.selectbox(key="chunker").set_value(kind).run()
     at.sidebar.number_input(key="size").set_value(size)
     if kind != "structure":
         at.sidebar.number_input(key="overlap").set_value(overlap)
@@ -123,7 +138,7 @@ def wb():
 def test_every_page_renders_without_exception(name):
     at = open_page(name)
     assert PAGES[name][1] in at.title[0].value
-    assert not at.error, [e.value for e in at.error]
+    assert not at.error, [shown(e.value) for e in at.error]
     # the frame ran too: the shared sidebar settings are there on every page
     assert at.sidebar.number_input(key="size").value == 160
 
@@ -189,13 +204,13 @@ def test_overlap_not_smaller_than_size_is_an_error_not_an_exception(name, size, 
     at.sidebar.number_input(key="overlap").set_value(overlap)
     at.sidebar.number_input(key="size").set_value(size).run()
     assert_fine(at)
-    errors = [e.value for e in at.error]
+    errors = [shown(e.value) for e in at.error]
     assert len(errors) == 1 and "not valid" in errors[0], errors
     assert f"Overlap ({overlap})" in errors[0] and f"size ({size})" in errors[0], errors
     # and fixing it brings the page back
     at.sidebar.number_input(key="overlap").set_value(0).run()
     assert_fine(at)
-    assert not any("not valid" in e.value for e in at.error), [e.value for e in at.error]
+    assert not any("not valid" in e.value for e in at.error), [shown(e.value) for e in at.error]
 
 
 # ---------------------------------------------------------------- Ask
@@ -214,14 +229,14 @@ def test_every_golden_question_shows_its_ranked_chunks_and_verdict(wb):
         a = expected_answer(wb, row.question)
         assert chunk_labels(at) == expected_labels(wb, row.question), row.question
         assert status_badges(at) == [ix.status(int(c)) for c in a.retrieved.ids]
-        assert verdict_badges(at)[0] == a.verdict.verdict
+        assert verdict_badges(at)[0] == expected_outcome(wb, a.answer, a, row.doc)
         assert at.code[0].value == a.prompt and "[S1]" in a.prompt
         assert at.code[1].value == a.answer
         holders = wb.holders(ARTICLE)[q_pos]
         hit = next((i for i, c in enumerate(a.retrieved.ids, 1) if int(c) in holders), None)
         if hit:
-            assert [s.value for s in at.success] == [f"The anchor of this golden question is in span S{hit}: "
-                                                     "the answer is inside the context."]
+            assert [s.value for s in at.success] == [f"The anchor of this golden question is in span S{hit}, and "
+                                                     "no chunk of an untrusted status outranks it."]
         else:
             assert at.error, row.question
 
@@ -248,7 +263,10 @@ def test_turning_the_filter_off_lets_a_draft_or_outdated_chunk_into_the_top_3(wb
     assert chunk_labels(at) == expected_labels(wb, CUTOFF, allowed=ALL_STATUSES)
     assert set(status_badges(at)) & {"draft", "outdated"}, status_badges(at)
     # the comparison says what the other setting (the filter back on) would change
-    assert any(v.startswith("- **filter: current**") for v in markdowns(at)), markdowns(at)
+    assert any(v.startswith("- **filter on: current**") for v in markdowns(at)), markdowns(at)
+    # the draft outranks the anchor: said in a warning, never a green box, and the answer is not green either
+    assert not at.success and any("outrank it" in shown(w.value) for w in at.warning)
+    assert verdict_badges(at)[0] == "wrong source"
 
 
 def test_no_allowed_status_says_so(wb):
@@ -256,7 +274,7 @@ def test_no_allowed_status_says_so(wb):
     at.pills(key="ask_statuses").set_value([]).run()
     assert_fine(at)
     assert chunk_labels(at) == []
-    assert any("status" in w.value.lower() for w in at.warning), [w.value for w in at.warning]
+    assert any("status" in w.value.lower() for w in at.warning), [shown(w.value) for w in at.warning]
 
 
 @pytest.mark.parametrize("k", [1, 2, 5])
@@ -276,7 +294,7 @@ def test_more_spans_than_candidates_is_an_error(wb):
     at.number_input(key="ask_candidates").set_value(2)
     at.number_input(key="ask_k").set_value(5).run()
     assert_fine(at)
-    assert [e.value for e in at.error] and "candidates" in at.error[0].value
+    assert [shown(e.value) for e in at.error] and "candidates" in at.error[0].value
 
 
 @pytest.mark.parametrize("question", ["what is the", "🤔", "a " * 15_000, "cutoff " * 4_300, "?!",
@@ -291,7 +309,7 @@ def test_odd_questions_give_a_readable_error_or_results(question, via):
         at = open_page("ask")
         at.text_input(key="ask_question").set_value(question).run()
     assert_fine(at)
-    messages = [e.value for e in at.error] + [i.value for i in at.info]
+    messages = [shown(e.value) for e in at.error] + [i.value for i in at.info]
     if chunk_labels(at):
         assert at.subheader[0].value.endswith("chunk(s) handed to the model")
     else:
@@ -336,17 +354,34 @@ def test_my_answer_with_an_invented_number_is_refused_naming_it(wb):
     v = verify(mine, expected_answer(wb, CUTOFF).spans)
     assert v.verdict == "refused" and "0.9" in v.reason
     assert verdict_badges(at)[-1] == "refused"
-    assert v.reason in markdowns(at)
+    assert any(v.reason in m for m in markdowns(at))
 
 
-def test_the_six_presets_get_the_checkers_verdicts(wb):
-    at = open_page("ask", query={"ask_question": CUTOFF})
-    spans = expected_answer(wb, CUTOFF).spans
-    for case in tables.VERIFIER_CASES:
-        at.pills(key="ask_preset").set_value(case).run()
+@pytest.mark.parametrize("statuses", [["current"], ALL_STATUSES])
+def test_the_answers_to_try_are_built_from_the_spans_shown(wb, statuses):
+    at = open_page("ask", query={"ask_question": CUTOFF, "ask_statuses": ",".join(statuses)})
+    a = expected_answer(wb, CUTOFF, allowed=statuses)
+    tries = presets(CUTOFF, a.spans)
+    assert at.pills(key="ask_preset").options == [p.kind for p in tries]
+    for p in tries:
+        at.pills(key="ask_preset").set_value(p.kind).run()
         assert_fine(at)
-        assert at.text_area(key="ask_answer").value == case
-        assert verdict_badges(at)[-1] == verify(case, spans).verdict, case
+        assert at.text_area(key="ask_answer").value == p.answer
+        assert verdict_badges(at)[-1] == expected_outcome(wb, p.answer, a, "difflib"), p
+    # a changed number is refused, and with the filter off the right citation quotes the draft: wrong source
+    at.pills(key="ask_preset").set_value("invented number").run()
+    assert verdict_badges(at)[-1] == "refused"
+    at.pills(key="ask_preset").set_value("right citation").run()
+    assert verdict_badges(at)[-1] == ("answered" if statuses == ["current"] else "wrong source")
+
+
+def test_where_the_two_checkers_disagree_both_verdicts_are_shown(wb):
+    at = open_page("ask", query={"ask_question": CUTOFF})
+    at.text_area(key="ask_answer").set_value("The default cutoff is 0.60 [S1].").run()   # 0.60 is 0.6
+    assert_fine(at)
+    assert verdict_badges(at)[-1] == "answered"
+    said = [shown(i.value) for i in at.info]
+    assert any("article's checker says 'refused'" in i and "strict checker says 'anchored'" in i for i in said), said
 
 
 # ---------------------------------------------------------------- Ablations
@@ -389,7 +424,7 @@ TABLE_ORDER = ["ceiling", "strategies", "size_overlap", "cut_anchors", "filter",
 def test_every_chart_draws_the_numbers_of_its_table(ablations, wb, i, name):
     shown = ablations.dataframe[i].value
     if name != "latency":                       # latency is measured anew on every run; the others are exact
-        want = tables.TABLES[name](wb)
+        want = readable(tables.TABLES[name](wb))         # the page names columns in words
         pd.testing.assert_frame_equal(shown.reset_index(drop=True), want.reset_index(drop=True), check_dtype=False)
     drawn = numbers(chart_data(ablations.get("vega_lite_chart")[i]))
     assert drawn and drawn <= numbers(shown), f"{name}: values in the chart that its table lacks: {drawn - numbers(shown)}"
@@ -397,38 +432,6 @@ def test_every_chart_draws_the_numbers_of_its_table(ablations, wb, i, name):
 
 def f3(x) -> str:
     return f"{x:.3f}"
-
-
-def test_the_captions_carry_the_numbers_of_the_tables(ablations, wb):
-    text = "\n".join(markdowns(ablations))
-    ceil = tables.ceiling(wb)
-    strat = tables.strategies(wb)
-    so = tables.size_overlap(wb)
-    cut = tables.cut_summary(wb).iloc[0]
-    filt = tables.filter_effect(wb)
-    rr = tables.rerank_effect(wb)
-    pipe = tables.pipeline(wb)
-    best = strat.loc[strat.recall_at_3.idxmax()]
-    small = so[so["size"] == so["size"].min()]
-    expected = [
-        f"At k = {ceil.k.iloc[0]} the ceiling is {f3(ceil.ceiling.iloc[0])}",
-        f"{best.strategy} ({f3(best.recall_at_3)}, {best.chunks} chunks)",
-        f"1/{len(wb.check.valid)} of the scale",
-        f"recall@50 stops at {f3(small.rec_at_50.max())}", f"Chunks range from {so.chunks.min()} to {so.chunks.max()}",
-        f"Out of {cut.trials} trials, {cut.cut_without_overlap} anchors are cut without overlap and {cut.cut_with_overlap}",
-        f"{cut.overlap_cost_percent:.1f}% more chunks ({cut.chunks_with_overlap} against {cut.chunks_without_overlap})",
-        f"excludes {filt.chunks_excluded.iloc[1]} of {filt.chunks.iloc[1]} chunks",
-        f"{filt.contradicted_top_3.iloc[0]}/{len(wb.check.valid)} without it, {filt.contradicted_top_3.iloc[1]}/{len(wb.check.valid)} with it",
-        f"recall@1 goes from {f3(filt.recall_at_1.iloc[0])} to {f3(filt.recall_at_1.iloc[1])}",
-        f"Without the filter {pipe.anchored_wrong_source.iloc[0]} answers are anchored to the WRONG source",
-        f"with {pipe['filter'].iloc[1]} {pipe.anchored_wrong_source.iloc[1]}.",
-    ] + [f"{r.chunk}: {f3(r.rec_at_1_bi)} → {f3(r.rec_at_1_rerank)}." for r in rr.iloc[1:].itertuples()] + [
-        f"At {rr.chunk.iloc[0]} reranking moves recall@1 from {f3(rr.rec_at_1_bi.iloc[0])} to {f3(rr.rec_at_1_rerank.iloc[0])}"]
-    missing = [e for e in expected if e not in text]
-    assert not missing, f"captions lack: {missing}\n---\n{text}"
-    # latency: the caption quotes the table that is shown beside it
-    lat = ablations.dataframe[TABLE_ORDER.index("latency")].value
-    assert f"search alone {lat.min_ms.iloc[0]:.3f}–{lat.max_ms.iloc[0]:.3f} ms" in text
 
 
 def test_the_verifier_cases_table_is_the_checkers_output(ablations):
@@ -442,7 +445,7 @@ def test_a_link_opens_the_same_view(wb):
     link = {"ask_question": CUTOFF, "ask_k": "2", "ask_rerank": "0", "ask_statuses": "current,draft",
             "size": "80", "overlap": "16", "ask_candidates": "30"}
     at = open_page("ask", query=link)
-    assert not at.warning, [w.value for w in at.warning]
+    assert not at.warning, [shown(w.value) for w in at.warning]
     assert at.text_input(key="ask_question").value == CUTOFF
     assert at.number_input(key="ask_k").value == 2
     assert at.number_input(key="ask_candidates").value == 30
@@ -476,7 +479,7 @@ def test_the_url_after_changes_reopens_the_same_view(wb):
     ("ask_rerank", "maybe", "ask_rerank", True), ("chunker", "nope", "chunker", "fixed"), ("size", "big", "size", 160)])
 def test_a_malformed_link_value_falls_back_with_a_warning(key, bad, widget, fallback):
     at = open_page("ask", query={"ask_question": CUTOFF, key: bad})
-    warnings = [w.value for w in at.warning]
+    warnings = [shown(w.value) for w in at.warning]
     assert any(repr(bad) in w and repr(key) in w for w in warnings), warnings
     got = {"ask_k": lambda: at.number_input(key="ask_k").value,
            "ask_candidates": lambda: at.number_input(key="ask_candidates").value,
@@ -490,7 +493,7 @@ def test_a_malformed_link_value_falls_back_with_a_warning(key, bad, widget, fall
 @pytest.mark.parametrize("key,value", [("ask_k", "999"), ("size", "5000"), ("ask_candidates", "9999"), ("ask_k", "0")])
 def test_an_out_of_range_link_value_falls_back_with_a_warning(key, value):
     at = open_page("ask", query={"ask_question": CUTOFF, key: value})
-    warnings = [w.value for w in at.warning]
+    warnings = [shown(w.value) for w in at.warning]
     assert any(repr(key) in w for w in warnings), f"no warning for {key}={value}; shown: {warnings}"
 
 

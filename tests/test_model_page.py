@@ -18,6 +18,11 @@ APP = str(__import__("pathlib").Path(__file__).resolve().parent.parent / "app.py
 QUESTION = "What is the default cutoff of get_close_matches?"
 
 
+def snake(df):
+    """A table as shown (column names in words) with the library's names back: 'answer rate' -> 'answer_rate'."""
+    return df.rename(columns=lambda c: str(c).replace(" ", "_"))
+
+
 def shown(text: str) -> str:
     """Markdown source as the reader sees it: backslash escapes (of server text made plain) removed."""
     return re.sub(r"\\(.)", r"\1", str(text))
@@ -54,7 +59,7 @@ def run_golden(at: AppTest) -> AppTest:
 @pytest.mark.parametrize("protocol", ["ollama", "openai"])
 def test_golden_set_through_a_model_gives_outcomes_and_metrics(server, protocol):
     at = run_golden(page("views/model.py", LLMConfig(protocol, server, "echo-cite", timeout_s=10)))
-    metrics = at.dataframe[0].value
+    metrics = snake(at.dataframe[0].value)
     n = len(Workbench.bundled().check.valid)
     assert list(metrics["filter"]) == ["no filter", "status = current"]
     assert list(metrics.questions) == [n, n]
@@ -70,7 +75,7 @@ def test_invented_number_is_refused_with_the_reason(server):
     ix = wb.index()
     # "The default cutoff is 0.9 [S1]." passes only where S1 really says 0.9 (the draft note, without the filter)
     s1_says = [("0.9" in ix.texts[int(ids[0])]) for ids in wb.ranked(ix.chunker, 3, None, True, 20)]
-    metrics = at.dataframe[0].value
+    metrics = snake(at.dataframe[0].value)
     assert metrics.refusal_rate.iloc[0] == 1 - sum(s1_says) / len(s1_says)
     assert metrics.refusal_rate.iloc[1] == 1.0
     per_question = at.dataframe[2].value
@@ -81,24 +86,24 @@ def test_invented_number_is_refused_with_the_reason(server):
 @pytest.mark.parametrize("model, expected", [("out-of-range", "S9"), ("no-citation", "No citation")])
 def test_bad_citations_are_refused(server, model, expected):
     at = run_golden(page("views/model.py", LLMConfig("openai", server, model, timeout_s=10)))
-    assert at.dataframe[0].value.refusal_rate.iloc[0] == 1.0
+    assert snake(at.dataframe[0].value).refusal_rate.iloc[0] == 1.0
     assert at.dataframe[2].value.reason.str.contains(expected).all()
 
 
 def test_abstentions_are_counted(server):
     at = run_golden(page("views/model.py", LLMConfig("ollama", server, "abstain", timeout_s=10)))
-    assert list(at.dataframe[0].value.abstention_rate) == [1.0, 1.0]
+    assert list(snake(at.dataframe[0].value).abstention_rate) == [1.0, 1.0]
 
 
 def test_second_run_with_the_same_settings_is_free(server):
     at = run_golden(page("views/model.py", LLMConfig("ollama", server, "echo-cite", timeout_s=10)))
-    first = at.dataframe[0].value
+    first = snake(at.dataframe[0].value)
     at.session_state["llm_config"] = LLMConfig("ollama", "http://127.0.0.1:9", "echo-cite", timeout_s=1)
     at.session_state["model_runs"] = {(k[0], k[1], LLMConfig("ollama", "http://127.0.0.1:9", "echo-cite", timeout_s=1),
                                        *k[3:]): v for k, v in at.session_state["model_runs"].items()}
     run_golden(at)                                           # nothing listens there: only the cache can answer
     assert not at.error
-    assert at.dataframe[0].value.equals(first)
+    assert snake(at.dataframe[0].value).equals(first)
 
 
 @pytest.mark.parametrize("model, url, words", [

@@ -23,6 +23,7 @@ from rag_core.chunkers import KINDS
 from rag_core.corpus import Corpus, bundled_corpus
 from rag_core.golden import load_golden
 from rag_core.ingest import IngestResult, Limits, read_files, read_golden_csv
+from ui import widgets
 
 
 # ---------------------------------------------------------------- settings and the URL
@@ -73,6 +74,8 @@ SETTINGS = {
     "corpus_doc": Setting("", str),
 }
 SHARED = ("chunker", "size", "overlap")        # shown in the sidebar of every page
+# sensible size and overlap per strategy (words for fixed and structure, sentences for sentence): the article's
+STRATEGY_DEFAULTS = {"fixed": (160, 32), "structure": (160, 0), "sentence": (4, 1)}
 
 
 def init(keys) -> list[str]:
@@ -103,6 +106,14 @@ def remember(key: str) -> None:
     st.query_params[key] = SETTINGS[key].dump(st.session_state[key])
 
 
+def choose_strategy() -> None:
+    """Sidebar on_change: a new strategy starts from its own size and overlap (160 sentences a chunk is no default)."""
+    size, overlap = STRATEGY_DEFAULTS[st.session_state["chunker"]]
+    remember("chunker")
+    set_value("size", size)
+    set_value("overlap", overlap)
+
+
 def set_value(key: str, value) -> None:
     """Set a setting from code (e.g. a preset button), with the same bookkeeping as a widget change."""
     st.session_state[key] = value
@@ -112,6 +123,7 @@ def set_value(key: str, value) -> None:
 def sync_url(keys) -> None:
     """Write the page's settings into the URL, so that the address bar is always a shareable link."""
     wanted = {k: SETTINGS[k].dump(st.session_state[k]) for k in keys if k in st.session_state}
+    wanted["data"] = dataset().key              # which dataset the view shows (see dataset_from_link)
     if any(st.query_params.get(k) != v for k, v in wanted.items()):
         st.query_params.update(wanted)
 
@@ -133,7 +145,7 @@ def chunker_or_stop() -> ChunkerConfig:
     try:
         return chunker()
     except ValueError as e:
-        st.error(f"The chunker settings in the sidebar are not valid: {e}")
+        st.error("The chunker settings in the sidebar are not valid: " + widgets.plain(str(e)))
         st.stop()
 
 
@@ -141,18 +153,24 @@ def chunker_or_stop() -> ChunkerConfig:
 
 @dataclass(frozen=True)
 class Dataset:
-    key: str                      # "bundled", or a hash of the user's documents and golden set
+    key: str                      # "bundled", "bundled-user", or a hash of the name, documents and golden set
     name: str                     # shown to the user
     documents: tuple = ()         # Document objects (empty for the bundled corpus)
     golden: tuple = ()            # GoldenRow objects
 
+    @property
+    def uploaded(self) -> bool:
+        return self.key not in BUILT_IN
+
 
 BUNDLED = Dataset("bundled", "Bundled corpus (18 stdlib modules + 10 notes)")
 BUNDLED_USER = Dataset("bundled-user", "Bundled corpus, questions phrased as a user would")
+BUILT_IN = {BUNDLED.key: BUNDLED, BUNDLED_USER.key: BUNDLED_USER}
 
 
 def make_dataset(name: str, documents, golden) -> Dataset:
-    h = hashlib.sha256()
+    """A dataset keyed by everything it shows: its name, documents and golden rows."""
+    h = hashlib.sha256(f"{name}\0".encode())
     for d in documents:
         h.update(f"{d.id}\0{d.status}\0{d.text}\0".encode())
     for r in golden:
@@ -165,21 +183,55 @@ def dataset() -> Dataset:
     return st.session_state.get("dataset", BUNDLED)
 
 
-@st.cache_resource(max_entries=32, show_spinner="Reading and tokenizing the corpus…")
-def _workbench(key: str, _ds: Dataset) -> Workbench:
+def use_dataset(ds: Dataset) -> None:
+    """Make `ds` the active dataset of this session; its key goes in the URL so a link can say what it showed."""
+    st.session_state["dataset"] = ds
+    if ds.uploaded:
+        st.session_state["data_uploaded"] = ds
+    st.query_params["data"] = ds.key
+
+
+def dataset_from_link() -> str | None:
+    """Follow the link's `data=`: a built-in dataset opens; an upload that this session no longer has is
+    gone (uploads live only in the session that made them), said in a warning instead of silently showing
+    the bundled corpus. Returns that warning, or None."""
+    wanted = st.query_params.get("data")
+    if not wanted or wanted == dataset().key:
+        return None
+    if wanted in BUILT_IN and "dataset" not in st.session_state:
+        st.session_state["dataset"] = BUILT_IN[wanted]
+        return None
+    if wanted not in BUILT_IN and "dataset" not in st.session_state:
+        st.query_params["data"] = BUNDLED.key
+        return ("This link referred to uploaded data, which is gone: uploads live only in the browser session "
+                "that made them, and end with it (a reload starts a new session). Showing the bundled corpus; "
+                "upload the files again on the Your data page.")
+    st.query_params["data"] = dataset().key
+    return None
+
+
+@st.cache_resource(max_entries=2, show_spinner="Reading and tokenizing the corpus…")
+def _built_in(key: str) -> Workbench:
     if key == BUNDLED.key:
         return Workbench.bundled()
-    if key == BUNDLED_USER.key:
-        return Workbench(bundled_corpus(), load_golden("user"))
-    return Workbench(Corpus(_ds.documents, name=_ds.name), _ds.golden or [])
+    return Workbench(bundled_corpus(), load_golden("user"))
 
 
 def workbench() -> Workbench:
+    """The active dataset's Workbench. The built-in ones are shared by every session (read-only); an upload's
+    lives in its session alone and is released with it, so memory follows the sessions that are open."""
     ds = dataset()
-    return _workbench(ds.key, ds)
+    if not ds.uploaded:
+        return _built_in(ds.key)
+    held = st.session_state.get("_workbench")
+    if held is None or held[0] != ds.key:
+        with st.spinner("Reading and tokenizing the corpus…"):
+            held = (ds.key, Workbench(Corpus(ds.documents, name=ds.name), ds.golden or []))
+        st.session_state["_workbench"] = held
+    return held[1]
 
 
-@st.cache_data(max_entries=512, show_spinner="Computing…")
+@st.cache_data(max_entries=256, show_spinner="Computing…")
 def _table(key: str, name: str, chunker: ChunkerConfig | None, _wb: Workbench) -> pd.DataFrame:
     f = tables.TABLES[name]
     df = f(_wb, chunker) if chunker is not None else f(_wb)
@@ -187,27 +239,39 @@ def _table(key: str, name: str, chunker: ChunkerConfig | None, _wb: Workbench) -
 
 
 def table(name: str, chunker: ChunkerConfig | None = None) -> pd.DataFrame:
-    """A rag_core table for the active dataset (and chunker, for the tables that take one)."""
+    """A rag_core table for the active dataset (and chunker, for the tables that take one).
+
+    Tables are small (a few rows); the cache keeps 256 of them, keyed by the dataset's content hash.
+    """
     wb = workbench()
     return _table(dataset().key, name, chunker, wb)
 
 
-
-@st.cache_data(max_entries=64, show_spinner="Reading your files…")
 def read_uploads(files: tuple, default_status: str) -> IngestResult:
-    """Documents from uploaded (name, bytes) pairs, with the limits of the environment (see README)."""
-    return read_files(files, Limits.from_env(), default_status)
+    """Documents from uploaded (name, bytes) pairs, with the limits of the environment (see README).
+
+    The last result is kept in this session only (not in a cache shared across sessions), so the bytes
+    of an upload are released when its session ends.
+    """
+    signature = hashlib.sha256(repr([(n, len(b), hashlib.sha256(b).hexdigest()) for n, b in files]
+                                    + [default_status]).encode()).hexdigest()
+    held = st.session_state.get("_read_uploads")
+    if held is None or held[0] != signature:
+        with st.spinner("Reading your files…"):
+            held = (signature, read_files(files, Limits.from_env(), default_status))
+        st.session_state["_read_uploads"] = held
+    return held[1]
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@st.cache_data(max_entries=16, show_spinner=False)
 def read_golden(data: bytes, name: str):
-    return read_golden_csv(data, name)
+    return read_golden_csv(data, name, Limits.from_env())
 
 
 def trap3_table() -> pd.DataFrame:
     """Ceiling at k on the bundled corpus: the article's questions beside the same questions phrased as a user would."""
-    a = _table(BUNDLED.key, "ceiling", None, _workbench(BUNDLED.key, BUNDLED))
-    u = _table(BUNDLED_USER.key, "ceiling", None, _workbench(BUNDLED_USER.key, BUNDLED_USER))
+    a = _table(BUNDLED.key, "ceiling", None, _built_in(BUNDLED.key))
+    u = _table(BUNDLED_USER.key, "ceiling", None, _built_in(BUNDLED_USER.key))
     return pd.DataFrame({"k": a.k, "article_questions": a.ceiling, "user_questions": u.ceiling})
 
 

@@ -10,27 +10,66 @@ from __future__ import annotations
 import html
 import re
 
+import pandas as pd
 import streamlit as st
 
+from rag_core.judgement import judge
 from rag_core.text import cached_words
+from rag_core.verifier import verify
 
 STATUS_COLOURS = {"current": "green", "draft": "orange", "outdated": "red"}
 OTHER_COLOURS = ("blue", "violet", "gray")
 CSS = {"green": "#1b7f3b", "orange": "#b85c00", "red": "#b3261e", "blue": "#1f5fbf", "violet": "#6b3fa0", "gray": "#555"}
 
 GLOSSARY = {
-    "Chunk": "A piece of a document, cut by the chunker. The index stores chunks, not whole documents.",
-    "Span": "A chunk handed to the model inside the prompt, numbered [S1], [S2], … so answers can cite it.",
+    "Document": "One file of the corpus, with a status. The bundled corpus has 18 Python standard-library modules "
+                "and 10 notes that contradict them.",
+    "Status": "A label on each document (current, draft, outdated, or your own). The filter chooses which "
+              "statuses may be retrieved; only trusted statuses (current) count as a right source.",
+    "Chunk": "A piece of a document, cut by the chunker. The index stores chunks, not whole documents. Chunks are "
+             "numbered from 1 within their document, on every page.",
+    "Chunker": "The rule that cuts documents into chunks: a fixed window of N words, paragraphs merged up to N "
+               "words (by structure), or N sentences.",
+    "Overlap": "How much each chunk repeats of the previous one, so a sentence cut by a boundary still exists "
+               "whole in some chunk. It costs more chunks.",
+    "Golden question": "A test question with a known answer: the document that answers it and the anchor.",
     "Anchor": "The literal sentence of a document that contains a golden question's answer. A chunk counts as "
               "right only if it contains the whole anchor.",
-    "Ceiling": "The share of golden questions whose anchor is inside the chunks handed to the model. "
-               "No prompt and no bigger model can score above it.",
-    "Filter": "A rule on the documents' status (current, draft, outdated) applied before ranking: excluded "
-              "chunks never compete for a place.",
+    "Similarity": "How close a chunk is to the question for the first search (a cosine between 0 and 1 of the "
+                  "hashing encoder's word vectors). It counts shared words; it does not understand meaning.",
+    "Bi-encoder": "The first, fast search: the question and each chunk are turned into vectors separately, then "
+                  "compared. Here it is the article's hashing encoder.",
+    "Candidate": "A chunk brought back by the first search, for the reranker to reorder.",
     "Rerank": "A second pass that re-reads each (question, chunk) pair and reorders the candidates. It can "
               "only move up what the candidates already contain.",
+    "Surrogate": "The article's reranker is a surrogate: a word-overlap formula that reads the pair like a "
+                 "cross-encoder would, without being a trained model.",
+    "k": "How many chunks are handed to the model, as spans [S1]..[Sk].",
+    "Span": "A chunk handed to the model inside the prompt, numbered [S1], [S2], … so answers can cite it.",
+    "Filter": "A rule on the documents' status applied before ranking: excluded chunks never compete for a place.",
+    "Ceiling": "The share of golden questions whose anchor is inside the chunks handed to the model. "
+               "No prompt and no bigger model can score above it.",
+    "Recall@k": "The ceiling at k: the share of golden questions whose anchor is in the first k chunks. Shown as "
+                "a number between 0 and 1 (0.389 = 7 of 18 questions).",
+    "Contradicted": "A question with at least one chunk of an untrusted status (draft, outdated) in its top 3.",
     "Verdict": "The citation checker's decision on an answer: anchored (every number and technical name is in "
                "the cited span), refused, or abstained (the answer says the spans do not contain it).",
+    "Strict checker": "The default checker: numbers are compared by value as whole numbers (0.6 is not 0 or 6), "
+                      "names as whole names, and an abstention must be the whole answer.",
+    "Article's checker": "The article's checker: it looks for each number or name as a piece of the span's text, "
+                         "so '0' passes against '0.6'. The article's tables use it.",
+    "Answered": "Grounded in the cited spans, and from the right source (for a golden question, the document "
+                "that holds the anchor; otherwise a trusted status). The only green outcome.",
+    "Wrong source": "Grounded, but on a span of another document or an untrusted status: a faithful quote of the "
+                    "wrong page.",
+    "Refused": "The checker found a sentence without a citation, a citation to a span that does not exist, or a "
+               "number or name that the cited span lacks.",
+    "Abstained": "The answer says NOT IN THE CONTEXT: the spans do not hold the answer.",
+    "False refusal": "A refused answer although the anchor was among the spans handed over.",
+    "Trap 3": "The article's third trap: golden questions written with the document's own words flatter a word-"
+              "matching search. The same questions phrased as a user would score lower.",
+    "Lost in the middle": "Models read the middle of a long context worst; putting the best span first and the "
+                          "second best last ('best at both ends') works around it.",
 }
 
 
@@ -48,6 +87,17 @@ def plain(text: str) -> str:
 def problems(rows) -> str:
     """Excluded golden questions as a Markdown list: question — reason (both escaped)."""
     return "\n".join(f"- {plain(p.question)} — {plain(p.reason)}" for p in rows)
+
+
+_WORDS = {"ovl": "overlap", "bi": "bi-encoder", "ms": "(ms)", "percent": "%", "rec": "recall", "rerank": "reranked"}
+
+
+def readable(df):
+    """The DataFrame with its column names in words: 'recall_at_1' -> 'recall@1', 'cut_with_20_percent' ->
+    'cut with 20 %', 'min_ms' -> 'min (ms)'. Downloads keep the original names (the CLI's JSON schema)."""
+    def name(c: str) -> str:
+        return " ".join(_WORDS.get(w, w) for w in str(c).split("_")).replace(" at ", "@")
+    return df.rename(columns={c: name(c) for c in df.columns})
 
 
 def colour(status: str, statuses=()) -> str:
@@ -72,7 +122,23 @@ def styled(df, columns, statuses=()):
 
 
 def badge(status: str, statuses=()) -> None:
-    st.badge(status, color=colour(status, statuses))
+    st.badge(plain(status), color=colour(status, statuses))
+
+
+def warn(text: str) -> None:
+    """st.warning of a text that may hold user, file, server or URL text: shown as plain text."""
+    st.warning(plain(text))
+
+
+def error(text: str) -> None:
+    """st.error of a text that may hold user, file, server or URL text: shown as plain text."""
+    st.error(plain(text))
+
+
+def is_phone() -> bool:
+    """True when the browser says it is a phone (its User-Agent), to collapse long blocks."""
+    agent = (st.context.headers or {}).get("User-Agent", "")
+    return any(m in agent for m in ("Mobi", "Android", "iPhone"))
 
 
 def marked(text: str, terms: set) -> str:
@@ -107,7 +173,8 @@ def document_html(text: str, spans, anchors, cut) -> str:
             out.append(f'<span style="font-size:0.7rem;color:#fff;background:#444;border-radius:3px;'
                        f'padding:0 4px;margin-right:2px">chunk {starts[t]}</span>')
         members = in_chunks.get(t, [])
-        bg = "#f3d6a4" if len(members) > 1 else ("#dbe9f7" if members and members[0] % 2 == 0 else "#e4f3df")
+        # chunk numbers start at 1: members hold 0-based positions, so position 0 is chunk 1, an odd chunk
+        bg = "#f3d6a4" if len(members) > 1 else ("#dbe9f7" if members and members[0] % 2 == 1 else "#e4f3df")
         style = f"background:{bg}"
         if t in anchor_of:
             cut_here = anchor_of[t] in cut
@@ -132,6 +199,20 @@ def glossary_popover() -> None:
             st.markdown(f"**{term}** — {meaning}")
 
 
-def verdict_badge(verdict: str) -> None:
-    colours = {"anchored": "green", "refused": "red", "abstained": "gray"}
-    st.badge(verdict, color=colours.get(verdict, "gray"))
+def verdict(answer: str, spans: list, span_ids, index, expected_doc=None, trusted=("current",)) -> None:
+    """The strict checker's verdict as an outcome (green only when grounded on the right source), one sentence,
+    the article's verdict when it differs, and the check of every sentence."""
+    strict, article = verify(answer, spans, mode="strict"), verify(answer, spans, mode="article")
+    j = judge(strict, span_ids, index, expected_doc, trusted)
+    c = st.columns([1, 5], vertical_alignment="center")
+    with c[0]:
+        st.badge(j.outcome, color=j.tone)
+    c[1].markdown(plain(j.sentence))
+    if article.verdict != strict.verdict:
+        st.info(plain(f"The article's checker says '{article.verdict}' here: {article.reason} The strict checker "
+                      f"says '{strict.verdict}': {strict.reason}"))
+    if strict.sentences:
+        st.dataframe(pd.DataFrame([{"sentence": s.sentence, "cites": ", ".join(f"S{n}" for n in s.cited) or "—",
+                                    "check": "✓ in the cited span" if s.ok else "✗ not supported",
+                                    "explanation": s.explanation} for s in strict.sentences]),
+                     hide_index=True, width="stretch")

@@ -28,7 +28,7 @@ for title, name in SECTIONS:
     df = frames[name]
     left, right = st.columns([3, 2])
     left.altair_chart(chart, width="stretch")
-    right.dataframe(df, hide_index=True, width="stretch")
+    right.dataframe(widgets.readable(df), hide_index=True, width="stretch")    # downloads keep the CLI's names
     right.download_button(f"Download {name}.csv", df.to_csv(index=False).encode(), f"{name}.csv", "text/csv",
                           key=f"abl_dl_{name}", icon=":material/download:")
     st.markdown(caption)

@@ -2,23 +2,22 @@
 import pandas as pd
 import streamlit as st
 
+from rag_core.flips import flips
+from rag_core.judgement import anchor_place
 from rag_core.llm import LLMError, fits_context, generate
-from rag_core.pipeline import ask, outcome
-from rag_core.tables import VERIFIER_CASES
+from rag_core.pipeline import ask
+from rag_core.presets import presets
 from rag_core.text import words
-from rag_core.verifier import verify
 from ui import state, widgets
 
 PAGE_KEYS = ("ask_question", "ask_candidates", "ask_k", "ask_statuses", "ask_rerank")
 for w in state.init(PAGE_KEYS):
-    st.warning(w)
+    widgets.warn(w)
 
 st.title("Ask")
 st.caption("Type a question, or pick one of the golden questions, and follow it through retrieval, the prompt, "
            "the answer and the citation check.")
 wb = state.workbench()
-chunker = state.chunker_or_stop()
-ix = wb.index(chunker)
 statuses = list(wb.corpus.statuses)
 golden = {r.question: (q, r) for q, r in enumerate(wb.check.valid)}
 
@@ -29,11 +28,17 @@ def pick_golden():
         state.set_value("ask_question", choice)
 
 
-# ---- the question and the settings
+def type_question():
+    state.remember("ask_question")
+    if st.session_state.get("ask_golden") != st.session_state["ask_question"]:
+        st.session_state["ask_golden"] = None          # your own question is not the golden one any more
+
+
+# ---- the question and the settings (drawn before anything can stop the page, so they never lose their values)
 st.selectbox("Golden questions", list(golden), index=None, key="ask_golden", on_change=pick_golden,
              placeholder="Pick a golden question (its answer sentence is known)…",
              help="Questions with a known anchor: for these the page also tells whether the answer was retrieved.")
-st.text_input("Your question", key="ask_question", on_change=state.remember, args=("ask_question",), max_chars=20000,
+st.text_input("Your question", key="ask_question", on_change=type_question, max_chars=20000,
               placeholder="e.g. What does lru_cache do when maxsize is None?")
 with st.expander("Retrieval settings", expanded=True):
     s = st.columns([1, 1, 2, 1])
@@ -44,7 +49,7 @@ with st.expander("Retrieval settings", expanded=True):
                       args=("ask_k",), help="How many chunks go into the prompt as [S1], [S2], …")
     st.session_state["ask_statuses"] = [x for x in st.session_state["ask_statuses"] if x in statuses]
     s[2].pills("Allowed statuses (filter)", statuses, selection_mode="multi", key="ask_statuses",
-               on_change=state.remember, args=("ask_statuses",),
+               on_change=state.remember, args=("ask_statuses",), format_func=widgets.plain,
                help="Only chunks of documents with these statuses may be retrieved. The filter runs before "
                     "ranking, so excluded chunks never take a place. Select all statuses to turn it off.")
     s[3].toggle("Rerank", key="ask_rerank", on_change=state.remember, args=("ask_rerank",),
@@ -56,6 +61,8 @@ k, candidates = int(st.session_state["ask_k"]), int(st.session_state["ask_candid
 allowed = set(st.session_state["ask_statuses"])
 rerank = bool(st.session_state["ask_rerank"])
 state.sync_url(state.SHARED + PAGE_KEYS)
+chunker = state.chunker_or_stop()
+ix = wb.index(chunker)
 if not question.strip():
     st.info("Type a question above, or pick a golden question, to see the pipeline at work.")
     st.stop()
@@ -63,10 +70,10 @@ if not question.strip():
 try:
     a = ask(ix, question, candidates, k, rerank, allowed)
 except ValueError as e:
-    st.error(str(e))
+    widgets.error(str(e))
     st.stop()
 for note in a.retrieved.notes:
-    st.warning(note)
+    widgets.warn(note)
 
 # ---- the ranked chunks
 q_pos, row = golden.get(question.strip(), (None, None))
@@ -74,22 +81,31 @@ holders = wb.holders(chunker)[q_pos] if q_pos is not None else set()
 terms = set(words(question))
 st.subheader(f"The {len(a.spans)} chunk(s) handed to the model")
 if q_pos is not None:
-    hits = [i for i, c in enumerate(a.retrieved.ids, 1) if int(c) in holders]
-    if hits:
-        st.success(f"The anchor of this golden question is in span S{hits[0]}: the answer is inside the context.")
-    elif not holders:
+    place = anchor_place(a.retrieved.ids, holders, ix, wb.trusted)
+    above = ", ".join(f"S{n} ({status})" for n, status in place.outranked_by)
+    if not holders:
         st.error("The anchor is not whole in any chunk of this chunker (a boundary cuts it): no setting of the "
                  "search can retrieve it. Change the chunk size or overlap in the sidebar.")
-    else:
+    elif place.rank is None:
         st.error(f"The anchor is not in these {len(a.spans)} spans: the model cannot answer from the context, "
-                 "whatever the prompt. Try more spans, the filter or the reranker.")
+                 "whatever the prompt. Try more spans, the filter or the reranker."
+                 + (f" Spans of an untrusted status took places: {widgets.plain(above)}." if above else ""))
+    elif place.outranked_by:
+        st.warning(f"The anchor is in span S{place.rank}, but {widgets.plain(above)} outrank it: the model reads a "
+                   "contradicting source first. Turn the filter on to keep such chunks out.")
+    else:
+        st.success(f"The anchor of this golden question is in span S{place.rank}, and no chunk of an untrusted "
+                   "status outranks it.")
+elif a.spans and not any(terms & set(words(t)) for t in a.spans):
+    st.info("None of these chunks shares a word with the question: nothing relevant was found. The search "
+            "still returns its closest chunks; the answer below can only abstain or be refused.")
 for i, (c, sim, rr, was) in enumerate(zip(a.retrieved.ids, a.retrieved.similarity, a.retrieved.rerank_score,
                                           a.retrieved.bi_rank), 1):
     c = int(c)
     with st.container(border=True):
         h = st.columns([1, 3, 2, 2, 2, 2], vertical_alignment="center")
         h[0].markdown(f"**S{i}**")
-        h[1].markdown(f"**{widgets.plain(ix.doc_id(c))}** · chunk {c}")
+        h[1].markdown(f"**{widgets.plain(ix.doc_id(c))}** · chunk {ix.chunk_number(c)}")
         with h[2]:
             widgets.badge(ix.status(c), statuses)
         h[3].markdown(f"similarity **{sim:.3f}**")
@@ -99,59 +115,37 @@ for i, (c, sim, rr, was) in enumerate(zip(a.retrieved.ids, a.retrieved.similarit
 
 # ---- what changes with the other settings
 st.subheader("What changes if you flip a switch")
-trusted = set(wb.trusted)
-other_filter = set(statuses) if allowed != set(statuses) else trusted
-variants = {"now": a.retrieved.ids,
-            f"rerank {'off' if rerank else 'on'}": ask(ix, question, candidates, k, not rerank, allowed).retrieved.ids,
-            ("filter off (all statuses)" if other_filter == set(statuses) else f"filter: {', '.join(sorted(other_filter))}"):
-                ask(ix, question, candidates, k, rerank, other_filter).retrieved.ids}
+variants = flips(ix, question, candidates, k, rerank, allowed, wb.trusted, now=a.retrieved.ids)
 
 
 def cell(ids, r):
     if r >= len(ids):
         return ""
     c = int(ids[r])
-    return f"{widgets.status_label(ix.status(c))} · {ix.doc_id(c)} · chunk {c}" + (" · ✓ anchor" if c in holders else "")
+    return (f"{widgets.status_label(ix.status(c))} · {ix.doc_id(c)} · chunk {ix.chunk_number(c)}"
+            + (" · ✓ anchor" if c in holders else ""))
 
 
-compare = pd.DataFrame({name: [cell(ids, r) for r in range(k)] for name, ids in variants.items()},
+compare = pd.DataFrame({name: [cell(ids, r) for r in range(k)]
+                        for name, ids in [("now", a.retrieved.ids)] + [(f.name, f.ids) for f in variants]},
                        index=[f"S{r + 1}" for r in range(k)])
 st.dataframe(widgets.styled(compare, list(compare.columns), statuses), width="stretch")
-now = set(map(int, a.retrieved.ids))
-for name, ids in list(variants.items())[1:]:
-    entered = [int(c) for c in ids if int(c) not in now]
-    other = [c for c in entered if ix.status(c) not in trusted]
-    st.markdown(f"- **{name}**: " + ("the same chunks." if not entered and list(ids) == list(a.retrieved.ids) else
-                                      "same chunks, another order." if not entered else
-                                      f"{len(entered)} chunk(s) enter the top {k}"
-                                      + (f", {len(other)} of them {', '.join(sorted({ix.status(c) for c in other}))}."
-                                         if other else ".")))
+for f in variants:
+    st.markdown(f"- **{widgets.plain(f.name)}**: {widgets.plain(f.summary)}")
 
 # ---- the prompt
-size = (len(a.prompt.split()), len(a.prompt))
-with st.expander(f"The prompt handed to the model: {size[0]} words, {size[1]:,} characters", expanded=True):
+words_n, chars_n = len(a.prompt.split()), len(a.prompt)
+with st.expander(f"The prompt handed to the model: {words_n} words, {chars_n:,} characters",
+                 expanded=not widgets.is_phone()):
     st.code(a.prompt, language=None, wrap_lines=True)
 
 # ---- the answer and its verdict
 st.subheader("The scripted generator's answer, checked")
 st.caption("The scripted generator is not a model: it copies the sentence of the spans sharing the most words "
            "with the question, and cites it.")
-
-
-def show_verdict(v, expected_doc=None):
-    c = st.columns([1, 5], vertical_alignment="center")
-    with c[0]:
-        widgets.verdict_badge(v.verdict)
-    label = outcome(v, a.retrieved.ids, ix, expected_doc) if expected_doc else v.verdict
-    c[1].markdown(f"**{label}** — {v.reason}" if label != v.verdict else v.reason)
-    if v.sentences:
-        st.dataframe(pd.DataFrame([{"sentence": s.sentence, "cites": ", ".join(f"S{n}" for n in s.cited) or "—",
-                                    "check": "✓ passes" if s.ok else "✗ fails", "explanation": s.explanation}
-                                   for s in v.sentences]), hide_index=True, width="stretch")
-
-
+expected = row.doc if row else None
 st.code(a.answer, language=None, wrap_lines=True)
-show_verdict(a.verdict, row.doc if row else None)
+widgets.verdict(a.answer, a.spans, a.retrieved.ids, ix, expected, wb.trusted)
 
 st.subheader("A real model's answer, checked")
 cfg = state.llm_config()
@@ -159,42 +153,46 @@ if cfg is None:
     st.caption("No model is set up: open Model server in the sidebar to send this prompt to one.")
 else:
     fits, tokens = fits_context(a.prompt, cfg.num_ctx, cfg.num_predict)
-    st.caption(f"Model {cfg.model} ({cfg.protocol}). The prompt is about {tokens:,} tokens (a rough estimate) "
-               f"plus up to {cfg.num_predict} for the answer, against a context window of {cfg.num_ctx:,}.")
+    st.caption(f"Model {widgets.plain(cfg.model)} ({cfg.protocol}). The prompt is about {tokens:,} tokens (a rough "
+               f"estimate) plus up to {cfg.num_predict} for the answer, against a context window of {cfg.num_ctx:,}.")
     if not fits:
         st.warning("The prompt may not fit in the model's context window: hand over fewer spans, use smaller "
-                   "chunks, or raise the context window on the Model page.")
-    if st.button(f"Ask {cfg.model}", key="ask_model", icon=":material/smart_toy:"):
-        box, pieces = st.empty(), []
-
-        def show_piece(piece):
-            pieces.append(piece)
-            box.code("".join(pieces), language=None, wrap_lines=True)
+                   "chunks, or raise the context window under Model server in the sidebar.")
+    if st.button("Ask the model", key="ask_model", icon=":material/smart_toy:"):
+        box = st.empty()
         try:
-            st.session_state["ask_model_answer"] = (a.prompt, generate(a.prompt, cfg, on_piece=show_piece))
+            st.session_state["ask_model_answer"] = (a.prompt, generate(
+                a.prompt, cfg, on_text=lambda text: box.code(text, language=None, wrap_lines=True)))
             box.empty()
         except LLMError as e:
             st.session_state.pop("ask_model_answer", None)
-            box.error(str(e))
+            box.error(widgets.plain(str(e)))
     prompt_then, gen = st.session_state.get("ask_model_answer", (None, None))
     if gen is not None and prompt_then == a.prompt:
         st.code(gen.text, language=None, wrap_lines=True)
         st.caption(f"{gen.latency_s:.2f} s" + (f" · prompt {gen.prompt_tokens} tokens" if gen.prompt_tokens else "")
                    + (f" · answer {gen.completion_tokens} tokens" if gen.completion_tokens else ""))
-        show_verdict(verify(gen.text, a.spans), row.doc if row else None)
+        if gen.truncated:
+            widgets.warn(gen.note)
+        widgets.verdict(gen.text, a.spans, a.retrieved.ids, ix, expected, wb.trusted)
 
 st.subheader("Try your own answer")
-st.caption("Write any answer, with citations like [S1], and see whether the checker accepts it against the same spans.")
+st.caption("Write any answer, with citations like [S1], and see whether the checker accepts it against the same "
+           "spans. The answers to try are made from these spans.")
+tries = {p.kind: p.answer for p in presets(question, a.spans)}
 
 
 def use_preset():
     if st.session_state.get("ask_preset"):
-        st.session_state["ask_answer"] = st.session_state["ask_preset"]
+        st.session_state["ask_answer"] = tries[st.session_state["ask_preset"]]
 
 
-st.pills("The article's six cases", VERIFIER_CASES, key="ask_preset", on_change=use_preset,
-         help="Presets from the article: no citation, an invented number, a draft's number, the right number, "
-              "a span that does not exist, an abstention.")
+if st.session_state.get("ask_preset") not in tries:
+    st.session_state["ask_preset"] = None
+st.pills("Answers to try", list(tries), key="ask_preset", on_change=use_preset,
+         help="Built from the spans above: the generator's sentence without a citation, with a changed number, "
+              "with another span's number, with the right citation, citing a span that does not exist, and "
+              "an abstention.")
 mine = st.text_area("Your answer", key="ask_answer", placeholder="The default cutoff is 0.6 [S1].", max_chars=5000)
 if mine.strip():
-    show_verdict(verify(mine, a.spans))
+    widgets.verdict(mine, a.spans, a.retrieved.ids, ix, expected, wb.trusted)

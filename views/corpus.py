@@ -7,7 +7,7 @@ from ui import state, widgets
 
 PAGE_KEYS = ("corpus_doc",)
 for w in state.init(PAGE_KEYS):
-    st.warning(w)
+    widgets.warn(w)
 
 st.title("Corpus")
 wb = state.workbench()
@@ -51,12 +51,7 @@ d_pos = ids.index(doc_id)
 doc = docs[d_pos]
 mine = np.flatnonzero(ix.doc == d_pos)
 spans = [(int(ix.start[c]), int(ix.end[c])) for c in mine]
-anchors, cut = [], set()
-for q, occ in wb.check.occurrences.items():
-    for a, b in occ.get(d_pos, []):
-        anchors.append((a, b))
-        if not any(s <= a and b < e for s, e in spans):
-            cut.add((a, b))
+anchors, cut = wb.anchors_in(chunker, d_pos)
 c1, c2, c3 = st.columns([1, 1, 2])
 with c1:
     widgets.badge(doc.status, statuses)
@@ -74,9 +69,8 @@ g = wb.check.frame()
 if g.empty:
     st.info("This dataset has no golden questions: add a CSV of question,doc,anchor on the Your data page.")
 else:
-    held = {q: len(occ) > 0 for q, occ in enumerate(wb.holders(chunker))}
-    valid_pos = iter(range(len(wb.check.valid)))
-    g["whole in a chunk"] = ["yes" if held[next(valid_pos)] else "no: cut by a boundary" if v else "" for v in g.valid]
+    g["whole in a chunk"] = [{True: "yes", False: "no: cut by a boundary", None: ""}[h]
+                             for h in wb.whole_in_a_chunk(chunker)]
     st.caption(f"{int(g.valid.sum())} valid, {int((~g.valid).sum())} excluded from every metric. "
                "A question is valid when its anchor appears literally in its document (whitespace collapsed).")
     if wb.check.problems:

@@ -1,4 +1,4 @@
-"""Glossary: the seven words the dashboard uses, in plain language."""
+"""Glossary: every term the dashboard shows, in plain language."""
 import streamlit as st
 
 from ui import widgets

@@ -16,8 +16,9 @@ st.caption("The scripted generator is not a model. Point Open Book at a local mo
 # ---- connection (the form is in the sidebar, so it can be changed from any page)
 cfg = state.llm_config()
 if cfg is None:
-    st.info("No model is set up. Open **Model server** in the sidebar and fill it in, or set OPENBOOK_LLM_URL and "
-            "OPENBOOK_LLM_MODEL before starting (see the README). The Ask page then offers an 'Ask the model' button.")
+    st.info("No model is set up. Open **Model server (optional)** at the bottom of the sidebar (on a phone, the "
+            "arrow at the top left opens the sidebar), fill in the server URL and the model name, and press "
+            "**Use this model**. The Ask page then offers an 'Ask the model' button too.")
     st.stop()
 st.success(f"Model: **{widgets.plain(cfg.model)}** via {cfg.protocol} at {widgets.plain(cfg.base_url)} "
            "(change it under Model server in the sidebar)")
@@ -53,7 +54,7 @@ if progress and not start:
     st.warning(f"The run was cancelled after {got} of {2 * n} answers. Press Run to start again.")
     for label, rows in progress.items():
         if rows:
-            st.markdown(f"Answers received ({label}):")
+            st.markdown(f"Answers received ({widgets.plain(label)}):")
             st.dataframe(pd.DataFrame(rows)[["question", "outcome", "reason"]], hide_index=True, width="stretch")
 
 if start and run_key not in state.model_runs():
@@ -64,28 +65,29 @@ if start and run_key not in state.model_runs():
         for f_i, (label, allowed) in enumerate(filters):
             for q, ids in enumerate(wb.ranked(chunker, int(k), allowed, True, int(candidates))):
                 bar.progress((f_i * n + q) / (2 * n), text=f"{label}: question {q + 1} of {n}")
-                progress[label].append(tables.outcome_row(wb, chunker, q, ids, generate, order))
+                progress[label].append(tables.outcome_row(wb, chunker, q, ids, generate, order, mode="strict"))
         state.model_runs()[run_key] = {label: pd.DataFrame(rows) for label, rows in progress.items()}
     except LLMError as e:
-        st.error(f"The run stopped: {e}")
+        widgets.error(f"The run stopped: {e}")
     st.session_state.pop("model_progress", None)
     bar.empty()
 
 done = state.model_runs().get(run_key)
 if done is None:
-    st.info(f"Press Run to send the {n} golden questions to {cfg.model}, with and without the status filter.")
+    st.info(f"Press Run to send the {n} golden questions to {widgets.plain(cfg.model)}, with and without the "
+            "status filter.")
     st.stop()
 
 st.markdown("**Operating metrics** (answers are verified sentence by sentence; a false refusal is a refused "
             "answer although the anchor was inside the spans).")
 metrics = pd.DataFrame([{"filter": label, **tables.operating_metrics(df)} for label, df in done.items()])
-st.dataframe(metrics, hide_index=True, width="stretch",
+st.dataframe(widgets.readable(metrics), hide_index=True, width="stretch",
              column_config={c: st.column_config.NumberColumn(format="%.3f") for c in
-                            ("answer_rate", "refusal_rate", "abstention_rate")})
+                            ("answer rate", "refusal rate", "abstention rate")})
 cols = st.columns(len(done))
 for col, (label, df) in zip(cols, done.items()):
     with col:
-        st.markdown(f"**{label}**")
+        st.markdown(f"**{widgets.plain(label)}**")
         m = tables.operating_metrics(df)
         tiles = st.columns(4)
         tiles[0].metric("Answered", f"{m['answer_rate']:.0%}", help="Anchored: every sentence cites a span that holds its numbers and names.")

@@ -4,7 +4,7 @@ import streamlit as st
 
 from rag_core import Document, report
 from rag_core.corpus import Corpus
-from rag_core.golden import GoldenRow
+from rag_core.golden import GoldenRow, golden_problems
 from rag_core.ingest import GOLDEN_HEADER
 from ui import charts, export, state, widgets
 
@@ -25,7 +25,7 @@ picked = st.radio("Every page works on", list(choices), index=list(choices).inde
                   help="The bundled corpus with the article's questions; the same corpus with questions phrased "
                        "as a user would (the article's trap 3); or your own upload.")
 if picked != state.dataset().key:
-    st.session_state["dataset"] = choices[picked]
+    state.use_dataset(choices[picked])
     st.rerun()
 
 # ---- upload documents
@@ -40,7 +40,7 @@ default_status = st.text_input("Status given to documents that have none", value
 result = state.read_uploads(tuple((f.name, f.getvalue()) for f in files or ()), default_status) if files else None
 if result is not None:
     for p in result.problems:
-        st.warning(p)
+        widgets.warn(p)
 edited = None
 if result is not None and result.documents:
     table = pd.DataFrame({"id": [d.id for d in result.documents], "status": [d.status for d in result.documents],
@@ -62,24 +62,35 @@ golden_rows = []
 if golden_file is not None:
     golden_rows, golden_problems = state.read_golden(golden_file.getvalue(), golden_file.name)
     for p in golden_problems:
-        st.warning(p)
+        widgets.warn(p)
     st.caption(f"{len(golden_rows)} question(s) read.")
 
-# ---- use them
+# ---- the golden set against the documents, before they are used
+pending = None
 if edited is not None:
+    by_name = {d.id: d for d in result.documents}
+    pending = [Document(str(r.id).strip(), by_name[o].text, str(r.status).strip())
+               for r, o in zip(edited.itertuples(), [d.id for d in result.documents])]
+    if golden_rows:
+        bad = golden_problems([GoldenRow(*r) for r in golden_rows], pending)
+        st.caption(f"Against these documents: {len(golden_rows) - len(bad)} of {len(golden_rows)} golden "
+                   "question(s) valid.")
+        if bad:
+            widgets.warn(f"{len(bad)} golden question(s) would be excluded:\n\n"
+                         + "\n".join(f"- {p.question} — {p.reason}" for p in bad))
+
+# ---- use them
+if pending is not None:
     name = st.text_input("Name of this dataset", value="My documents", key="data_name")
     if st.button("Use these documents", type="primary", key="data_use", icon=":material/check:"):
-        by_name = {d.id: d for d in result.documents}
-        docs = [Document(str(r.id).strip(), by_name[o].text, str(r.status).strip())
-                for r, o in zip(edited.itertuples(), [d.id for d in result.documents])]
+        docs = pending
         try:
             Corpus(tuple(docs))                      # ids unique, texts not empty: said before indexing
         except ValueError as e:
-            st.error(str(e))
+            widgets.error(str(e))
             st.stop()
         ds = state.make_dataset(name.strip() or "My documents", docs, [GoldenRow(*r) for r in golden_rows])
-        st.session_state["data_uploaded"] = ds
-        st.session_state["dataset"] = ds
+        state.use_dataset(ds)
         st.session_state["data_pending_choice"] = ds.key
         st.rerun()
 
@@ -88,7 +99,7 @@ wb = state.workbench()
 st.subheader(f"3 · Active dataset: {widgets.plain(state.dataset().name)}")
 c = report.corpus_summary(wb)
 st.markdown(f"**{c['documents']}** documents, **{c['total_words']:,}** words · statuses: "
-            f"{', '.join(wb.corpus.statuses)} · **{c['valid_questions']}** of {c['questions']} golden questions valid")
+            f"{widgets.plain(', '.join(wb.corpus.statuses))} · **{c['valid_questions']}** of {c['questions']} golden questions valid")
 if wb.check.problems:
     st.warning(f"{wb.check.n_excluded} golden question(s) excluded from every metric:\n\n" + widgets.problems(wb.check.problems))
 if wb.check.rows:
@@ -106,7 +117,7 @@ st.caption("Same corpus, same anchors. The article's questions reuse the library
 side = state.trap3_table()
 left, right = st.columns([3, 2])
 left.altair_chart(charts.trap3(side), width="stretch")
-right.dataframe(side, hide_index=True, width="stretch")
+right.dataframe(widgets.readable(side), hide_index=True, width="stretch")
 
 # ---- export
 st.subheader("4 · Export")

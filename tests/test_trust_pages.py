@@ -1,0 +1,89 @@
+"""Pages that stay true and whole: widgets that keep their values, sensible strategy defaults, an excluded golden
+row early in the file, a link to an upload that is gone, user text shown as text."""
+from test_app import (CUTOFF, assert_fine, markdowns, open_page, shown,  # noqa: F401
+                      steady_state_navigation)
+
+from rag_core import Document, GoldenRow
+from ui import state
+
+
+def test_ask_widgets_keep_their_values_after_an_invalid_sidebar_setting_is_fixed():
+    at = open_page("ask", query={"ask_question": CUTOFF, "ask_k": "4", "ask_candidates": "30", "ask_rerank": "0"})
+    at.sidebar.number_input(key="overlap").set_value(500).run()            # overlap >= size: invalid
+    assert any("not valid" in shown(e.value) for e in at.error)
+    at.sidebar.number_input(key="overlap").set_value(32).run()             # fixed
+    assert_fine(at)
+    assert not at.error, [e.value for e in at.error]
+    assert at.text_input(key="ask_question").value == CUTOFF
+    assert at.number_input(key="ask_k").value == 4 and at.number_input(key="ask_candidates").value == 30
+    assert at.toggle(key="ask_rerank").value is False
+    assert at.query_params["ask_k"] == ["4"] or at.query_params["ask_k"] == "4"
+    at.number_input(key="ask_k").set_value(5).run()                        # the next change works
+    assert_fine(at)
+    assert not at.error, [e.value for e in at.error]
+    assert len([m for m in markdowns(at) if m.startswith("**S") and m.endswith("**")]) == 5
+
+
+def test_each_strategy_starts_from_its_own_size_and_overlap():
+    at = open_page("corpus")
+    for kind, (size, overlap) in [("sentence", (4, 1)), ("structure", (160, 0)), ("fixed", (160, 32))]:
+        at.sidebar.selectbox(key="chunker").set_value(kind).run()
+        assert_fine(at)
+        assert (at.sidebar.number_input(key="size").value, at.sidebar.number_input(key="overlap").value) == (size, overlap)
+        assert not at.error
+
+
+def test_typing_your_own_question_clears_the_golden_pick():
+    at = open_page("ask")
+    at.selectbox(key="ask_golden").set_value(CUTOFF).run()
+    assert at.text_input(key="ask_question").value == CUTOFF
+    at.text_input(key="ask_question").set_value("heappush and heappop").run()
+    assert_fine(at)
+    assert at.selectbox(key="ask_golden").value is None
+
+
+def _dataset_with_an_excluded_row_first():
+    docs = [Document("alpha", "The default cutoff is 0.6 for alpha. Another sentence here about beta values.", "current"),
+            Document("beta", "Beta keeps 42 items by default. It is a draft.", "draft")]
+    golden = [GoldenRow("Which document is missing?", "nowhere", "not here"),
+              GoldenRow("What is the default cutoff of alpha?", "alpha", "The default cutoff is 0.6"),
+              GoldenRow("How many items does beta keep?", "beta", "Beta keeps 42 items")]
+    return state.make_dataset("excluded first", docs, golden)
+
+
+def test_corpus_page_with_an_excluded_golden_row_first_keeps_rows_aligned():
+    at = open_page("corpus", session={"dataset": _dataset_with_an_excluded_row_first()})
+    frame = at.dataframe[-1].value
+    assert list(frame["question"])[0] == "Which document is missing?"
+    assert list(frame["whole in a chunk"]) == ["", "yes", "yes"]
+    assert list(frame["valid"]) == ["✗ excluded", "✓ valid", "✓ valid"]
+
+
+def test_a_link_to_an_upload_that_is_gone_says_so():
+    at = open_page("ask", query={"ask_question": CUTOFF, "data": "user-0123456789abcdef"})
+    said = [shown(w.value) for w in at.warning]
+    assert any("uploaded data, which is gone" in w for w in said), said
+
+
+def test_a_link_to_the_user_phrased_golden_set_opens_it():
+    at = open_page("overview", query={"data": "bundled-user"})
+    assert_fine(at)
+    assert not at.warning
+    assert any("questions phrased as a user would" in shown(c.value) for c in at.sidebar.caption)
+
+
+def test_markdown_in_a_link_value_is_shown_as_text():
+    payload = "[Session expired, log in again](http://127.0.0.1:9/x)![x](http://127.0.0.1:9/i.png)"
+    at = open_page("ask", query={"ask_question": CUTOFF, "size": payload})
+    raw = [w.value for w in at.warning if "127.0.0.1:9" in shown(w.value)]
+    assert raw, [w.value for w in at.warning]
+    assert all("\\[" in w and "\\]\\(" in w and "!\\[" in w for w in raw), raw      # every bracket escaped
+    assert any(payload in shown(w) for w in raw)
+
+
+def test_statuses_from_a_file_are_plain_text_in_badges_and_filter():
+    docs = [Document("a", "The default cutoff is 0.6 here.", "**bold**"), Document("b", "Other words here.", "current")]
+    at = open_page("ask", query={"ask_question": "default cutoff", "ask_statuses": "**bold**,current"},
+                   session={"dataset": state.make_dataset("odd statuses", docs, [])})
+    badges = [m for m in (b.value for b in at.main.markdown) if "-badge[" in m]
+    assert any("\\*\\*bold\\*\\*" in b for b in badges), badges
