@@ -28,7 +28,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from browser import StreamlitServer, chromium_problem, launch_chromium, wait_idle  # noqa: E402
 from rag_core import ChunkerConfig, Workbench  # noqa: E402
-from rag_core.pipeline import ask  # noqa: E402
+from rag_core.evaluation.pipeline import ask  # noqa: E402
 
 ASK_GOAL_S, ABLATIONS_GOAL_S = 0.5, 3.0
 N_CHARTS = 8

@@ -83,9 +83,11 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from rag_core import ChunkerConfig, Corpus, Document, bundled_corpus, encoder, load_golden, text  # noqa: E402
-from rag_core.chunkers import fixed_window  # noqa: E402
-from rag_core.index import Index, TokenizedCorpus  # noqa: E402
+from rag_core import ChunkerConfig, Corpus, Document, bundled_corpus, load_golden, text  # noqa: E402
+from rag_core.retrieval import encoder  # noqa: E402
+from rag_core.retrieval.chunkers import fixed_window  # noqa: E402
+from rag_core.retrieval.index import Index  # noqa: E402
+from rag_core.retrieval.tokenized import TokenizedCorpus  # noqa: E402
 
 ARTICLE = ChunkerConfig("fixed", 160, 32)
 ALLOWED = {"current"}

@@ -23,8 +23,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from rag_core import Workbench, encoder, tables, text  # noqa: E402
-from rag_core.corpus import BUNDLED_FILE  # noqa: E402
+from rag_core import Workbench, text  # noqa: E402
+from rag_core.evaluation import tables  # noqa: E402
+from rag_core.retrieval import encoder  # noqa: E402
+from rag_core.data.corpus import BUNDLED_FILE  # noqa: E402
 
 DEFAULT_REFERENCE = ROOT.parent / "shared" / "reference" / "seed_reference.py"
 LATENCY_NAMES = {"bi_only", "with_rr"}

@@ -1,20 +1,27 @@
 """Open Book's core: the article's RAG method as a pure library (numpy + pandas, no streamlit).
 
-Stages, one module each: corpus -> golden -> text/encoder -> chunkers -> index (filter, search)
--> rerank -> metrics -> prompt -> generator -> verifier -> pipeline -> tables -> report.
-"""
-from .chunkers import ChunkerConfig, by_sentence, by_structure, fixed_window
-from .corpus import Corpus, Document, bundled_corpus, stdlib_corpus
-from .generator import scripted_answer
-from .golden import GoldenRow, check_golden, load_golden
-from .index import Index, TokenizedCorpus
-from .pipeline import ask
-from .prompt import build_prompt
-from .rerank import retrieve
-from .verifier import verify, verify_grounding
-from .workbench import ARTICLE_CHUNKER, Workbench
+The folders follow the pipeline, over shared text primitives (`text`):
 
-__all__ = ["ChunkerConfig", "by_sentence", "by_structure", "fixed_window", "Corpus", "Document", "bundled_corpus",
-           "stdlib_corpus", "scripted_answer", "GoldenRow", "check_golden", "load_golden", "Index",
-           "TokenizedCorpus", "ask", "build_prompt", "retrieve", "verify", "verify_grounding",
-           "ARTICLE_CHUNKER", "Workbench"]
+    data/        corpus (documents with a status), golden questions with anchors, reading your files
+    retrieval/   chunkers -> tokenized corpus -> hashing encoder -> index (filter first, search) -> rerank
+    generation/  grounding prompt -> scripted generator or a real model -> citation checkers
+    evaluation/  workbench (corpus + golden set + indexes) -> metrics, outcomes, the article's tables, report
+
+New encoders and search engines belong in retrieval/. This file only re-exports the public names.
+"""
+from rag_core.data.corpus import Corpus, Document, bundled_corpus, stdlib_corpus
+from rag_core.data.golden import GoldenRow, check_golden, load_golden
+from rag_core.evaluation.pipeline import ask
+from rag_core.evaluation.workbench import ARTICLE_CHUNKER, Workbench
+from rag_core.generation.generator import scripted_answer
+from rag_core.generation.prompt import build_prompt
+from rag_core.generation.verifier import MODES, compare_modes, disagreement, verify, verify_grounding
+from rag_core.retrieval.chunkers import ChunkerConfig, by_sentence, by_structure, fixed_window
+from rag_core.retrieval.index import Index
+from rag_core.retrieval.rerank import retrieve
+from rag_core.retrieval.tokenized import TokenizedCorpus
+
+__all__ = ["Corpus", "Document", "bundled_corpus", "stdlib_corpus", "GoldenRow", "check_golden", "load_golden",
+           "ask", "ARTICLE_CHUNKER", "Workbench", "scripted_answer", "build_prompt", "MODES", "compare_modes",
+           "disagreement", "verify", "verify_grounding", "ChunkerConfig", "by_sentence", "by_structure",
+           "fixed_window", "Index", "retrieve", "TokenizedCorpus"]

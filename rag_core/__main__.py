@@ -20,10 +20,11 @@ import math
 import os
 import sys
 
-from . import report, tables
-from .corpus import Corpus, bundled_corpus, stdlib_corpus
-from .golden import load_golden
-from .workbench import Workbench
+from rag_core.evaluation import report
+from rag_core.evaluation import tables
+from rag_core.data.corpus import Corpus, bundled_corpus, stdlib_corpus
+from rag_core.data.golden import load_golden
+from rag_core.evaluation.workbench import Workbench
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -81,7 +82,7 @@ def note(problem: str) -> None:
 def load_workbench(args, note=note) -> Workbench:
     """The corpus and golden set the (checked) arguments ask for; each reading problem goes to `note`."""
     if args.docs:
-        from .ingest import Limits, read_golden_path, read_path
+        from rag_core.data.ingest import Limits, read_golden_path, read_path
         got = read_path(args.docs, Limits.from_env())
         for p in got.problems:
             note(p)
@@ -105,8 +106,8 @@ def model_tables(wb: Workbench, args) -> dict:
     """The pipeline table for a real model, with and without the filter."""
     if args.generator == "scripted":
         return {}
-    from .llm import LLMConfig
-    from .pipeline import model_answerer
+    from rag_core.generation.llm import LLMConfig
+    from rag_core.evaluation.pipeline import model_answerer
     if not (args.llm_url and args.model):
         raise ValueError(f"--generator {args.generator} needs --llm-url and --model.")
     cfg = LLMConfig(args.generator, args.llm_url, args.model, timeout_s=args.timeout)
@@ -169,7 +170,7 @@ class _OneLineParser(argparse.ArgumentParser):
 
 
 def verify_parser() -> argparse.ArgumentParser:
-    from .verifier import MODES
+    from rag_core.generation.verifier import MODES
     v = _OneLineParser(prog="python -m rag_core verify",
                        description="Check one answer: every sentence must cite a span [Sn] that holds its numbers "
                                    "and technical names. Exit 0 whatever the verdict, 2 for bad input.")
@@ -229,7 +230,7 @@ def verdict_text(v, why_modes_differ: str | None) -> str:
 
 
 def verify_main(argv: list[str]) -> int:
-    from .verifier import disagreement, verify
+    from rag_core.generation.verifier import disagreement, verify
     try:
         args = verify_parser().parse_args(argv)
     except SystemExit as e:             # --help (0) or a bad option, already printed on one line (2)

@@ -170,13 +170,6 @@ class Tokenizer:
             ids[offsets[a]:offsets[b]] = table[concat_ranges(ptr[token_ids[a:b]], n_words[a:b])]
         return ids, offsets
 
-    def tokens_to_ids(self, tokens: list[str]) -> tuple[np.ndarray, np.ndarray]:
-        """Word ids of a list of whitespace tokens, and offsets: token t owns ids[offsets[t]:offsets[t+1]].
-
-        ["getCloseMatches", "is", "fast."] -> ids [get, close, matches, fast], offsets [0, 3, 3, 4]
-        """
-        return self.ids_of_tokens(self.token_ids(tokens))
-
     def hash_array(self) -> np.ndarray:
         """The hashes of every known word as uint64, indexed by word id."""
         return np.array(self.hashes, dtype=np.uint64)

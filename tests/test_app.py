@@ -21,12 +21,13 @@ import pytest
 from streamlit.runtime.pages_manager import PagesManager
 from streamlit.testing.v1 import AppTest
 
-from rag_core import ChunkerConfig, Document, GoldenRow, Workbench, tables
-from rag_core.pipeline import ask
-from rag_core.judgement import judge
-from rag_core.presets import presets
+from rag_core import ChunkerConfig, Document, GoldenRow, Workbench
+from rag_core.evaluation import tables
+from rag_core.evaluation.pipeline import ask
+from rag_core.evaluation.judgement import judge
+from rag_core.generation.presets import presets
 from ui.widgets import readable
-from rag_core.verifier import verify
+from rag_core.generation.verifier import verify
 
 ROOT = Path(__file__).resolve().parent.parent
 APP = str(ROOT / "app.py")

@@ -13,9 +13,9 @@ import pytest
 
 from rag_core import (ChunkerConfig, Corpus, Document, GoldenRow, Index, TokenizedCorpus, Workbench,
                       by_sentence, by_structure, check_golden, fixed_window, retrieve, stdlib_corpus, verify)
-from rag_core.index import MAX_QUESTION_CHARS, check_question
-from rag_core.metrics import anchor_is_cut, contradicted, fixed_window_count, recall_at
-from rag_core.report import TABLE_NAMES
+from rag_core.retrieval.index import MAX_QUESTION_CHARS, check_question
+from rag_core.evaluation.metrics import anchor_is_cut, contradicted, fixed_window_count, recall_at
+from rag_core.evaluation.report import TABLE_NAMES
 
 DOCS = (Document("lib", "alpha beta cutoff gamma delta epsilon zeta eta"),
         Document("heap", "heap push pop order"),
@@ -280,14 +280,14 @@ def test_golden_with_a_missing_document_is_reported_and_excluded():
 
 
 def test_workbench_with_a_missing_document_counts_it_in_every_table():
-    from rag_core import tables
+    from rag_core.evaluation import tables
     wb = Workbench(GOLDEN_CORPUS, [("q1?", "a", "two three"), ("q2?", "gone", "x")])
     df = tables.ceiling(wb, ChunkerConfig("fixed", 3, 0), ks=(1, 3))
     assert df.attrs == {"questions": 1, "excluded": 1}
 
 
 def test_golden_set_with_no_valid_question_gives_nan_not_an_error():
-    from rag_core import tables
+    from rag_core.evaluation import tables
     wb = Workbench(GOLDEN_CORPUS, [("q?", "gone", "x")])
     assert wb.questions == []
     assert all(math.isnan(v) for v in tables.ceiling(wb, ChunkerConfig("fixed", 3, 0), ks=(1, 3)).ceiling)
@@ -389,7 +389,7 @@ def test_golden_row_without_a_usable_doc_is_excluded(doc, reason):
 
 def every_table(wb):
     """Every table the pages and the CLI compute: those `report.computable` allows (all, given a valid question)."""
-    from rag_core import report, tables
+    from rag_core.evaluation import report, tables
     return {name: tables.TABLES[name](wb) for name in report.computable(wb, report.TABLE_NAMES)[0]}
 
 
@@ -408,7 +408,7 @@ def test_workbench_and_every_table_work_with_unsearchable_golden_rows(with_a_val
 
 def test_cli_report_with_unsearchable_golden_rows(tmp_path, capsys):
     from rag_core.__main__ import main
-    from rag_core.ingest import golden_to_csv
+    from rag_core.data.ingest import golden_to_csv
     (tmp_path / "a.txt").write_text("One two three\nfour five six.", encoding="utf-8")
     rows = [GoldenRow("它是什么？", "a.txt", "two three"), GoldenRow("What is it?", "a", "two three"),
             GoldenRow(LONG_QUESTION, "a.txt", "two three"), GoldenRow("Which number follows two?", "a", "two three")]
@@ -451,7 +451,7 @@ def test_golden_anchor_is_looked_up_in_the_resolved_document():
 
 
 def test_golden_problems_checks_documents_not_yet_used():
-    from rag_core.golden import golden_problems
+    from rag_core.data.golden import golden_problems
     pending = [Document("a.txt", "One two three"), Document("a.txt", "a repeated id: not a Corpus yet")]
     rows = [("q one?", "a", "two three"), ("What is it?", "a.txt", "two"), ("q two?", "b", "x"), ("q?", "a", "TWO")]
     problems = golden_problems(rows, pending)
@@ -461,6 +461,6 @@ def test_golden_problems_checks_documents_not_yet_used():
 
 
 def test_golden_problems_of_something_else_than_documents_says_how_to_fix():
-    from rag_core.golden import golden_problems
+    from rag_core.data.golden import golden_problems
     with pytest.raises(ValueError, match="Expected Document objects \\(or a Corpus\\), got tuple"):
         golden_problems([("q?", "a", "x")], [("a", "text")])

@@ -29,7 +29,7 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from rag_core import tables
+from rag_core.evaluation import tables
 from ui import captions, charts, export
 from ui.captions import count, listing, share, shown
 from ui.widgets import plain, readable

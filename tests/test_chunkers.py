@@ -7,7 +7,7 @@ import random
 import pytest
 
 from rag_core import ChunkerConfig, by_sentence, by_structure, fixed_window
-from rag_core.chunkers import Piece
+from rag_core.retrieval.chunkers import Piece
 
 FIVE = "one two three four five"
 

@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from rag_core import Workbench, tables
+from rag_core import Workbench
+from rag_core.evaluation import tables
 from rag_core.__main__ import main
-from rag_core.report import TABLE_NAMES
+from rag_core.evaluation.report import TABLE_NAMES
 
 from test_reference import OUT
 

@@ -10,12 +10,13 @@ import numpy as np
 import pytest
 
 from rag_core import (ChunkerConfig, Corpus, Document, GoldenRow, Index, TokenizedCorpus, Workbench, ask,
-                      check_golden, fixed_window, load_golden, retrieve, tables)
-from rag_core.corpus import ARTICLE_MODULES
-from rag_core.index import top_k
-from rag_core.metrics import (anchor_holders, anchor_is_cut, contradicted, cut_anchors, first_hit_ranks,
-                              fixed_window_count, recall_at)
-from rag_core.pipeline import OUTCOMES, outcome
+                      check_golden, fixed_window, load_golden, retrieve)
+from rag_core.evaluation import tables
+from rag_core.data.corpus import ARTICLE_MODULES
+from rag_core.retrieval.index import top_k
+from rag_core.evaluation.metrics import (anchor_holders, anchor_is_cut, contradicted, cut_anchors,
+                                         first_hit_ranks, fixed_window_count, recall_at)
+from rag_core.evaluation.pipeline import OUTCOMES, outcome
 from rag_core.text import normalize, words
 
 
@@ -120,13 +121,6 @@ def test_each_chunk_owns_exactly_the_words_of_its_text(wb, cfg):
     for c in range(0, len(ix), max(1, len(ix) // 300)):           # a sample of at most ~300 chunks
         assert [id_to_word[i] for i in ix.chunk_word_ids(c).tolist()] == words(ix.texts[c])
         assert ix.texts[c].split() == ix.documents[ix.doc[c]].text.split()[ix.start[c]:ix.end[c]]
-
-
-def test_frame_describes_every_chunk(fix):
-    f = fix.frame()
-    assert f.doc.tolist() == ["lib", "lib", "heap", "heap", "note"]
-    assert f.words.tolist() == [5, 5, 5, 5, 5]
-    assert f.status.tolist() == ["current"] * 4 + ["draft"]
 
 
 # ---- golden set: occurrences and holders ----------------------------------------------------------

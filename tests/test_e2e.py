@@ -15,8 +15,9 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 
 from browser import MAIN, click_label, rerun, screenshot, wait_charts, wait_idle, wait_loaded
-from rag_core import ChunkerConfig, Workbench, tables
-from rag_core.pipeline import ask
+from rag_core import ChunkerConfig, Workbench
+from rag_core.evaluation import tables
+from rag_core.evaluation.pipeline import ask
 
 from playwright.sync_api import expect  # requirements-dev.txt pins it; `make test` installs it
 

@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 from pypdf import PdfWriter
 
-from rag_core.corpus import Corpus, Document
-from rag_core.golden import GoldenRow
-from rag_core.golden_csv import golden_to_csv, read_golden_csv, read_golden_path
-from rag_core.ingest import IngestResult, Limits, documents_to_jsonl, read_files, read_path
+from rag_core.data.corpus import Corpus, Document
+from rag_core.data.golden import GoldenRow
+from rag_core.data.golden_csv import golden_to_csv, read_golden_csv, read_golden_path
+from rag_core.data.ingest import IngestResult, Limits, documents_to_jsonl, read_files, read_path
 
 GOOD = ("good.txt", b"A valid note that must survive its neighbours.")
 
@@ -569,7 +569,7 @@ def test_golden_csv_quote_that_swallows_rows_is_pointed_out():
 
 
 def test_golden_csv_rereading_after_open_quotes_is_bounded(monkeypatch):
-    from rag_core import golden_csv
+    from rag_core.data import golden_csv
     monkeypatch.setattr(golden_csv, "_REREAD", 0)         # only the fixed allowance of 100 lines read twice
     data = b'question,doc,anchor\n"q,d,a\n' + b"x,d,a\n" * 200
     rows, problems = read_golden_csv(data)
@@ -611,8 +611,8 @@ def test_golden_csv_of_something_else_than_a_file_says_how_to_call_it(data):
 
 
 def test_golden_functions_are_still_importable_from_ingest():
-    from rag_core import golden_csv, ingest
-    from rag_core.ingest import GOLDEN_HEADER, golden_to_csv as g, read_golden_csv as r, read_golden_path as p
+    from rag_core.data import golden_csv, ingest
+    from rag_core.data.ingest import GOLDEN_HEADER, golden_to_csv as g, read_golden_csv as r, read_golden_path as p
     assert (GOLDEN_HEADER, g, r, p) == (golden_csv.GOLDEN_HEADER, golden_csv.golden_to_csv,
                                         golden_csv.read_golden_csv, golden_csv.read_golden_path)
     with pytest.raises(AttributeError):
@@ -622,5 +622,5 @@ def test_golden_functions_are_still_importable_from_ingest():
 def test_ingest_does_not_import_streamlit():
     import subprocess
     import sys
-    code = "import sys, rag_core.golden_csv, rag_core.ingest; assert 'streamlit' not in sys.modules"
+    code = "import sys, rag_core.data.golden_csv, rag_core.data.ingest; assert 'streamlit' not in sys.modules"
     subprocess.run([sys.executable, "-c", code], check=True, cwd=Path(__file__).resolve().parents[1])

@@ -3,11 +3,11 @@ switch flips, and the per-row anchor facts the Corpus page shows."""
 import pytest
 
 from rag_core import ChunkerConfig, Corpus, Document, GoldenRow, Workbench
-from rag_core.flips import compare, flips
-from rag_core.judgement import TONES, anchor_place, judge
-from rag_core.pipeline import ask
-from rag_core.presets import presets
-from rag_core.verifier import verify
+from rag_core.retrieval.flips import compare, flips
+from rag_core.evaluation.judgement import TONES, anchor_place, judge
+from rag_core.evaluation.pipeline import ask
+from rag_core.generation.presets import presets
+from rag_core.generation.verifier import verify
 
 CUTOFF = "What is the default cutoff of get_close_matches?"
 

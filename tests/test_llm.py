@@ -1,4 +1,4 @@
-"""rag_core.llm against a real HTTP server on 127.0.0.1 (tests/fake_llm_server.py); nothing is mocked."""
+"""rag_core.generation.llm against a real HTTP server on 127.0.0.1 (tests/fake_llm_server.py); nothing is mocked."""
 from __future__ import annotations
 
 import dataclasses
@@ -15,9 +15,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))   # fake_llm_server sit
 from fake_llm_server import (API_KEY, HUGE_ANSWER, MARKDOWN_BODY, MODELS, TRICKLE_S,  # noqa: E402
                              start_server, stop_server)
 
-from rag_core import llm_wire  # noqa: E402
-from rag_core.llm import (MAX_ANSWER_CHARS, Generation, LLMConfig, LLMError, config_from_env,  # noqa: E402
-                          estimate_tokens, fits_context, generate, list_models)
+from rag_core.generation import llm_wire  # noqa: E402
+from rag_core.generation.llm import (MAX_ANSWER_CHARS, Generation, LLMConfig, LLMError,  # noqa: E402
+                                     config_from_env, estimate_tokens, fits_context, generate, list_models)
 
 ROOT = Path(__file__).resolve().parents[1]
 LEAKY_KEY = "sk-test-DO-NOT-LEAK-1234"      # a key no message, repr or log may ever contain
@@ -485,5 +485,5 @@ def test_fake_server_runs_as_a_process():
 
 
 def test_library_does_not_import_streamlit():
-    code = "import sys, rag_core.llm; assert 'streamlit' not in sys.modules"
+    code = "import sys, rag_core.generation.llm; assert 'streamlit' not in sys.modules"
     subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True)

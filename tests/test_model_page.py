@@ -11,7 +11,7 @@ from streamlit.testing.v1 import AppTest
 
 from fake_llm_server import MARKDOWN_BODY, MODELS, start_server, stop_server
 from rag_core import Workbench
-from rag_core.llm import LLMConfig
+from rag_core.generation.llm import LLMConfig
 from ui.widgets import plain
 
 APP = str(__import__("pathlib").Path(__file__).resolve().parent.parent / "app.py")

@@ -12,8 +12,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from rag_core import ChunkerConfig, tables
-from rag_core.rerank import retrieve
+from rag_core import ChunkerConfig
+from rag_core.evaluation import tables
+from rag_core.retrieval.rerank import retrieve
 
 OUT = (Path(__file__).parent / "data" / "reference_output.txt").read_text().splitlines()
 REFERENCE = Path(__file__).resolve().parents[2] / "shared" / "reference" / "seed_reference.py"

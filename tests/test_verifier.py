@@ -6,9 +6,9 @@ what strict changes, and the differential test that proves it.
 import pytest
 
 from rag_core import build_prompt, scripted_answer, verify, verify_grounding
-from rag_core.generator import sentences
-from rag_core.prompt import ABSTAIN, INSTRUCTIONS
-from rag_core.verifier import MODES
+from rag_core.generation.generator import sentences
+from rag_core.generation.prompt import ABSTAIN, INSTRUCTIONS
+from rag_core.generation.verifier import MODES
 
 # the article's context: S1 is the library, S2 the draft note that contradicts it
 CONTEXT = ["Optional arg cutoff (default 0.6) is a float in [0, 1].",

@@ -17,12 +17,13 @@ from pathlib import Path
 
 import pytest
 
-from rag_core import ChunkerConfig, tables
+from rag_core import ChunkerConfig
+from rag_core.evaluation import outcomes, tables
 from rag_core.__main__ import main
-from rag_core.claims import Claims, closest, is_name, names, numbers
-from rag_core.generator import sentences
-from rag_core.pipeline import ask
-from rag_core.verifier import MODES, Verdict, compare_modes, disagreement, verify, verify_grounding
+from rag_core.generation.claims import Claims, closest, is_name, names, numbers
+from rag_core.generation.generator import sentences
+from rag_core.evaluation.pipeline import ask
+from rag_core.generation.verifier import MODES, Verdict, compare_modes, disagreement, verify, verify_grounding
 
 from fake_llm_server import start_server, stop_server
 
@@ -225,10 +226,10 @@ def test_article_tables_keep_the_articles_checker(wb):
     q, ids = 0, wb.ranked(ChunkerConfig("fixed", 160, 32), 3, None, True, 20)[0]
     chunker = ChunkerConfig("fixed", 160, 32)
     fixed = lambda question, spans: "**NOT IN THE CONTEXT**"                    # noqa: E731
-    assert tables.outcome_row(wb, chunker, q, ids, fixed)["verdict"] == "refused"
-    assert tables.outcome_row(wb, chunker, q, ids, fixed, mode="strict")["verdict"] == "abstained"
-    strict = tables.pipeline(wb, chunker, fixed, mode="strict")
-    assert list(strict.abstained) == [len(wb.check.valid)] * 2 and list(tables.pipeline(wb, chunker, fixed).refused) == \
+    assert outcomes.outcome_row(wb, chunker, q, ids, fixed)["verdict"] == "refused"
+    assert outcomes.outcome_row(wb, chunker, q, ids, fixed, mode="strict")["verdict"] == "abstained"
+    strict = tables.pipeline(wb, chunker, generate=fixed, mode="strict")
+    assert list(strict.abstained) == [len(wb.check.valid)] * 2 and list(tables.pipeline(wb, chunker, generate=fixed).refused) == \
         [len(wb.check.valid)] * 2
 
 
@@ -333,7 +334,7 @@ def test_cli_runs_as_a_module(spans_file):
 # ---- the differential test ------------------------------------------------------------------------
 # Answers are generated from spans (the bundled corpus's chunks, and synthetic spans built to be hard), each
 # with the verdict it deserves. Whether a number or a name is in a span is decided by this file's own oracle,
-# written independently of rag_core.claims: tokens split on spaces and punctuation, parsed as decimals.
+# written independently of rag_core.generation.claims: tokens split on spaces and punctuation, parsed as decimals.
 
 SYNTHETIC = [
     "Optional arg cutoff (default 0.6) is a float in [0, 1].",

@@ -20,7 +20,7 @@ import math
 
 import pandas as pd
 
-from rag_core import tables
+from rag_core.evaluation import tables
 
 LOW_RANKING_GAP = 0.2    # a ceiling rising by at least this much from k = 1 to k = 3: the answer is found, ranked low
 
@@ -310,7 +310,7 @@ def _default(f, name):
 
 
 def notes() -> dict[str, str]:
-    """name -> the settings a table is computed with, read from rag_core.tables (its functions' defaults)."""
+    """name -> the settings a table is computed with, read from rag_core.evaluation.tables (its functions' defaults)."""
     ks, cut, configs = _default(tables.ceiling, "ks"), _default(tables.cut_anchors, "sizes"), \
         _default(tables.strategies, "configs")
     pairs = _default(tables.size_overlap, "pairs")                           # (size, overlap)

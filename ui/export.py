@@ -10,8 +10,8 @@ import html
 import pandas as pd
 import vl_convert as vlc
 
-from rag_core import report
-from rag_core.ingest import documents_to_jsonl, golden_to_csv
+from rag_core.evaluation import report
+from rag_core.data.ingest import documents_to_jsonl, golden_to_csv
 from ui import charts
 
 

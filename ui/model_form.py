@@ -12,7 +12,7 @@ import difflib
 
 import streamlit as st
 
-from rag_core.llm import PROTOCOLS, LLMConfig, LLMError, list_models
+from rag_core.generation.llm import PROTOCOLS, LLMConfig, LLMError, list_models
 from ui import state
 from ui.widgets import plain
 

@@ -18,11 +18,12 @@ from typing import Any, Callable
 import pandas as pd
 import streamlit as st
 
-from rag_core import ChunkerConfig, Workbench, tables
-from rag_core.chunkers import KINDS
-from rag_core.corpus import Corpus, bundled_corpus
-from rag_core.golden import load_golden
-from rag_core.ingest import IngestResult, Limits, read_files, read_golden_csv
+from rag_core import ChunkerConfig, Workbench
+from rag_core.evaluation import tables
+from rag_core.retrieval.chunkers import KINDS
+from rag_core.data.corpus import Corpus, bundled_corpus
+from rag_core.data.golden import load_golden
+from rag_core.data.ingest import IngestResult, Limits, read_files, read_golden_csv
 from ui import widgets
 
 
@@ -286,7 +287,7 @@ def _secrets() -> dict:
 
 def llm_config():
     """This session's model settings (set on the Model page), else those of the environment or secrets.toml."""
-    from rag_core.llm import config_from_env
+    from rag_core.generation.llm import config_from_env
     if "llm_config" not in st.session_state:
         try:
             st.session_state["llm_config"] = config_from_env(secrets=_secrets())

@@ -13,9 +13,9 @@ import re
 import pandas as pd
 import streamlit as st
 
-from rag_core.judgement import judge
+from rag_core.evaluation.judgement import judge
 from rag_core.text import cached_words
-from rag_core.verifier import verify
+from rag_core.generation.verifier import verify
 
 STATUS_COLOURS = {"current": "green", "draft": "orange", "outdated": "red"}
 OTHER_COLOURS = ("blue", "violet", "gray")

@@ -2,11 +2,11 @@
 import pandas as pd
 import streamlit as st
 
-from rag_core.flips import flips
-from rag_core.judgement import anchor_place
-from rag_core.llm import LLMError, fits_context, generate
-from rag_core.pipeline import ask
-from rag_core.presets import presets
+from rag_core.retrieval.flips import flips
+from rag_core.evaluation.judgement import anchor_place
+from rag_core.generation.llm import LLMError, fits_context, generate
+from rag_core.evaluation.pipeline import ask
+from rag_core.generation.presets import presets
 from rag_core.text import words
 from ui import state, widgets
 

@@ -4,9 +4,9 @@ import dataclasses
 import pandas as pd
 import streamlit as st
 
-from rag_core import tables
-from rag_core.llm import LLMError
-from rag_core.pipeline import model_answerer
+from rag_core.evaluation import outcomes
+from rag_core.generation.llm import LLMError
+from rag_core.evaluation.pipeline import model_answerer
 from ui import state, widgets
 
 st.title("A real model")
@@ -41,8 +41,7 @@ if k > candidates:
     st.error("Keep at most as many spans as there are candidates.")
     st.stop()
 run_key = (state.dataset().key, chunker, dataclasses.replace(cfg, api_key=None), int(k), int(candidates), order)
-filters = (("no filter", None), ("status = " + ", ".join(wb.trusted), set(wb.trusted)))
-n = len(wb.check.valid)
+n, settings = len(wb.check.valid), len(outcomes.filters(wb))
 
 b = st.columns([1, 1, 4])
 start = b[0].button("Run", type="primary", key="model_run", icon=":material/play_arrow:")
@@ -51,7 +50,7 @@ b[1].button("Cancel", key="model_cancel", icon=":material/stop:",
 progress = st.session_state.pop("model_progress", None)      # left behind only by an interrupted run
 if progress and not start:
     got = sum(len(rows) for rows in progress.values())
-    st.warning(f"The run was cancelled after {got} of {2 * n} answers. Press Run to start again.")
+    st.warning(f"The run was cancelled after {got} of {settings * n} answers. Press Run to start again.")
     for label, rows in progress.items():
         if rows:
             st.markdown(f"Answers received ({widgets.plain(label)}):")
@@ -59,13 +58,10 @@ if progress and not start:
 
 if start and run_key not in state.model_runs():
     bar = st.progress(0.0, text="Starting…")
-    progress = st.session_state["model_progress"] = {label: [] for label, _ in filters}
+    progress = st.session_state["model_progress"] = {}          # filled as answers come: kept if cancelled
     try:
-        generate = model_answerer(cfg)
-        for f_i, (label, allowed) in enumerate(filters):
-            for q, ids in enumerate(wb.ranked(chunker, int(k), allowed, True, int(candidates))):
-                bar.progress((f_i * n + q) / (2 * n), text=f"{label}: question {q + 1} of {n}")
-                progress[label].append(tables.outcome_row(wb, chunker, q, ids, generate, order, mode="strict"))
+        outcomes.outcomes_by_filter(wb, chunker, int(k), int(candidates), model_answerer(cfg), order, mode="strict",
+                                    done=progress, on_progress=lambda i, total, what: bar.progress(i / total, text=what))
         state.model_runs()[run_key] = {label: pd.DataFrame(rows) for label, rows in progress.items()}
     except LLMError as e:
         widgets.error(f"The run stopped: {e}")
@@ -80,7 +76,7 @@ if done is None:
 
 st.markdown("**Operating metrics** (answers are verified sentence by sentence; a false refusal is a refused "
             "answer although the anchor was inside the spans).")
-metrics = pd.DataFrame([{"filter": label, **tables.operating_metrics(df)} for label, df in done.items()])
+metrics = pd.DataFrame([{"filter": label, **outcomes.operating_metrics(df)} for label, df in done.items()])
 st.dataframe(widgets.readable(metrics), hide_index=True, width="stretch",
              column_config={c: st.column_config.NumberColumn(format="%.3f") for c in
                             ("answer rate", "refusal rate", "abstention rate")})
@@ -88,7 +84,7 @@ cols = st.columns(len(done))
 for col, (label, df) in zip(cols, done.items()):
     with col:
         st.markdown(f"**{widgets.plain(label)}**")
-        m = tables.operating_metrics(df)
+        m = outcomes.operating_metrics(df)
         tiles = st.columns(4)
         tiles[0].metric("Answered", f"{m['answer_rate']:.0%}", help="Anchored: every sentence cites a span that holds its numbers and names.")
         tiles[1].metric("Refused", f"{m['refusal_rate']:.0%}", help="The checker refused the answer.")

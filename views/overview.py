@@ -67,9 +67,9 @@ m[1].metric("Contradicted, filter on", f"{on.contradicted_top_3}/{n}",
 st.markdown(captions.reading(f, quote=widgets.plain))     # shares as 0.389, like the metrics above
 
 st.subheader("Where to go next")
-st.page_link("views/corpus.py", label="Corpus — the documents, their chunks and the golden questions",
-             icon=":material/library_books:")
-st.page_link("views/ask.py", label="Ask — one question through retrieval, prompt, answer and citation check",
-             icon=":material/quiz:")
-st.page_link("views/ablations.py", label="Ablations — every measurement of the article as a chart",
-             icon=":material/bar_chart:")
+for script, label, icon, what in [
+        ("views/corpus.py", "Corpus", ":material/library_books:", "the documents, their chunks and the golden questions"),
+        ("views/ask.py", "Ask", ":material/quiz:", "one question through retrieval, prompt, answer and citation check"),
+        ("views/ablations.py", "Ablations", ":material/bar_chart:", "every measurement of the article as a chart")]:
+    st.page_link(script, label=label, icon=icon)
+    st.caption(what)                       # under the link, so a phone never cuts it

@@ -2,10 +2,11 @@
 import pandas as pd
 import streamlit as st
 
-from rag_core import Document, report
-from rag_core.corpus import Corpus
-from rag_core.golden import GoldenRow, golden_problems
-from rag_core.ingest import GOLDEN_HEADER
+from rag_core import Document
+from rag_core.evaluation import report
+from rag_core.data.corpus import Corpus
+from rag_core.data.golden import GoldenRow, golden_problems
+from rag_core.data.ingest import GOLDEN_HEADER
 from ui import charts, export, state, widgets
 
 st.title("Your data")
@@ -60,8 +61,8 @@ st.markdown(f"A CSV with the header `{GOLDEN_HEADER}`: the question, the id of t
 golden_file = st.file_uploader("Golden set", type=["csv"], key="data_golden")
 golden_rows = []
 if golden_file is not None:
-    golden_rows, golden_problems = state.read_golden(golden_file.getvalue(), golden_file.name)
-    for p in golden_problems:
+    golden_rows, reading_problems = state.read_golden(golden_file.getvalue(), golden_file.name)
+    for p in reading_problems:
         widgets.warn(p)
     st.caption(f"{len(golden_rows)} question(s) read.")
 

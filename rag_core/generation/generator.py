@@ -11,8 +11,8 @@ live in `llm`; this one exists so every run is repeatable and offline.
 """
 from __future__ import annotations
 
-from .prompt import ABSTAIN
-from .text import cached_words, words
+from rag_core.generation.prompt import ABSTAIN
+from rag_core.text import cached_words, words
 
 
 def sentences(text: str) -> list[list[str]]:

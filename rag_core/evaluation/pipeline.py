@@ -14,11 +14,11 @@ from __future__ import annotations
 
 from typing import Callable, Iterable, NamedTuple
 
-from .generator import scripted_answer
-from .index import Index
-from .prompt import build_prompt
-from .rerank import Retrieved, retrieve
-from .verifier import Verdict, verify
+from rag_core.generation.generator import scripted_answer
+from rag_core.retrieval.index import Index
+from rag_core.generation.prompt import build_prompt
+from rag_core.retrieval.rerank import Retrieved, retrieve
+from rag_core.generation.verifier import Verdict, verify
 
 OUTCOMES = ("anchored / right source", "anchored / WRONG source", "refused", "abstained")
 
@@ -70,7 +70,7 @@ def ask(index: Index, question: str, k_candidates: int = 20, k_final: int = 3, r
 
 def model_answerer(cfg) -> Callable[[str, list], str]:
     """A generator for `ask`/`tables.pipeline` that sends the grounding prompt to a real model (llm.LLMConfig)."""
-    from .llm import generate
+    from rag_core.generation.llm import generate
 
     def answer(question: str, spans: list) -> str:
         return generate(build_prompt(question, spans), cfg).text

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .text import Tokenizer, concat_ranges, index_dtype, word_hash, words
+from rag_core.text import Tokenizer, concat_ranges, index_dtype, word_hash, words
 
 
 def _log_table(values: np.ndarray, f) -> np.ndarray:
@@ -44,14 +44,6 @@ class SparseMatrix:
     ptr: np.ndarray    # (dim + 1,) int64
     rows: np.ndarray   # (nnz,) int32, ascending within a column
     vals: np.ndarray   # (nnz,) float32, L2-normalised per row
-
-    def dot(self, queries: np.ndarray) -> np.ndarray:
-        """Scores (n_rows, n_queries) in float64 of every row against dense query vectors (n_queries, dim)."""
-        queries = np.atleast_2d(queries)
-        out = np.empty((self.n_rows, len(queries)))
-        for j, q in enumerate(queries):
-            out[:, j] = self.scores(q)
-        return out
 
     def scores(self, query: np.ndarray) -> np.ndarray:
         """(n_rows,) float64 scores of every row against one dense query vector (dim,).
@@ -130,20 +122,8 @@ class HashingEncoder:
         sign = np.where((h >> np.uint64(40)) & np.uint64(1), 1.0, -1.0)
         return bucket, sign
 
-    def fit_transform(self, chunk_of: np.ndarray, word_of: np.ndarray, n_chunks: int) -> SparseMatrix:
-        """Fit the IDF on the chunks and return their normalised vectors.
-
-        chunk_of, word_of: one entry per word occurrence, (chunk id, word id), chunks in order.
-        """
-        if n_chunks <= 0:
-            raise ValueError("Cannot index zero chunks: add documents with some text.")
-        pc, pw, counts = _distinct_pairs(chunk_of, word_of, len(self.tok.hashes))
-        col, weight = self._fit_weights(pw, counts, n_chunks)
-        del pw, counts
-        return self._sum_buckets(pc, col, weight, n_chunks)
-
     def fit_chunks(self, word_ids: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> SparseMatrix:
-        """fit_transform for chunks given as ranges: chunk c's words are word_ids[lo[c]:hi[c]]."""
+        """Fit the IDF on the chunks and return their normalised vectors; chunk c's words are word_ids[lo[c]:hi[c]]."""
         if len(lo) <= 0:
             raise ValueError("Cannot index zero chunks: add documents with some text.")
         pc, pw, counts = _chunk_word_pairs(word_ids, lo, hi, len(self.tok.hashes))

@@ -25,10 +25,15 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from .generator import scripted_answer, sentences
-from .prompt import ABSTAIN
-from .verifier import CITATION
+from rag_core.generation.generator import scripted_answer, sentences
+from rag_core.generation.prompt import ABSTAIN
+from rag_core.generation.verifier import CITATION
 
+# the article's six cases: its two spans (a current docstring, a draft note) and six answers judged against them
+ARTICLE_CONTEXT = ("Optional arg cutoff (default 0.6) is a float in [0, 1].",
+                   "NOTE (draft): the default cutoff of get_close_matches is 0.9.")
+ARTICLE_CASES = ("The default cutoff is 0.6.", "The default cutoff is 0.9 [S1].", "The default cutoff is 0.9 [S2].",
+                 "The default cutoff is 0.6 [S1].", "The default cutoff is 0.6 [S4].", "NOT IN THE CONTEXT")
 NUMBER = re.compile(r"(?<![\w.,])\d+(?:\.\d+)?(?![\w]|[.,]\d)")
 
 

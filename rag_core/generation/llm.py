@@ -35,8 +35,8 @@ from urllib.parse import urlsplit
 
 import httpx
 
-from .llm_wire import (ANY_MODEL, MAX_BODY_BYTES, LLMError, model_list, stream_answer, too_slow,  # noqa: F401
-                       unexpected, whole_answer)
+from rag_core.generation.llm_wire import (ANY_MODEL, MAX_BODY_BYTES, LLMError, model_list,  # noqa: F401
+                                          stream_answer, too_slow, unexpected, whole_answer)
 
 PROTOCOLS = ("ollama", "openai")
 MAX_ANSWER_CHARS = 64 * 1024         # an answer is cut here (Generation.truncated)

@@ -18,7 +18,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-DATA = Path(__file__).resolve().parent / "data"
+DATA = Path(__file__).resolve().parent          # the JSON files live beside this module
 BUNDLED_FILE = DATA / "stdlib-py314-corpus.json"
 NOTES_FILE = DATA / "notes.json"
 

@@ -5,7 +5,8 @@
     ranks = wb.ranks(ChunkerConfig("fixed", 160, 32), k=50)
 
 Everything the tables and the dashboard compute goes through here, so a corpus is tokenized once
-and an index is built once per chunker. It is safe to share between threads (builds are locked).
+and an index is built once per chunker. It is safe to share between threads: every memo (indexes, rankings,
+anchor holders) is filled under one re-entrant lock, so two threads asking for the same thing compute it once.
 
 Left out on purpose: persistence. Indexes live in memory and are rebuilt from the corpus.
 """
@@ -16,12 +17,13 @@ from typing import Iterable
 
 import numpy as np
 
-from .chunkers import ChunkerConfig
-from .corpus import Corpus, bundled_corpus, stdlib_corpus
-from .golden import GoldenCheck, check_golden, load_golden
-from .index import Index, TokenizedCorpus
-from .metrics import anchor_holders, first_hit_ranks
-from .rerank import rerank_order, rerank_scores_many
+from rag_core.retrieval.chunkers import ChunkerConfig
+from rag_core.data.corpus import Corpus, bundled_corpus, stdlib_corpus
+from rag_core.data.golden import GoldenCheck, check_golden, load_golden
+from rag_core.retrieval.index import Index
+from rag_core.retrieval.tokenized import TokenizedCorpus
+from rag_core.evaluation.metrics import anchor_holders, first_hit_ranks
+from rag_core.retrieval.rerank import rerank_order, rerank_scores_many
 
 ARTICLE_CHUNKER = ChunkerConfig("fixed", 160, 32)
 
@@ -38,7 +40,7 @@ class Workbench:
         self._indexes: dict[ChunkerConfig, Index] = {}
         self._holders: dict[ChunkerConfig, list] = {}
         self._ranked: dict[tuple, tuple[int, list]] = {}   # setting -> (k computed, ids per question)
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()
 
     @classmethod
     def bundled(cls) -> "Workbench":
@@ -67,6 +69,10 @@ class Workbench:
         """
         allowed = {allowed} if isinstance(allowed, str) else allowed
         key = (chunker, frozenset(allowed) if allowed is not None else None, rerank, k_candidates if rerank else 0)
+        with self._lock:
+            return self._ranked_locked(key, chunker, k, allowed, rerank, k_candidates)
+
+    def _ranked_locked(self, key, chunker, k, allowed, rerank, k_candidates) -> list[np.ndarray]:
         have = self._ranked.get(key)
         if have is None or have[0] < k:
             ix = self.index(chunker)
@@ -87,10 +93,12 @@ class Workbench:
 
     def holders(self, chunker: ChunkerConfig) -> list[set]:
         """For each valid question, the set of ids of the chunks of this chunking that hold its anchor."""
-        if chunker not in self._holders:
-            ix = self.index(chunker)
-            self._holders[chunker] = [set(anchor_holders(ix, occ).tolist()) for occ in self.check.occurrences.values()]
-        return self._holders[chunker]
+        with self._lock:
+            if chunker not in self._holders:
+                ix = self.index(chunker)
+                self._holders[chunker] = [set(anchor_holders(ix, occ).tolist())
+                                          for occ in self.check.occurrences.values()]
+            return self._holders[chunker]
 
     def whole_in_a_chunk(self, chunker: ChunkerConfig) -> list:
         """Per golden row, in file order: True when some chunk holds its anchor whole, False when boundaries

@@ -33,8 +33,8 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from . import claims
-from .prompt import ABSTAIN
+from rag_core.generation import claims
+from rag_core.generation.prompt import ABSTAIN
 
 CITATION = re.compile(r"\[S(\d+)\]")
 NUMBER = re.compile(r"-?\d+(?:\.\d+)?")

@@ -16,8 +16,8 @@ from typing import Iterable, NamedTuple
 
 import numpy as np
 
-from .index import Index, check_question
-from .text import words
+from rag_core.retrieval.index import Index
+from rag_core.text import words
 
 WEIGHTS = (0.55, 0.30, 0.15)   # coverage, bigrams, proximity: the article's choice, not optimised
 
@@ -45,6 +45,7 @@ def rerank_scores_many(index: Index, questions: list[str], candidates: list) -> 
     """The reranker's score of each candidate chunk of each question, all pairs in one vectorized pass.
 
     questions[i] is scored against the chunk ids candidates[i]; returns one score array per question.
+    The questions are those the candidates were searched for (`Index.search` has checked them).
     """
     if not questions:
         return []
@@ -52,7 +53,7 @@ def rerank_scores_many(index: Index, questions: list[str], candidates: list) -> 
     vocab = index.tc.tokenizer.vocab
     term_keys, term_mult, bigram_keys, n_terms, n_bigrams = [], [], [], [], []
     for qi, question in enumerate(questions):
-        qt = words(check_question(question))
+        qt = words(question)                  # already checked by the search that found the candidates
         n_terms.append(len(set(qt)))                                  # unknown words count here too
         n_bigrams.append(max(1, len(set(zip(qt, qt[1:])))))
         ids = [vocab.get(w, -1) for w in qt]

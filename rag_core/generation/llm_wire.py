@@ -24,7 +24,7 @@ from urllib.parse import urlsplit
 import httpx
 
 if TYPE_CHECKING:
-    from .llm import LLMConfig
+    from rag_core.generation.llm import LLMConfig
 
 EXCERPT_CHARS = 200                  # how much of a server's error body a message quotes
 ERROR_BODY_BYTES = 64 * 1024         # the most bytes read of an error body (enough to find an echoed key)

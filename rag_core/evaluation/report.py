@@ -19,8 +19,8 @@ import math
 
 import pandas as pd
 
-from . import tables as T
-from .workbench import Workbench
+from rag_core.evaluation import tables as T
+from rag_core.evaluation.workbench import Workbench
 
 TABLE_NAMES = tuple(T.TABLES)
 # tables measured over the valid golden questions: without any, they have nothing to count

@@ -14,10 +14,11 @@ import math
 
 import numpy as np
 
-from .chunkers import ChunkerConfig
-from .golden import GoldenCheck
-from .index import Index, TokenizedCorpus
-from .text import normalize
+from rag_core.retrieval.chunkers import ChunkerConfig
+from rag_core.data.golden import GoldenCheck
+from rag_core.retrieval.index import Index
+from rag_core.retrieval.tokenized import TokenizedCorpus
+from rag_core.text import normalize
 
 
 def anchor_holders(index: Index, occurrences: dict) -> np.ndarray:

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from .verifier import Verdict
+from rag_core.generation.verifier import Verdict
 
 OUTCOMES = ("answered", "wrong source", "refused", "abstained")
 TONES = {"answered": "green", "wrong source": "orange", "refused": "red", "abstained": "gray"}

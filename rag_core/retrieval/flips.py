@@ -15,8 +15,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .index import Index
-from .rerank import retrieve
+from rag_core.retrieval.index import Index
+from rag_core.retrieval.rerank import retrieve
 
 
 class Flip(NamedTuple):

@@ -1,5 +1,7 @@
 """Every table of the article as a pandas DataFrame, computed live from a Workbench.
 
+Every table is a function `table(wb, chunker=ARTICLE_CHUNKER, *, options) -> DataFrame`; the tables that
+sweep their own grid of chunkers (strategies, size x overlap, cuts, rerank) ignore `chunker`.
 Column names are the article's printed headers in snake_case ("rec@1" -> rec_at_1,
 "cut with 20%" -> cut_with_20_percent). Ratios are over the valid golden questions; every table
 carries that count in `df.attrs["questions"]` and the excluded count in `df.attrs["excluded"]`.
@@ -12,7 +14,7 @@ carries that count in `df.attrs["questions"]` and the excluded count in `df.attr
     filter_effect(wb)    filter, recall_at_1, recall_at_3, contradicted_top_3, chunks_excluded, chunks
     rerank_effect(wb)    chunk, rec_at_50, rec_at_1_bi, rec_at_1_rerank, rec_at_3_bi, rec_at_3_rerank
     latency(wb)          route, min_ms, max_ms, runs, repetitions (the only table that varies per run)
-    verifier_cases()     answer, verdict, explanation (the article's checker)
+    verifier_cases(wb)   answer, verdict, explanation (the article's checker; needs no corpus)
     pipeline(wb)         filter, one column per outcome (the article's checker unless mode="strict")
     prompt_size(wb)      one row: words, characters, spans, answer
     corpus_sizes(wb)     one row: documents, words, questions (valid, excluded)
@@ -21,21 +23,22 @@ Left out on purpose: formatting. Values are numbers; reports and pages round the
 """
 from __future__ import annotations
 
-import math
 import time
 
 import numpy as np
 import pandas as pd
 
-from .chunkers import ChunkerConfig
-from .metrics import (contradicted, cut_anchors as count_cut, first_cut_example, fixed_window_count,
-                      recall_at)
-from .generator import scripted_answer
-from .pipeline import OUTCOMES, SPAN_ORDERS, ask, outcome
-from .prompt import prompt_size as measure_prompt
-from .rerank import retrieve
-from .verifier import verify
-from .workbench import ARTICLE_CHUNKER, Workbench
+from rag_core.evaluation.metrics import (contradicted, cut_anchors as count_cut, first_cut_example,
+                                         fixed_window_count, recall_at)
+from rag_core.evaluation.outcomes import PIPELINE_CANDIDATES, PIPELINE_FINAL, filters, frame, outcomes_by_filter
+from rag_core.evaluation.pipeline import OUTCOMES, ask
+from rag_core.evaluation.workbench import ARTICLE_CHUNKER, Workbench
+from rag_core.generation.generator import scripted_answer
+from rag_core.generation.presets import ARTICLE_CASES, ARTICLE_CONTEXT
+from rag_core.generation.prompt import prompt_size as measure_prompt
+from rag_core.generation.verifier import verify
+from rag_core.retrieval.chunkers import ChunkerConfig
+from rag_core.retrieval.rerank import retrieve
 
 CEILING_KS = (1, 3, 5, 10, 50)
 STRATEGIES = (ChunkerConfig("fixed", 160, 0), ChunkerConfig("fixed", 160, 32),
@@ -43,49 +46,35 @@ STRATEGIES = (ChunkerConfig("fixed", 160, 0), ChunkerConfig("fixed", 160, 32),
 SIZE_OVERLAP = ((40, 0), (40, 8), (80, 0), (80, 16), (160, 0), (160, 32), (320, 0), (320, 64))
 CUT_SIZES = tuple(range(20, 401, 20))
 RERANK_SIZES = ((40, 8), (80, 16), (160, 32))
-VERIFIER_CONTEXT = ("Optional arg cutoff (default 0.6) is a float in [0, 1].",
-                    "NOTE (draft): the default cutoff of get_close_matches is 0.9.")
-VERIFIER_CASES = ("The default cutoff is 0.6.", "The default cutoff is 0.9 [S1].", "The default cutoff is 0.9 [S2].",
-                  "The default cutoff is 0.6 [S1].", "The default cutoff is 0.6 [S4].", "NOT IN THE CONTEXT")
-PIPELINE_CANDIDATES, PIPELINE_FINAL = 20, 3
 
 
-def _frame(rows, wb: Workbench) -> pd.DataFrame:
-    df = pd.DataFrame(rows)
-    df.attrs.update(questions=len(wb.check.valid), excluded=wb.check.n_excluded)
-    return df
-
-
-def _filters(wb: Workbench):
-    """The article's two settings: no filter, and only the trusted statuses ('status = current')."""
-    return (("no filter", None), ("status = " + ", ".join(wb.trusted), set(wb.trusted)))
-
-
-def ceiling(wb: Workbench, chunker: ChunkerConfig = ARTICLE_CHUNKER, ks=CEILING_KS, allowed=None) -> pd.DataFrame:
+def ceiling(wb: Workbench, chunker: ChunkerConfig = ARTICLE_CHUNKER, *, ks=CEILING_KS, allowed=None) -> pd.DataFrame:
     ranks = wb.ranks(chunker, max(ks), allowed)
-    return _frame([{"k": k, "ceiling": recall_at(ranks, k)} for k in ks], wb)
+    return frame([{"k": k, "ceiling": recall_at(ranks, k)} for k in ks], wb)
 
 
-def strategies(wb: Workbench, configs=STRATEGIES) -> pd.DataFrame:
+def strategies(wb: Workbench, chunker: ChunkerConfig = ARTICLE_CHUNKER, *, configs=STRATEGIES) -> pd.DataFrame:
+    """Each chunker of `configs` (the sweep ignores `chunker`)."""
     rows = []
     for cfg in configs:
         ix, ranks = wb.index(cfg), wb.ranks(cfg, 3)
         rows.append({"strategy": cfg.label, "chunks": len(ix), "words_per_chunk": float(np.mean(ix.end - ix.start)),
                      "recall_at_1": recall_at(ranks, 1), "recall_at_3": recall_at(ranks, 3)})
-    return _frame(rows, wb)
+    return frame(rows, wb)
 
 
-def size_overlap(wb: Workbench, pairs=SIZE_OVERLAP) -> pd.DataFrame:
+def size_overlap(wb: Workbench, chunker: ChunkerConfig = ARTICLE_CHUNKER, *, pairs=SIZE_OVERLAP) -> pd.DataFrame:
+    """Fixed windows of each (size, overlap) of `pairs` (the sweep ignores `chunker`)."""
     rows = []
     for size, ovl in pairs:
         cfg = ChunkerConfig("fixed", size, ovl)
         ranks = wb.ranks(cfg, 50)
         rows.append({"size": size, "ovl": ovl, "chunks": len(wb.index(cfg)),
                      **{f"rec_at_{k}": recall_at(ranks, k) for k in (1, 3, 5, 50)}})
-    return _frame(rows, wb)
+    return frame(rows, wb)
 
 
-def cut_anchors(wb: Workbench, sizes=CUT_SIZES) -> pd.DataFrame:
+def cut_anchors(wb: Workbench, chunker: ChunkerConfig = ARTICLE_CHUNKER, *, sizes=CUT_SIZES) -> pd.DataFrame:
     """Anchors not whole in any fixed window of their document, per size, without and with 20 % overlap."""
     n_words = [len(t) for t in wb.tc.tokens]
     rows = []
@@ -94,14 +83,16 @@ def cut_anchors(wb: Workbench, sizes=CUT_SIZES) -> pd.DataFrame:
                      "cut_with_20_percent": count_cut(wb.tc, wb.check, s, s // 5),
                      "chunks_without_ovl": sum(fixed_window_count(n, s, 0) for n in n_words),
                      "chunks_with_20_percent": sum(fixed_window_count(n, s, s // 5) for n in n_words)})
-    return _frame(rows, wb)
+    return frame(rows, wb)
 
 
-def cut_summary(wb: Workbench, sizes=CUT_SIZES, cuts: pd.DataFrame | None = None) -> pd.DataFrame:
-    cuts = cut_anchors(wb, sizes) if cuts is None else cuts
+def cut_summary(wb: Workbench, chunker: ChunkerConfig = ARTICLE_CHUNKER, *, sizes=CUT_SIZES,
+                cuts: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Totals of `cut_anchors` over the sweep (which ignores `chunker`) and the article's first cut example."""
+    cuts = cut_anchors(wb, sizes=sizes) if cuts is None else cuts
     c0, c1 = int(cuts.chunks_without_ovl.sum()), int(cuts.chunks_with_20_percent.sum())
     example = first_cut_example(wb.tc, wb.check, sizes) or (None, None, None, [], [])
-    return _frame([{"trials": len(sizes) * len(wb.check.valid), "sizes": len(sizes),
+    return frame([{"trials": len(sizes) * len(wb.check.valid), "sizes": len(sizes),
                     "cut_without_overlap": int(cuts.cut_without_ovl.sum()),
                     "cut_with_overlap": int(cuts.cut_with_20_percent.sum()),
                     "chunks_without_overlap": c0, "chunks_with_overlap": c1,
@@ -114,16 +105,17 @@ def filter_effect(wb: Workbench, chunker: ChunkerConfig = ARTICLE_CHUNKER) -> pd
     ix = wb.index(chunker)
     excluded = int(np.sum(~np.isin(ix.statuses(), wb.trusted)))
     rows = []
-    for label, allowed in _filters(wb):
+    for label, allowed in filters(wb):
         ranks = wb.ranks(chunker, 3, allowed)
         top3 = wb.ranked(chunker, 3, allowed)
         rows.append({"filter": label, "recall_at_1": recall_at(ranks, 1), "recall_at_3": recall_at(ranks, 3),
                      "contradicted_top_3": contradicted(ix, top3, 3, wb.trusted),
                      "chunks_excluded": excluded if allowed else 0, "chunks": len(ix)})
-    return _frame(rows, wb)
+    return frame(rows, wb)
 
 
-def rerank_effect(wb: Workbench, pairs=RERANK_SIZES) -> pd.DataFrame:
+def rerank_effect(wb: Workbench, chunker: ChunkerConfig = ARTICLE_CHUNKER, *, pairs=RERANK_SIZES) -> pd.DataFrame:
+    """Filter on, 50 candidates, before and after the rerank, for each fixed window of `pairs` (ignores `chunker`)."""
     allowed = set(wb.trusted)
     rows = []
     for size, ovl in pairs:
@@ -133,10 +125,11 @@ def rerank_effect(wb: Workbench, pairs=RERANK_SIZES) -> pd.DataFrame:
         rows.append({"chunk": f"{size}/{ovl}", "size": size, "ovl": ovl, "rec_at_50": recall_at(bi, 50),
                      "rec_at_1_bi": recall_at(bi, 1), "rec_at_1_rerank": recall_at(rr, 1),
                      "rec_at_3_bi": recall_at(bi, 3), "rec_at_3_rerank": recall_at(rr, 3)})
-    return _frame(rows, wb)
+    return frame(rows, wb)
 
 
-def latency(wb: Workbench, chunker: ChunkerConfig = ARTICLE_CHUNKER, runs: int = 3, repetitions: int = 20) -> pd.DataFrame:
+def latency(wb: Workbench, chunker: ChunkerConfig = ARTICLE_CHUNKER, *, runs: int = 3,
+            repetitions: int = 20) -> pd.DataFrame:
     """Milliseconds per question, bi-encoder search alone and with reranking: min and max of `runs` runs."""
     ix, allowed, qs = wb.index(chunker), set(wb.trusted), wb.questions
 
@@ -149,11 +142,13 @@ def latency(wb: Workbench, chunker: ChunkerConfig = ARTICLE_CHUNKER, runs: int =
 
     bi = [ms(lambda q: ix.search(q, 50, allowed)) for _ in range(runs)]
     rr = [ms(lambda q: retrieve(ix, q, 50, 3, True, allowed)) for _ in range(runs)]
-    return _frame([{"route": "bi-encoder only", "min_ms": min(bi), "max_ms": max(bi), "runs": runs, "repetitions": repetitions},
+    return frame([{"route": "bi-encoder only", "min_ms": min(bi), "max_ms": max(bi), "runs": runs, "repetitions": repetitions},
                    {"route": "with reranking", "min_ms": min(rr), "max_ms": max(rr), "runs": runs, "repetitions": repetitions}], wb)
 
 
-def verifier_cases(context=VERIFIER_CONTEXT, cases=VERIFIER_CASES) -> pd.DataFrame:
+def verifier_cases(wb: Workbench | None = None, chunker: ChunkerConfig = ARTICLE_CHUNKER, *,
+                   context=ARTICLE_CONTEXT, cases=ARTICLE_CASES) -> pd.DataFrame:
+    """The article's six answers against its two spans, by the article's checker (needs no corpus)."""
     rows = []
     for answer in cases:
         v = verify(answer, list(context), "article")
@@ -161,76 +156,37 @@ def verifier_cases(context=VERIFIER_CONTEXT, cases=VERIFIER_CASES) -> pd.DataFra
     return pd.DataFrame(rows)
 
 
-def outcome_row(wb: Workbench, chunker: ChunkerConfig, q: int, ids, generate=scripted_answer,
-                span_order: str = "ranked", mode: str = "article") -> dict:
-    """One valid golden question through generation and checker `mode`, given the chunk ids kept for it."""
-    ix, row = wb.index(chunker), wb.check.valid[q]
-    ids = SPAN_ORDERS[span_order]([int(c) for c in ids])
-    spans = [ix.texts[c] for c in ids]
-    answer = generate(row.question, spans)
-    v = verify(answer, spans, mode)
-    cited = v.cited_spans
-    return {"question": row.question, "expected_doc": row.doc, "answer": answer, "verdict": v.verdict,
-            "outcome": outcome(v, ids, ix, row.doc),
-            "cited_doc": ix.doc_id(ids[cited[0] - 1]) if v.verdict == "anchored" else "",
-            "anchor_in_spans": bool(wb.holders(chunker)[q] & set(ids)), "reason": v.reason}
-
-
-def pipeline_outcomes(wb: Workbench, chunker: ChunkerConfig = ARTICLE_CHUNKER, allowed=None,
-                      k_candidates: int = PIPELINE_CANDIDATES, k_final: int = PIPELINE_FINAL,
-                      generate=scripted_answer, span_order: str = "ranked", mode: str = "article") -> pd.DataFrame:
-    """One row per valid question: its answer, verdict, outcome, the cited document, whether the anchor was there."""
-    ranked = wb.ranked(chunker, k_final, allowed, True, k_candidates)
-    return _frame([outcome_row(wb, chunker, q, ids, generate, span_order, mode) for q, ids in enumerate(ranked)], wb)
-
-
-def operating_metrics(outcomes: pd.DataFrame) -> dict:
-    """Answer, refusal and abstention rates of an outcome table, and the checker's false refusals.
-
-    A false refusal is a refused answer although the anchor was inside the spans handed over.
-    """
-    n = len(outcomes)
-    if not n:
-        return {"questions": 0, "answer_rate": math.nan, "refusal_rate": math.nan, "abstention_rate": math.nan,
-                "false_refusals": 0}
-    v = outcomes.verdict
-    return {"questions": n, "answer_rate": float((v == "anchored").mean()), "refusal_rate": float((v == "refused").mean()),
-            "abstention_rate": float((v == "abstained").mean()),
-            "false_refusals": int(((v == "refused") & outcomes.anchor_in_spans).sum())}
-
-
-def pipeline(wb: Workbench, chunker: ChunkerConfig = ARTICLE_CHUNKER, generate=scripted_answer,
+def pipeline(wb: Workbench, chunker: ChunkerConfig = ARTICLE_CHUNKER, *, generate=scripted_answer,
              mode: str = "article") -> pd.DataFrame:
     """Outcome counts with and without the status filter, judged by checker `mode`."""
     rows = []
-    for label, allowed in _filters(wb):
-        outcomes = pipeline_outcomes(wb, chunker, allowed, generate=generate, mode=mode)
-        counts = outcomes.outcome.value_counts() if len(outcomes) else pd.Series(dtype=int)
+    for label, got in outcomes_by_filter(wb, chunker, generate=generate, mode=mode).items():
+        counts = pd.Series([r["outcome"] for r in got], dtype=object).value_counts()
         rows.append({"filter": label, **{o.replace(" / ", "_").replace(" ", "_").lower(): int(counts.get(o, 0))
                                          for o in OUTCOMES}})
-    return _frame(rows, wb)
+    return frame(rows, wb)
 
 
-def prompt_size(wb: Workbench, chunker: ChunkerConfig = ARTICLE_CHUNKER, question: str | None = None) -> pd.DataFrame:
+def prompt_size(wb: Workbench, chunker: ChunkerConfig = ARTICLE_CHUNKER, *, question: str | None = None) -> pd.DataFrame:
     """Size of the prompt for the first golden question (or the one given), filter on, reranked."""
     question = question or (wb.questions[0] if wb.questions else None)
     if question is None:
-        return _frame([], wb)
+        return frame([], wb)
     a = ask(wb.index(chunker), question, PIPELINE_CANDIDATES, PIPELINE_FINAL, True, set(wb.trusted))
     size = measure_prompt(a.prompt, len(a.spans))
-    return _frame([{"question": question, "words": size.words, "characters": size.characters,
+    return frame([{"question": question, "words": size.words, "characters": size.characters,
                     "spans": size.spans, "answer": a.answer}], wb)
 
 
-def corpus_sizes(wb: Workbench) -> pd.DataFrame:
+def corpus_sizes(wb: Workbench, chunker: ChunkerConfig = ARTICLE_CHUNKER) -> pd.DataFrame:
     s = wb.corpus.sizes()
-    return _frame([{**s, "questions": len(wb.check.rows), "valid_questions": len(wb.check.valid),
+    return frame([{**s, "questions": len(wb.check.rows), "valid_questions": len(wb.check.valid),
                     "excluded_questions": wb.check.n_excluded}], wb)
 
 
-# name -> function(wb): the tables of a report, in the article's order
+# name -> function(wb, chunker): the tables of a report, in the article's order
 TABLES = {
     "ceiling": ceiling, "strategies": strategies, "size_overlap": size_overlap, "cut_anchors": cut_anchors,
     "cut_summary": cut_summary, "filter": filter_effect, "rerank": rerank_effect, "latency": latency,
-    "verifier_cases": lambda wb: verifier_cases(), "pipeline": pipeline, "prompt": prompt_size,
+    "verifier_cases": verifier_cases, "pipeline": pipeline, "prompt": prompt_size,
 }

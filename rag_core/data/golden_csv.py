@@ -18,8 +18,8 @@ import io
 from pathlib import Path
 from typing import Iterable, Iterator
 
-from .golden import GoldenRow
-from .ingest import Limits, decode_text, too_big
+from rag_core.data.golden import GoldenRow
+from rag_core.data.ingest import Limits, decode_text, too_big
 
 GOLDEN_COLUMNS = ("question", "doc", "anchor")
 GOLDEN_HEADER = ",".join(GOLDEN_COLUMNS)

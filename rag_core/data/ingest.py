@@ -32,7 +32,7 @@ from dataclasses import dataclass, fields
 from pathlib import Path, PurePosixPath
 from typing import Iterable, Iterator
 
-from .corpus import Document
+from rag_core.data.corpus import Document
 
 MB = 1_000_000
 SUPPORTED = (".txt", ".md", ".pdf", ".jsonl", ".zip")
@@ -155,7 +155,7 @@ def too_big(label: str, limits: Limits) -> str:
 
 
 def __getattr__(name: str):
-    """The golden-set CSV functions moved to `golden_csv`; `from rag_core.ingest import read_golden_csv` still works.
+    """The golden-set CSV functions moved to `golden_csv`; `from rag_core.data.ingest import read_golden_csv` still works.
 
     Resolved on first use, because `golden_csv` itself reads its files with `decode_text` from here.
     """

@@ -1,0 +1,89 @@
+"""Golden questions through generation and a checker: one row per question, the loops that make them, their rates.
+
+    outcomes_by_filter(wb, chunker, 3, 20, generate=model_answerer(cfg), mode="strict",
+                       on_progress=lambda done, total, what: bar.progress(done / total, text=what))
+    -> {"no filter": [row, ...], "status = current": [row, ...]}
+
+A row: question, expected_doc, answer, verdict, outcome (the article's label), cited_doc,
+anchor_in_spans, reason. Rows are appended to the lists as they come, so a caller that is
+interrupted (a Cancel button, a server that fails half-way) keeps every answer received.
+
+Left out on purpose: retries and answer caching (a failed call stops the loop; the caller decides).
+"""
+from __future__ import annotations
+
+import math
+from typing import Callable
+
+import pandas as pd
+
+from rag_core.evaluation.pipeline import SPAN_ORDERS, outcome
+from rag_core.evaluation.workbench import ARTICLE_CHUNKER, Workbench
+from rag_core.generation.generator import scripted_answer
+from rag_core.generation.verifier import verify
+from rag_core.retrieval.chunkers import ChunkerConfig
+
+PIPELINE_CANDIDATES, PIPELINE_FINAL = 20, 3      # the article's pipeline: 20 candidates reranked, 3 spans kept
+
+
+def filters(wb: Workbench) -> tuple:
+    """The article's two settings as (label, allowed statuses): no filter, and only the trusted statuses."""
+    return (("no filter", None), ("status = " + ", ".join(wb.trusted), set(wb.trusted)))
+
+
+def frame(rows, wb: Workbench) -> pd.DataFrame:
+    """Rows as a DataFrame that carries the valid and excluded question counts in `attrs`."""
+    df = pd.DataFrame(rows)
+    df.attrs.update(questions=len(wb.check.valid), excluded=wb.check.n_excluded)
+    return df
+
+
+def outcome_row(wb: Workbench, chunker: ChunkerConfig, q: int, ids, generate=scripted_answer,
+                span_order: str = "ranked", mode: str = "article") -> dict:
+    """One valid golden question through generation and checker `mode`, given the chunk ids kept for it."""
+    ix, row = wb.index(chunker), wb.check.valid[q]
+    ids = SPAN_ORDERS[span_order]([int(c) for c in ids])
+    spans = [ix.texts[c] for c in ids]
+    answer = generate(row.question, spans)
+    v = verify(answer, spans, mode)
+    cited = v.cited_spans
+    return {"question": row.question, "expected_doc": row.doc, "answer": answer, "verdict": v.verdict,
+            "outcome": outcome(v, ids, ix, row.doc),
+            "cited_doc": ix.doc_id(ids[cited[0] - 1]) if v.verdict == "anchored" else "",
+            "anchor_in_spans": bool(wb.holders(chunker)[q] & set(ids)), "reason": v.reason}
+
+
+def outcomes_by_filter(wb: Workbench, chunker: ChunkerConfig = ARTICLE_CHUNKER, k_final: int = PIPELINE_FINAL,
+                       k_candidates: int = PIPELINE_CANDIDATES, generate=scripted_answer, span_order: str = "ranked",
+                       mode: str = "article", done: dict | None = None,
+                       on_progress: Callable[[int, int, str], None] | None = None) -> dict:
+    """label -> rows, for each of `filters(wb)`; every question reranked from k_candidates, k_final kept.
+
+    done: lists to append the rows to (kept by the caller if the loop is interrupted).
+    on_progress(answers done, answers in all, what comes next) is called before each answer.
+    """
+    settings = filters(wb)
+    done = done if done is not None else {}
+    n, total = len(wb.check.valid), len(settings) * len(wb.check.valid)
+    for f_i, (label, allowed) in enumerate(settings):
+        rows = done.setdefault(label, [])
+        for q, ids in enumerate(wb.ranked(chunker, k_final, allowed, True, k_candidates)):
+            if on_progress:
+                on_progress(f_i * n + q, total, f"{label}: question {q + 1} of {n}")
+            rows.append(outcome_row(wb, chunker, q, ids, generate, span_order, mode))
+    return done
+
+
+def operating_metrics(outcomes: pd.DataFrame) -> dict:
+    """Answer, refusal and abstention rates of an outcome table, and the checker's false refusals.
+
+    A false refusal is a refused answer although the anchor was inside the spans handed over.
+    """
+    n = len(outcomes)
+    if not n:
+        return {"questions": 0, "answer_rate": math.nan, "refusal_rate": math.nan, "abstention_rate": math.nan,
+                "false_refusals": 0}
+    v = outcomes.verdict
+    return {"questions": n, "answer_rate": float((v == "anchored").mean()), "refusal_rate": float((v == "refused").mean()),
+            "abstention_rate": float((v == "abstained").mean()),
+            "false_refusals": int(((v == "refused") & outcomes.anchor_in_spans).sum())}
