@@ -3,12 +3,9 @@
 Expected values are computed here from rag_core (the same library the pages call), never typed, so a
 change of corpus or of the tables moves the expectations with it.
 
-Page scripts are found where app.py declares them. A folder named `pages/` next to app.py would put
-Streamlit in its old "pages folder" mode until st.navigation has run once in the process: a real server
-leaves it after the first visit of "/", AppTest never does (it resets the flag before every run), so every
-page would run WITHOUT app.py. The autouse fixture `steady_state_navigation` gives the tests the real
-server's steady state whatever the folder is called, and `test_a_fresh_process_runs_pages_with_the_frame`
-checks, without it, that a fresh process needs no warm-up (it failed while the pages lived in pages/).
+Page scripts come from ui.navigation, the one page list app.py uses. The pages live in pages/, which puts
+a fresh Streamlit process in its old pages-folder mode; every page's first line (navigation.in_frame)
+brings a run that did not start in app.py back inside the frame, so no test patches Streamlit.
 """
 from __future__ import annotations
 
@@ -18,7 +15,6 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from streamlit.runtime.pages_manager import PagesManager
 from streamlit.testing.v1 import AppTest
 
 from rag_core import ChunkerConfig, Document, GoldenRow, Workbench
@@ -26,13 +22,13 @@ from rag_core.evaluation import tables
 from rag_core.evaluation.pipeline import ask
 from rag_core.evaluation.judgement import judge
 from rag_core.generation.presets import presets
+from ui import navigation
 from ui.widgets import readable
 from rag_core.generation.verifier import verify
 
 ROOT = Path(__file__).resolve().parent.parent
 APP = str(ROOT / "app.py")
-# page scripts where app.py declares them (st.Page("views/ask.py", ...)): name -> path relative to app.py
-SCRIPTS = {Path(p).stem: p for p in re.findall(r'st\.Page\(\s*"([^"]+\.py)"', Path(APP).read_text(encoding="utf-8"))}
+SCRIPTS = {Path(p.script).stem: p.script for p in navigation.PAGES}     # name -> path relative to app.py
 PAGES = {name: (SCRIPTS[name], title) for name, title in  # name -> (script, text in its title)
          [("overview", "Open Book"), ("corpus", "Corpus"), ("ask", "Ask"), ("ablations", "Ablations"),
           ("glossary", "Glossary")]}
@@ -42,16 +38,6 @@ ALL_STATUSES = ["current", "draft", "outdated"]
 CHUNK_LABEL = re.compile(r"^(?:`|\*\*)(\S+?)(?:`|\*\*) · chunk (\d+)$")   # `doc` or **doc** (escaped)
 STATUS_BADGE = re.compile(r"^:\w+-badge\[(current|draft|outdated)\]$")
 VERDICT_BADGE = re.compile(r"^:\w+-badge\[(answered|wrong source|refused|abstained)\]$")
-_ORIGINAL_INIT = PagesManager.__init__
-
-
-@pytest.fixture(autouse=True)
-def steady_state_navigation(monkeypatch):
-    """Run every AppTest as a warmed-up server does: st.navigation in app.py, never the pages/ folder mode."""
-    def init(self, *args, **kwargs):
-        _ORIGINAL_INIT(self, *args, **kwargs)
-        PagesManager.uses_pages_directory = False
-    monkeypatch.setattr(PagesManager, "__init__", init)
 
 
 # ---------------------------------------------------------------- helpers
@@ -331,10 +317,10 @@ def test_a_question_with_a_script_tag_is_never_html(wb):
 
 @pytest.fixture(scope="module")
 def hostile_dataset():
-    from ui import state
+    from ui import data
     docs = [Document("evil", f"The default cutoff is 0.6 {SCRIPT} and <img src=x onerror=alert(2)> here."),
             Document("note", "A draft note about the cutoff value being 0.9.", "draft")]
-    return state.make_dataset("hostile", docs, [GoldenRow("What is the default cutoff?", "evil", "The default cutoff is 0.6")])
+    return data.make_dataset("hostile", docs, [GoldenRow("What is the default cutoff?", "evil", "The default cutoff is 0.6")])
 
 
 @pytest.mark.parametrize("name", ["ask", "corpus"])
@@ -498,8 +484,7 @@ def test_an_out_of_range_link_value_falls_back_with_a_warning(key, value):
     assert any(repr(key) in w for w in warnings), f"no warning for {key}={value}; shown: {warnings}"
 
 
-def test_a_fresh_process_runs_pages_with_the_frame(monkeypatch):
-    monkeypatch.setattr(PagesManager, "__init__", _ORIGINAL_INIT)     # what a just-started server does
+def test_a_fresh_process_runs_pages_with_the_frame():
     at = AppTest.from_file(APP, default_timeout=60)
     at.query_params["ask_question"] = CUTOFF
     at.switch_page(PAGES["ask"][0]).run()

@@ -575,7 +575,7 @@ def page(script: str) -> AppTest:
 
 
 def test_ablations_captions_and_notes_are_the_ones_computed_here(wb):
-    at = page("views/ablations.py")
+    at = page("pages/ablations.py")
     shown_md = [m.value for m in at.main.markdown]
     frames = {n: tables.TABLES[n](wb) for n in ("ceiling", "strategies", "size_overlap", "cut_anchors", "cut_summary",
                                                 "filter", "rerank", "pipeline")}

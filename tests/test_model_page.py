@@ -58,7 +58,7 @@ def run_golden(at: AppTest) -> AppTest:
 
 @pytest.mark.parametrize("protocol", ["ollama", "openai"])
 def test_golden_set_through_a_model_gives_outcomes_and_metrics(server, protocol):
-    at = run_golden(page("views/model.py", LLMConfig(protocol, server, "echo-cite", timeout_s=10)))
+    at = run_golden(page("pages/model.py", LLMConfig(protocol, server, "echo-cite", timeout_s=10)))
     metrics = snake(at.dataframe[0].value)
     n = len(Workbench.bundled().check.valid)
     assert list(metrics["filter"]) == ["no filter", "status = current"]
@@ -70,7 +70,7 @@ def test_golden_set_through_a_model_gives_outcomes_and_metrics(server, protocol)
 
 
 def test_invented_number_is_refused_with_the_reason(server):
-    at = run_golden(page("views/model.py", LLMConfig("ollama", server, "invented", timeout_s=10)))
+    at = run_golden(page("pages/model.py", LLMConfig("ollama", server, "invented", timeout_s=10)))
     wb = Workbench.bundled()
     ix = wb.index()
     # "The default cutoff is 0.9 [S1]." passes only where S1 really says 0.9 (the draft note, without the filter)
@@ -85,18 +85,18 @@ def test_invented_number_is_refused_with_the_reason(server):
 
 @pytest.mark.parametrize("model, expected", [("out-of-range", "S9"), ("no-citation", "No citation")])
 def test_bad_citations_are_refused(server, model, expected):
-    at = run_golden(page("views/model.py", LLMConfig("openai", server, model, timeout_s=10)))
+    at = run_golden(page("pages/model.py", LLMConfig("openai", server, model, timeout_s=10)))
     assert snake(at.dataframe[0].value).refusal_rate.iloc[0] == 1.0
     assert at.dataframe[2].value.reason.str.contains(expected).all()
 
 
 def test_abstentions_are_counted(server):
-    at = run_golden(page("views/model.py", LLMConfig("ollama", server, "abstain", timeout_s=10)))
+    at = run_golden(page("pages/model.py", LLMConfig("ollama", server, "abstain", timeout_s=10)))
     assert list(snake(at.dataframe[0].value).abstention_rate) == [1.0, 1.0]
 
 
 def test_second_run_with_the_same_settings_is_free(server):
-    at = run_golden(page("views/model.py", LLMConfig("ollama", server, "echo-cite", timeout_s=10)))
+    at = run_golden(page("pages/model.py", LLMConfig("ollama", server, "echo-cite", timeout_s=10)))
     first = snake(at.dataframe[0].value)
     at.session_state["llm_config"] = LLMConfig("ollama", "http://127.0.0.1:9", "echo-cite", timeout_s=1)
     at.session_state["model_runs"] = {(k[0], k[1], LLMConfig("ollama", "http://127.0.0.1:9", "echo-cite", timeout_s=1),
@@ -118,11 +118,11 @@ def test_second_run_with_the_same_settings_is_free(server):
 @pytest.mark.parametrize("protocol", ["ollama", "openai"])
 def test_faults_give_a_clear_message_and_the_app_stays_usable(server, protocol, model, url, words):
     base = f"http://127.0.0.1:{free_port()}" if url == "refused" else server
-    at = run_golden(page("views/model.py", LLMConfig(protocol, base, model, timeout_s=1)))
+    at = run_golden(page("pages/model.py", LLMConfig(protocol, base, model, timeout_s=1)))
     assert at.error, "a fault must show an st.error"
     assert words.lower() in shown(at.error[0].value).lower()
     assert "Traceback" not in at.error[0].value
-    at.switch_page("views/ask.py").run()                    # still usable
+    at.switch_page("pages/ask.py").run()                    # still usable
     at.text_input(key="ask_question").set_value(QUESTION).run()
     assert not at.exception
     at.button(key="ask_model").click().run()
@@ -131,7 +131,7 @@ def test_faults_give_a_clear_message_and_the_app_stays_usable(server, protocol, 
 
 
 def test_ask_page_streams_and_verifies_the_model_answer(server):
-    at = page("views/ask.py", LLMConfig("ollama", server, "invented", timeout_s=10))
+    at = page("pages/ask.py", LLMConfig("ollama", server, "invented", timeout_s=10))
     at.text_input(key="ask_question").set_value(QUESTION).run()
     at.button(key="ask_model").click().run()
     assert not at.exception
@@ -141,7 +141,7 @@ def test_ask_page_streams_and_verifies_the_model_answer(server):
 
 def test_api_key_never_reaches_the_page(server):
     cfg = LLMConfig("openai", server, "need-key", timeout_s=10, api_key="secret-key")
-    at = run_golden(page("views/model.py", cfg))
+    at = run_golden(page("pages/model.py", cfg))
     assert not at.error
     rendered = " ".join(str(e.value) for e in at.main if hasattr(e, "value"))
     assert "secret-key" not in rendered
@@ -149,7 +149,7 @@ def test_api_key_never_reaches_the_page(server):
 
 
 def test_prompt_that_does_not_fit_is_warned(server):
-    at = page("views/ask.py", LLMConfig("ollama", server, "echo-cite", timeout_s=10, num_ctx=300))
+    at = page("pages/ask.py", LLMConfig("ollama", server, "echo-cite", timeout_s=10, num_ctx=300))
     at.text_input(key="ask_question").set_value(QUESTION).run()
     assert any("may not fit" in w.value for w in at.warning)
 

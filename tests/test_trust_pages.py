@@ -1,10 +1,9 @@
 """Pages that stay true and whole: widgets that keep their values, sensible strategy defaults, an excluded golden
 row early in the file, a link to an upload that is gone, user text shown as text."""
-from test_app import (CUTOFF, assert_fine, markdowns, open_page, shown,  # noqa: F401
-                      steady_state_navigation)
+from test_app import CUTOFF, assert_fine, markdowns, open_page, shown
 
 from rag_core import Document, GoldenRow
-from ui import state
+from ui import data
 
 
 def test_ask_widgets_keep_their_values_after_an_invalid_sidebar_setting_is_fixed():
@@ -48,7 +47,7 @@ def _dataset_with_an_excluded_row_first():
     golden = [GoldenRow("Which document is missing?", "nowhere", "not here"),
               GoldenRow("What is the default cutoff of alpha?", "alpha", "The default cutoff is 0.6"),
               GoldenRow("How many items does beta keep?", "beta", "Beta keeps 42 items")]
-    return state.make_dataset("excluded first", docs, golden)
+    return data.make_dataset("excluded first", docs, golden)
 
 
 def test_corpus_page_with_an_excluded_golden_row_first_keeps_rows_aligned():
@@ -84,6 +83,6 @@ def test_markdown_in_a_link_value_is_shown_as_text():
 def test_statuses_from_a_file_are_plain_text_in_badges_and_filter():
     docs = [Document("a", "The default cutoff is 0.6 here.", "**bold**"), Document("b", "Other words here.", "current")]
     at = open_page("ask", query={"ask_question": "default cutoff", "ask_statuses": "**bold**,current"},
-                   session={"dataset": state.make_dataset("odd statuses", docs, [])})
+                   session={"dataset": data.make_dataset("odd statuses", docs, [])})
     badges = [m for m in (b.value for b in at.main.markdown) if "-badge[" in m]
     assert any("\\*\\*bold\\*\\*" in b for b in badges), badges

@@ -13,7 +13,7 @@ import difflib
 import streamlit as st
 
 from rag_core.generation.llm import PROTOCOLS, LLMConfig, LLMError, list_models
-from ui import state
+from ui import model_config
 from ui.widgets import plain
 
 LIST_TIMEOUT_S = 10.0    # a model list comes back at once: a check never waits as long as an answer may
@@ -50,7 +50,7 @@ def show_check(protocol: str, url: str, model: str, timeout_s: float, api_key: s
 
 
 def render() -> None:
-    cfg = state.llm_config()
+    cfg = model_config.llm_config()
     with st.form("model_form", border=False):
         protocol = st.selectbox("Protocol", PROTOCOLS, index=PROTOCOLS.index(cfg.protocol) if cfg else 0,
                                 format_func={"ollama": "Ollama", "openai": "OpenAI-compatible"}.get,

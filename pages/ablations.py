@@ -1,23 +1,22 @@
 """Ablations: every table of the article as a chart beside its table, with a caption read from the data."""
 import streamlit as st
 
-from ui import captions, charts, state, widgets
+from ui import captions, charts, data, frame, widgets
+
+frame.ensure(__file__)          # a first request that runs this page without app.py draws the frame here
 
 st.title("Ablations")
 st.caption("Each measurement of the article, computed now on the active dataset. Captions are written from the "
            "numbers in the table, and every table downloads as CSV.")
-wb = state.workbench()
-if not wb.check.valid:
-    st.info("This dataset has no valid golden question, so there is nothing to measure. Add a golden set on the "
-            "Your data page, or switch back to the bundled corpus.")
-    st.stop()
+wb = data.workbench()
+widgets.stop_without_questions(wb, "there is nothing to measure")
 
 SECTIONS = [("Ceiling at k", "ceiling"), ("Chunking strategies", "strategies"),          # (title, table)
             ("Chunk size × overlap", "size_overlap"), ("Anchors cut by a chunk boundary", "cut_anchors"),
             ("The metadata filter", "filter"), ("Reranking, before and after", "rerank"), ("Latency", "latency"),
             ("Pipeline outcomes", "pipeline")]
-frames = {name: state.latency() if name == "latency" else state.table(name) for _, name in SECTIONS}
-frames["cut_summary"] = state.table("cut_summary")
+frames = {name: data.latency() if name == "latency" else data.table(name) for _, name in SECTIONS}
+frames["cut_summary"] = data.table("cut_summary")
 drawn = charts.for_tables(frames, quote=widgets.plain)      # name -> (chart, caption); data text made plain Markdown
 notes = captions.notes()                                     # the settings each table is computed with
 
@@ -34,7 +33,7 @@ for title, name in SECTIONS:
     st.markdown(caption)
 
 st.subheader("The six verifier cases")
-cases = state.table("verifier_cases")
+cases = data.table("verifier_cases")
 st.dataframe(cases, hide_index=True, width="stretch")
 st.download_button("Download verifier_cases.csv", cases.to_csv(index=False).encode(), "verifier_cases.csv", "text/csv",
                    key="abl_dl_verifier_cases", icon=":material/download:")

@@ -7,17 +7,20 @@ from rag_core.evaluation.judgement import anchor_place
 from rag_core.generation.llm import LLMError, fits_context, generate
 from rag_core.evaluation.pipeline import ask
 from rag_core.generation.presets import presets
+from rag_core.generation.prompt import prompt_size
 from rag_core.text import words
-from ui import state, widgets
+from ui import data, frame, model_config, settings, widgets
+
+frame.ensure(__file__)          # a first request that runs this page without app.py draws the frame here
 
 PAGE_KEYS = ("ask_question", "ask_candidates", "ask_k", "ask_statuses", "ask_rerank")
-for w in state.init(PAGE_KEYS):
+for w in settings.init(PAGE_KEYS):
     widgets.warn(w)
 
 st.title("Ask")
 st.caption("Type a question, or pick one of the golden questions, and follow it through retrieval, the prompt, "
            "the answer and the citation check.")
-wb = state.workbench()
+wb = data.workbench()
 statuses = list(wb.corpus.statuses)
 golden = {r.question: (q, r) for q, r in enumerate(wb.check.valid)}
 
@@ -25,11 +28,11 @@ golden = {r.question: (q, r) for q, r in enumerate(wb.check.valid)}
 def pick_golden():
     choice = st.session_state.get("ask_golden")
     if choice:
-        state.set_value("ask_question", choice)
+        settings.set_value("ask_question", choice)
 
 
 def type_question():
-    state.remember("ask_question")
+    settings.remember("ask_question")
     if st.session_state.get("ask_golden") != st.session_state["ask_question"]:
         st.session_state["ask_golden"] = None          # your own question is not the golden one any more
 
@@ -42,17 +45,17 @@ st.text_input("Your question", key="ask_question", on_change=type_question, max_
               placeholder="e.g. What does lru_cache do when maxsize is None?")
 with st.expander("Retrieval settings", expanded=True):
     s = st.columns([1, 1, 2, 1])
-    s[0].number_input("Candidates", min_value=1, max_value=500, key="ask_candidates", on_change=state.remember,
+    s[0].number_input("Candidates", min_value=1, max_value=500, key="ask_candidates", on_change=settings.remember,
                       args=("ask_candidates",),
                       help="How many chunks the first, fast search brings back for the reranker to reorder.")
-    s[1].number_input("Spans handed over (k)", min_value=1, max_value=50, key="ask_k", on_change=state.remember,
+    s[1].number_input("Spans handed over (k)", min_value=1, max_value=50, key="ask_k", on_change=settings.remember,
                       args=("ask_k",), help="How many chunks go into the prompt as [S1], [S2], …")
     st.session_state["ask_statuses"] = [x for x in st.session_state["ask_statuses"] if x in statuses]
     s[2].pills("Allowed statuses (filter)", statuses, selection_mode="multi", key="ask_statuses",
-               on_change=state.remember, args=("ask_statuses",), format_func=widgets.plain,
+               on_change=settings.remember, args=("ask_statuses",), format_func=widgets.plain,
                help="Only chunks of documents with these statuses may be retrieved. The filter runs before "
                     "ranking, so excluded chunks never take a place. Select all statuses to turn it off.")
-    s[3].toggle("Rerank", key="ask_rerank", on_change=state.remember, args=("ask_rerank",),
+    s[3].toggle("Rerank", key="ask_rerank", on_change=settings.remember, args=("ask_rerank",),
                 help="Re-read each (question, chunk) pair and reorder the candidates by how many question "
                      "words they share, in order and close together.")
 
@@ -60,8 +63,8 @@ question = st.session_state["ask_question"]
 k, candidates = int(st.session_state["ask_k"]), int(st.session_state["ask_candidates"])
 allowed = set(st.session_state["ask_statuses"])
 rerank = bool(st.session_state["ask_rerank"])
-state.sync_url(state.SHARED + PAGE_KEYS)
-chunker = state.chunker_or_stop()
+settings.sync_url(settings.SHARED + PAGE_KEYS)
+chunker = settings.chunker_or_stop()
 ix = wb.index(chunker)
 if not question.strip():
     st.info("Type a question above, or pick a golden question, to see the pipeline at work.")
@@ -134,8 +137,8 @@ for f in variants:
     st.markdown(f"- **{widgets.plain(f.name)}**: {widgets.plain(f.summary)}")
 
 # ---- the prompt
-words_n, chars_n = len(a.prompt.split()), len(a.prompt)
-with st.expander(f"The prompt handed to the model: {words_n} words, {chars_n:,} characters",
+size = prompt_size(a.prompt, len(a.spans))
+with st.expander(f"The prompt handed to the model: {size.words} words, {size.characters:,} characters",
                  expanded=not widgets.is_phone()):
     st.code(a.prompt, language=None, wrap_lines=True)
 
@@ -148,7 +151,7 @@ st.code(a.answer, language=None, wrap_lines=True)
 widgets.verdict(a.answer, a.spans, a.retrieved.ids, ix, expected, wb.trusted)
 
 st.subheader("A real model's answer, checked")
-cfg = state.llm_config()
+cfg = model_config.llm_config()
 if cfg is None:
     st.caption("No model is set up: open Model server in the sidebar to send this prompt to one.")
 else:

@@ -1,7 +1,9 @@
 """Glossary: every term the dashboard shows, in plain language."""
 import streamlit as st
 
-from ui import widgets
+from ui import frame, widgets
+
+frame.ensure(__file__)          # a first request that runs this page without app.py draws the frame here
 
 st.title("Glossary")
 for term, meaning in widgets.GLOSSARY.items():

@@ -7,14 +7,16 @@ import streamlit as st
 from rag_core.evaluation import outcomes
 from rag_core.generation.llm import LLMError
 from rag_core.evaluation.pipeline import model_answerer
-from ui import state, widgets
+from ui import data, frame, model_config, settings, widgets
+
+frame.ensure(__file__)          # a first request that runs this page without app.py draws the frame here
 
 st.title("A real model")
 st.caption("The scripted generator is not a model. Point Open Book at a local model server and measure what the "
            "article left open: how often a real model's answers are refused by the citation checker.")
 
 # ---- connection (the form is in the sidebar, so it can be changed from any page)
-cfg = state.llm_config()
+cfg = model_config.llm_config()
 if cfg is None:
     st.info("No model is set up. Open **Model server (optional)** at the bottom of the sidebar (on a phone, the "
             "arrow at the top left opens the sidebar), fill in the server URL and the model name, and press "
@@ -24,12 +26,10 @@ st.success(f"Model: **{widgets.plain(cfg.model)}** via {cfg.protocol} at {widget
            "(change it under Model server in the sidebar)")
 
 # ---- the golden set through the model
-wb = state.workbench()
+wb = data.workbench()
 st.subheader("Run the golden set through the model")
-if not wb.check.valid:
-    st.info("This dataset has no valid golden question. Pick another dataset on the Your data page.")
-    st.stop()
-chunker = state.chunker_or_stop()
+widgets.stop_without_questions(wb, "there is no golden set to run")
+chunker = settings.chunker_or_stop()
 c = st.columns(3)
 k = c[0].number_input("Spans handed over", 1, 20, 3, key="model_k")
 candidates = c[1].number_input("Candidates (reranked)", 1, 200, 20, key="model_candidates")
@@ -40,8 +40,8 @@ order = c[2].radio("Span order", ["ranked", "ends"], key="model_order", horizont
 if k > candidates:
     st.error("Keep at most as many spans as there are candidates.")
     st.stop()
-run_key = (state.dataset().key, chunker, dataclasses.replace(cfg, api_key=None), int(k), int(candidates), order)
-n, settings = len(wb.check.valid), len(outcomes.filters(wb))
+run_key = (data.dataset().key, chunker, dataclasses.replace(cfg, api_key=None), int(k), int(candidates), order)
+n, n_filters = len(wb.check.valid), len(outcomes.filters(wb))
 
 b = st.columns([1, 1, 4])
 start = b[0].button("Run", type="primary", key="model_run", icon=":material/play_arrow:")
@@ -50,25 +50,25 @@ b[1].button("Cancel", key="model_cancel", icon=":material/stop:",
 progress = st.session_state.pop("model_progress", None)      # left behind only by an interrupted run
 if progress and not start:
     got = sum(len(rows) for rows in progress.values())
-    st.warning(f"The run was cancelled after {got} of {settings * n} answers. Press Run to start again.")
+    st.warning(f"The run was cancelled after {got} of {n_filters * n} answers. Press Run to start again.")
     for label, rows in progress.items():
         if rows:
             st.markdown(f"Answers received ({widgets.plain(label)}):")
             st.dataframe(pd.DataFrame(rows)[["question", "outcome", "reason"]], hide_index=True, width="stretch")
 
-if start and run_key not in state.model_runs():
+if start and run_key not in model_config.model_runs():
     bar = st.progress(0.0, text="Starting…")
     progress = st.session_state["model_progress"] = {}          # filled as answers come: kept if cancelled
     try:
         outcomes.outcomes_by_filter(wb, chunker, int(k), int(candidates), model_answerer(cfg), order, mode="strict",
                                     done=progress, on_progress=lambda i, total, what: bar.progress(i / total, text=what))
-        state.model_runs()[run_key] = {label: pd.DataFrame(rows) for label, rows in progress.items()}
+        model_config.model_runs()[run_key] = {label: pd.DataFrame(rows) for label, rows in progress.items()}
     except LLMError as e:
         widgets.error(f"The run stopped: {e}")
     st.session_state.pop("model_progress", None)
     bar.empty()
 
-done = state.model_runs().get(run_key)
+done = model_config.model_runs().get(run_key)
 if done is None:
     st.info(f"Press Run to send the {n} golden questions to {widgets.plain(cfg.model)}, with and without the "
             "status filter.")

@@ -3,15 +3,17 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from ui import state, widgets
+from ui import data, frame, settings, widgets
+
+frame.ensure(__file__)          # a first request that runs this page without app.py draws the frame here
 
 PAGE_KEYS = ("corpus_doc",)
-for w in state.init(PAGE_KEYS):
+for w in settings.init(PAGE_KEYS):
     widgets.warn(w)
 
 st.title("Corpus")
-wb = state.workbench()
-chunker = state.chunker_or_stop()
+wb = data.workbench()
+chunker = settings.chunker_or_stop()
 ix = wb.index(chunker)
 docs = wb.corpus.documents
 statuses = wb.corpus.statuses
@@ -45,7 +47,7 @@ st.subheader("Document viewer")
 ids = [d.id for d in docs]
 if st.session_state["corpus_doc"] not in ids:
     st.session_state["corpus_doc"] = next((i for i, k in zip(ids, keep) if k), ids[0])
-doc_id = st.selectbox("Document", ids, key="corpus_doc", on_change=state.remember, args=("corpus_doc",),
+doc_id = st.selectbox("Document", ids, key="corpus_doc", on_change=settings.remember, args=("corpus_doc",),
                       help="The document to draw, with the chunk boundaries of the current chunker.")
 d_pos = ids.index(doc_id)
 doc = docs[d_pos]
@@ -65,17 +67,6 @@ st.html(widgets.document_html(doc.text, spans, anchors, cut))
 
 # ---- the golden set
 st.subheader("Golden set")
-g = wb.check.frame()
-if g.empty:
-    st.info("This dataset has no golden questions: add a CSV of question,doc,anchor on the Your data page.")
-else:
-    g["whole in a chunk"] = [{True: "yes", False: "no: cut by a boundary", None: ""}[h]
-                             for h in wb.whole_in_a_chunk(chunker)]
-    st.caption(f"{int(g.valid.sum())} valid, {int((~g.valid).sum())} excluded from every metric. "
-               "A question is valid when its anchor appears literally in its document (whitespace collapsed).")
-    if wb.check.problems:
-        st.warning("Excluded:\n\n" + widgets.problems(wb.check.problems))
-    st.dataframe(g.assign(valid=g.valid.map({True: "✓ valid", False: "✗ excluded"})), hide_index=True,
-                 width="stretch", column_config={"reason": st.column_config.TextColumn("why excluded")})
+widgets.golden_table(wb, chunker)
 
-state.sync_url(state.SHARED + PAGE_KEYS)
+settings.sync_url(settings.SHARED + PAGE_KEYS)

@@ -7,26 +7,28 @@ from rag_core.evaluation import report
 from rag_core.data.corpus import Corpus
 from rag_core.data.golden import GoldenRow, golden_problems
 from rag_core.data.ingest import GOLDEN_HEADER
-from ui import charts, export, state, widgets
+from ui import charts, data, export, frame, widgets
+
+frame.ensure(__file__)          # a first request that runs this page without app.py draws the frame here
 
 st.title("Your data")
 st.caption("Measure the ceiling on your own documents. Everything you upload stays in this browser session: "
            "other sessions never see it.")
 
 # ---- which dataset the pages use
-choices = {state.BUNDLED.key: state.BUNDLED, state.BUNDLED_USER.key: state.BUNDLED_USER}
+choices = {data.BUNDLED.key: data.BUNDLED, data.BUNDLED_USER.key: data.BUNDLED_USER}
 mine = st.session_state.get("data_uploaded")
 if mine:
     choices[mine.key] = mine
-current = state.dataset().key if state.dataset().key in choices else state.BUNDLED.key
+current = data.dataset().key if data.dataset().key in choices else data.BUNDLED.key
 if "data_pending_choice" in st.session_state:            # set by "Use these documents" on the previous run
     st.session_state["data_choice"] = st.session_state.pop("data_pending_choice")
 picked = st.radio("Every page works on", list(choices), index=list(choices).index(current),
                   format_func=lambda k: widgets.plain(choices[k].name), key="data_choice",
                   help="The bundled corpus with the article's questions; the same corpus with questions phrased "
                        "as a user would (the article's trap 3); or your own upload.")
-if picked != state.dataset().key:
-    state.use_dataset(choices[picked])
+if picked != data.dataset().key:
+    data.use_dataset(choices[picked])
     st.rerun()
 
 # ---- upload documents
@@ -38,7 +40,7 @@ files = st.file_uploader("Documents", type=["txt", "md", "pdf", "jsonl", "zip"],
 default_status = st.text_input("Status given to documents that have none", value="current", key="data_status",
                                help="Any label you like; the filter on the Ask page lets you choose which statuses "
                                     "may be retrieved.").strip() or "current"
-result = state.read_uploads(tuple((f.name, f.getvalue()) for f in files or ()), default_status) if files else None
+result = data.read_uploads(tuple((f.name, f.getvalue()) for f in files or ()), default_status) if files else None
 if result is not None:
     for p in result.problems:
         widgets.warn(p)
@@ -61,7 +63,7 @@ st.markdown(f"A CSV with the header `{GOLDEN_HEADER}`: the question, the id of t
 golden_file = st.file_uploader("Golden set", type=["csv"], key="data_golden")
 golden_rows = []
 if golden_file is not None:
-    golden_rows, reading_problems = state.read_golden(golden_file.getvalue(), golden_file.name)
+    golden_rows, reading_problems = data.read_golden(golden_file.getvalue(), golden_file.name)
     for p in reading_problems:
         widgets.warn(p)
     st.caption(f"{len(golden_rows)} question(s) read.")
@@ -90,32 +92,27 @@ if pending is not None:
         except ValueError as e:
             widgets.error(str(e))
             st.stop()
-        ds = state.make_dataset(name.strip() or "My documents", docs, [GoldenRow(*r) for r in golden_rows])
-        state.use_dataset(ds)
+        ds = data.make_dataset(name.strip() or "My documents", docs, [GoldenRow(*r) for r in golden_rows])
+        data.use_dataset(ds)
         st.session_state["data_pending_choice"] = ds.key
         st.rerun()
 
 # ---- what the active dataset looks like
-wb = state.workbench()
-st.subheader(f"3 · Active dataset: {widgets.plain(state.dataset().name)}")
+wb = data.workbench()
+st.subheader(f"3 · Active dataset: {widgets.plain(data.dataset().name)}")
 c = report.corpus_summary(wb)
 st.markdown(f"**{c['documents']}** documents, **{c['total_words']:,}** words · statuses: "
             f"{widgets.plain(', '.join(wb.corpus.statuses))} · **{c['valid_questions']}** of {c['questions']} golden questions valid")
-if wb.check.problems:
-    st.warning(f"{wb.check.n_excluded} golden question(s) excluded from every metric:\n\n" + widgets.problems(wb.check.problems))
-if wb.check.rows:
-    g = wb.check.frame()
-    st.dataframe(g.assign(valid=g.valid.map({True: "✓ valid", False: "✗ excluded"})), hide_index=True,
-                 width="stretch", column_config={"reason": st.column_config.TextColumn("why excluded")})
+widgets.golden_table(wb)
 if wb.check.valid:
-    ceil = state.table("ceiling")
+    ceil = data.table("ceiling")
     st.markdown("Ceiling with the article's settings: " + " · ".join(f"k = {r.k}: **{r.ceiling:.3f}**" for r in ceil.itertuples()))
 
 # ---- the article's trap 3, side by side
 st.subheader("The article's questions against questions phrased as a user would")
 st.caption("Same corpus, same anchors. The article's questions reuse the library's words (function names); a "
            "lexical encoder loves that. Rephrased as a user would ask, the ceiling drops: that is trap 3.")
-side = state.trap3_table()
+side = data.trap3_table()
 left, right = st.columns([3, 2])
 left.altair_chart(charts.trap3(side), width="stretch")
 right.dataframe(widgets.readable(side), hide_index=True, width="stretch")
@@ -123,7 +120,7 @@ right.dataframe(widgets.readable(side), hide_index=True, width="stretch")
 # ---- export
 st.subheader("4 · Export")
 tables = tuple(report.TABLE_NAMES) if wb.check.valid else ("verifier_cases",)
-frames = {name: state.latency() if name == "latency" else state.table(name) for name in tables}   # latency: the
+frames = {name: data.latency() if name == "latency" else data.table(name) for name in tables}   # latency: the
 # same 5-pass measurement the Ablations page shows, not a second one
 e = st.columns(4)
 e[0].download_button("Report (HTML, with charts)", lambda: export.report_html(wb, frames), "open-book-report.html",

@@ -1,7 +1,9 @@
 """Overview: the open-book story, the three phases, and the live headline figures."""
 import streamlit as st
 
-from ui import captions, state, widgets
+from ui import captions, data, frame, settings, widgets
+
+frame.ensure(__file__)          # a first request that runs this page without app.py draws the frame here
 
 st.title("Open Book: watch a RAG system work, and see where it breaks")
 
@@ -25,19 +27,16 @@ with c3.container(border=True):
     st.markdown("**3 · Generation** (every question)\n\nThe chunks become numbered spans [S1]…[Sn] in a prompt; "
                 "the answer must cite them, and a checker refuses any number or name the cited span lacks.")
 
-wb = state.workbench()
-chunker = state.chunker_or_stop()
+wb = data.workbench()
+chunker = settings.chunker_or_stop()
 
 st.subheader("Headline figures, computed now")
-st.caption(f"Dataset: {widgets.plain(state.dataset().name)} · chunker: {chunker.label} · "
+st.caption(f"Dataset: {widgets.plain(data.dataset().name)} · chunker: {chunker.label} · "
            f"{len(wb.check.valid)} valid golden questions"
            + (f" ({wb.check.n_excluded} excluded: see the Corpus page)" if wb.check.n_excluded else ""))
-if not wb.check.valid:
-    st.info("This dataset has no valid golden question, so there is no ceiling to show. Add a golden set on "
-            "the Your data page, or switch back to the bundled corpus.")
-    st.stop()
+widgets.stop_without_questions(wb, "there is no ceiling to show")
 
-f = state.table("filter", chunker)
+f = data.table("filter", chunker)
 off, on = f.iloc[0], f.iloc[1]
 n = len(wb.check.valid)
 m = st.columns(4)
@@ -68,8 +67,8 @@ st.markdown(captions.reading(f, quote=widgets.plain))     # shares as 0.389, lik
 
 st.subheader("Where to go next")
 for script, label, icon, what in [
-        ("views/corpus.py", "Corpus", ":material/library_books:", "the documents, their chunks and the golden questions"),
-        ("views/ask.py", "Ask", ":material/quiz:", "one question through retrieval, prompt, answer and citation check"),
-        ("views/ablations.py", "Ablations", ":material/bar_chart:", "every measurement of the article as a chart")]:
+        ("pages/corpus.py", "Corpus", ":material/library_books:", "the documents, their chunks and the golden questions"),
+        ("pages/ask.py", "Ask", ":material/quiz:", "one question through retrieval, prompt, answer and citation check"),
+        ("pages/ablations.py", "Ablations", ":material/bar_chart:", "every measurement of the article as a chart")]:
     st.page_link(script, label=label, icon=icon)
     st.caption(what)                       # under the link, so a phone never cuts it

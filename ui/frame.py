@@ -1,0 +1,65 @@
+"""The picture frame of every page: the menu, link warnings and the shared sidebar (dataset, chunker, model server,
+glossary). app.py draws it and runs the page; a page that runs without app.py draws it itself.
+
+A folder named pages/ next to app.py puts a fresh Streamlit process in its old pages-folder mode until
+the first `st.navigation` call (upstream streamlit PR 10276, issues 9992 and 9624): a deep link as the
+very first request runs the page script alone. `ensure(__file__)`, the first line of every page, notices
+that the frame was not drawn in this script run and draws it there and then (st.navigation with the one
+page list, then the sidebar), so the request gets the whole app and no click is lost to a rerun.
+
+Left out on purpose: any page content.
+"""
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import streamlit as st
+
+from ui import data, model_form, navigation, settings, widgets
+
+_drawn = threading.local()            # set when the frame is drawn in this script run (one thread per run)
+
+
+def draw():
+    """Declare the pages, show the link warnings, draw the sidebar; returns the page to run."""
+    st.set_page_config(page_title="Open Book — a RAG workbench", page_icon="📖", layout="wide")
+    pg = st.navigation(navigation.pages())
+
+    for warning in settings.init(settings.SHARED) + [w for w in [data.dataset_from_link()] if w]:
+        widgets.warn(warning)
+
+    with st.sidebar:
+        st.caption(f"Dataset: **{widgets.plain(data.dataset().name)}**")
+        st.subheader("Chunker", help="How documents are cut into chunks before indexing. Applies to every page.")
+        st.selectbox("Strategy", ["fixed", "structure", "sentence"], key="chunker",
+                     format_func={"fixed": "Fixed window of words", "structure": "By structure (paragraphs)",
+                                  "sentence": "By sentence"}.get,
+                     on_change=settings.choose_strategy,
+                     help="Fixed: windows of N words. Structure: paragraphs merged up to N words. Sentence: N sentences.")
+        unit = "sentences" if st.session_state["chunker"] == "sentence" else "words"
+        st.number_input(f"Size ({unit})", min_value=1, max_value=2000, step=1, key="size",
+                        on_change=settings.remember, args=("size",),
+                        help="Fixed: words per chunk. Structure: most words per chunk. Sentence: sentences per chunk.")
+        st.number_input(f"Overlap ({unit})", min_value=0, max_value=1999, step=1, key="overlap",
+                        on_change=settings.remember, args=("overlap",),
+                        disabled=st.session_state["chunker"] == "structure",
+                        help="How much each chunk repeats of the previous one, so a sentence cut by a boundary "
+                             "still exists whole somewhere. Must be smaller than the size. Not used by 'structure'.")
+        with st.expander("Model server (optional)", icon=":material/smart_toy:"):
+            model_form.render()
+        widgets.glossary_popover()
+    _drawn.here = True
+    return pg
+
+
+def ensure(page_file: str) -> None:
+    """First line of every page: draw the frame if app.py did not in this script run; if the frame's navigation
+    points elsewhere, rerun there."""
+    if getattr(_drawn, "here", False):
+        _drawn.here = False                   # consumed: the next script run must draw it again
+        return
+    pg = draw()
+    _drawn.here = False
+    if navigation.url_path(pg) != Path(page_file).stem:
+        st.rerun()

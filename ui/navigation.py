@@ -1,0 +1,39 @@
+"""The page list, in one place: the frame builds the menu from it, and tests open pages from it.
+
+URL paths are the page files' names (pages/ask.py is /ask); the first page is the entry page, served at /.
+
+Left out on purpose: drawing the frame (ui.frame) and any page content.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import NamedTuple
+
+import streamlit as st
+
+
+class PageSpec(NamedTuple):
+    script: str      # path relative to app.py; its stem is the URL path
+    title: str
+    icon: str
+
+
+PAGES = (
+    PageSpec("pages/overview.py", "Overview", ":material/home:"),
+    PageSpec("pages/corpus.py", "Corpus", ":material/library_books:"),
+    PageSpec("pages/ask.py", "Ask", ":material/quiz:"),
+    PageSpec("pages/ablations.py", "Ablations", ":material/bar_chart:"),
+    PageSpec("pages/your_data.py", "Your data", ":material/upload_file:"),
+    PageSpec("pages/model.py", "Model", ":material/smart_toy:"),
+    PageSpec("pages/glossary.py", "Glossary", ":material/menu_book:"),
+)
+
+
+def pages() -> list:
+    """The st.Page objects of the menu; the first is the entry page (served at /)."""
+    return [st.Page(p.script, title=p.title, icon=p.icon, default=i == 0) for i, p in enumerate(PAGES)]
+
+
+def url_path(page) -> str:
+    """The URL path of a st.navigation page, the entry page's too ('' at / is 'overview')."""
+    return page.url_path or Path(PAGES[0].script).stem

@@ -1,0 +1,142 @@
+"""Settings that live in the URL: every setting has a key, a default and a parser.
+
+A setting lives in st.session_state under its widget key, in a shadow key that survives page switches,
+and in the URL (st.query_params), so a copied link opens the same view. A malformed value in a link
+falls back to the default and says so (as plain text: a link's text is never Markdown).
+
+    init(("ask_k",)) -> ["The link's value 'abc' for 'ask_k' is not valid; using '3'."]
+
+Left out on purpose: caches and datasets (ui.data), the model server's settings (ui.model_config,
+never in a link).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import streamlit as st
+
+from rag_core import ChunkerConfig
+from rag_core.retrieval.chunkers import KINDS
+from ui import data, widgets
+
+
+def _bool(s: str) -> bool:
+    if s.lower() in ("1", "true", "on", "yes"):
+        return True
+    if s.lower() in ("0", "false", "off", "no"):
+        return False
+    raise ValueError(s)
+
+
+def _kind(s: str) -> str:
+    if s not in KINDS:
+        raise ValueError(s)
+    return s
+
+
+def _statuses(s: str) -> list:
+    return [x for x in s.split(",") if x] if s != "-" else []
+
+
+@dataclass(frozen=True)
+class Setting:
+    default: Any
+    parse: Callable[[str], Any]                 # URL text -> value (raises on bad text)
+    dump: Callable[[Any], str] = str            # value -> URL text
+    lo: int | None = None                       # smallest number the widget accepts
+    hi: int | None = None                       # largest
+
+    def read(self, text: str):
+        """The value of a link's text; ValueError when malformed or outside [lo, hi]."""
+        value = self.parse(text)
+        if (self.lo is not None and value < self.lo) or (self.hi is not None and value > self.hi):
+            raise ValueError(text)
+        return value
+
+
+SETTINGS = {
+    "chunker": Setting("fixed", _kind),
+    "size": Setting(160, int, lo=1, hi=2000),
+    "overlap": Setting(32, int, lo=0, hi=1999),
+    "ask_question": Setting("", str),
+    "ask_candidates": Setting(20, int, lo=1, hi=500),
+    "ask_k": Setting(3, int, lo=1, hi=50),
+    "ask_statuses": Setting(["current"], _statuses, lambda v: ",".join(v) or "-"),
+    "ask_rerank": Setting(True, _bool, lambda v: "1" if v else "0"),
+    "corpus_doc": Setting("", str),
+}
+SHARED = ("chunker", "size", "overlap")        # shown in the sidebar of every page
+# sensible size and overlap per strategy (words for fixed and structure, sentences for sentence): the article's
+STRATEGY_DEFAULTS = {"fixed": (160, 32), "structure": (160, 0), "sentence": (4, 1)}
+
+
+def init(keys) -> list[str]:
+    """Give each setting its value: this session's, else the URL's, else the default. Returns warnings."""
+    warnings = []
+    for key in keys:
+        if key in st.session_state:
+            continue
+        shadow = "_keep_" + key
+        if shadow in st.session_state:
+            st.session_state[key] = st.session_state[shadow]
+            continue
+        s = SETTINGS[key]
+        value = s.default
+        if key in st.query_params:
+            try:
+                value = s.read(st.query_params[key])
+            except (ValueError, TypeError):
+                warnings.append(f"The link's value {st.query_params[key]!r} for '{key}' is not valid; using {s.dump(s.default)!r}.")
+        st.session_state[key] = value
+        st.session_state[shadow] = value
+    return warnings
+
+
+def remember(key: str) -> None:
+    """Widget on_change: keep the value across page switches and put it in the URL."""
+    st.session_state["_keep_" + key] = st.session_state[key]
+    st.query_params[key] = SETTINGS[key].dump(st.session_state[key])
+
+
+def choose_strategy() -> None:
+    """Sidebar on_change: a new strategy starts from its own size and overlap (160 sentences a chunk is no default)."""
+    size, overlap = STRATEGY_DEFAULTS[st.session_state["chunker"]]
+    remember("chunker")
+    set_value("size", size)
+    set_value("overlap", overlap)
+
+
+def set_value(key: str, value) -> None:
+    """Set a setting from code (e.g. a preset button), with the same bookkeeping as a widget change."""
+    st.session_state[key] = value
+    remember(key)
+
+
+def sync_url(keys) -> None:
+    """Write the page's settings into the URL, so that the address bar is always a shareable link."""
+    wanted = {k: SETTINGS[k].dump(st.session_state[k]) for k in keys if k in st.session_state}
+    wanted["data"] = data.dataset().key              # which dataset the view shows (see dataset_from_link)
+    if any(st.query_params.get(k) != v for k, v in wanted.items()):
+        st.query_params.update(wanted)
+
+
+def chunker() -> ChunkerConfig:
+    """The chunker of the sidebar settings; ValueError (shown as st.error by pages) when inconsistent.
+
+    It initialises the shared settings itself, so a page also works when run on its own (AppTest, or the
+    first request of a fresh server, which Streamlit may serve without the app.py frame).
+    """
+    init(SHARED)
+    kind = st.session_state["chunker"]
+    overlap = 0 if kind == "structure" else int(st.session_state["overlap"])
+    return ChunkerConfig(kind, int(st.session_state["size"]), overlap)
+
+
+def chunker_or_stop() -> ChunkerConfig:
+    """`chunker()`, or a readable st.error and st.stop() when the sidebar settings are not valid."""
+    try:
+        return chunker()
+    except ValueError as e:
+        st.error("The chunker settings in the sidebar are not valid: " + widgets.plain(str(e)))
+        st.stop()
