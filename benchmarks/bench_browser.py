@@ -23,8 +23,6 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests"))
 
 from browser import StreamlitServer, chromium_problem, launch_chromium, wait_idle  # noqa: E402
 from rag_core import ChunkerConfig, Workbench  # noqa: E402

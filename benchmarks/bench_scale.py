@@ -81,7 +81,6 @@ from pathlib import Path
 import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 
 from rag_core import ChunkerConfig, Corpus, Document, bundled_corpus, load_golden, text  # noqa: E402
 from rag_core.retrieval import encoder  # noqa: E402

@@ -21,7 +21,6 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 
 from rag_core import Workbench, text  # noqa: E402
 from rag_core.evaluation import tables  # noqa: E402

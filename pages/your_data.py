@@ -6,7 +6,8 @@ from rag_core import Document
 from rag_core.evaluation import report
 from rag_core.data.corpus import Corpus
 from rag_core.data.golden import GoldenRow, golden_problems
-from rag_core.data.ingest import GOLDEN_HEADER
+from rag_core.data.golden_csv import GOLDEN_HEADER, golden_to_csv
+from rag_core.data.ingest import documents_to_jsonl
 from ui import charts, data, export, frame, widgets
 
 frame.ensure(__file__)          # a first request that runs this page without app.py draws the frame here
@@ -125,11 +126,11 @@ frames = {name: data.latency() if name == "latency" else data.table(name) for na
 e = st.columns(4)
 e[0].download_button("Report (HTML, with charts)", lambda: export.report_html(wb, frames), "open-book-report.html",
                      "text/html", key="data_dl_html", icon=":material/description:")
-e[1].download_button("Report (Markdown)", lambda: export.report_markdown(wb, frames), "open-book-report.md",
+e[1].download_button("Report (Markdown)", lambda: report.to_markdown(wb, frames), "open-book-report.md",
                      "text/markdown", key="data_dl_md", icon=":material/description:")
-e[2].download_button("Documents (JSONL)", lambda: export.dataset_jsonl(wb), "documents.jsonl", "application/jsonl",
+e[2].download_button("Documents (JSONL)", lambda: documents_to_jsonl(wb.corpus.documents), "documents.jsonl", "application/jsonl",
                      key="data_dl_jsonl", icon=":material/download:")
-e[3].download_button("Golden set (CSV)", lambda: export.golden_csv(wb), "golden.csv", "text/csv",
+e[3].download_button("Golden set (CSV)", lambda: golden_to_csv(wb.check.rows), "golden.csv", "text/csv",
                      key="data_dl_golden", icon=":material/download:")
 drawn = charts.for_tables(frames)
 if drawn:

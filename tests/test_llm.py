@@ -11,7 +11,6 @@ from pathlib import Path
 import httpx
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))   # fake_llm_server sits next to this file
 from fake_llm_server import (API_KEY, HUGE_ANSWER, MARKDOWN_BODY, MODELS, TRICKLE_S,  # noqa: E402
                              start_server, stop_server)
 

@@ -11,7 +11,6 @@ import pandas as pd
 import vl_convert as vlc
 
 from rag_core.evaluation import report
-from rag_core.data.ingest import documents_to_jsonl, golden_to_csv
 from ui import charts
 
 
@@ -51,15 +50,3 @@ def report_html(wb, frames: dict[str, pd.DataFrame]) -> str:
              "table{border-collapse:collapse}td,th{border-bottom:1px solid #ddd;padding:4px 8px;text-align:left}</style>")
     return f"<!doctype html><html><head><meta charset='utf-8'><title>Open Book report</title>{style}</head><body>" \
            + "\n".join(parts) + "</body></html>"
-
-
-def report_markdown(wb, frames: dict[str, pd.DataFrame]) -> str:
-    return report.to_markdown(wb, frames)
-
-
-def dataset_jsonl(wb) -> str:
-    return documents_to_jsonl(wb.corpus.documents)
-
-
-def golden_csv(wb) -> str:
-    return golden_to_csv(wb.check.rows)
