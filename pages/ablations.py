@@ -10,6 +10,9 @@ st.caption("Each measurement of the article, computed now on the active dataset.
            "numbers in the table, and every table downloads as CSV.")
 wb = data.workbench()
 widgets.stop_without_questions(wb, "there is nothing to measure")
+st.info(f"Ranked by the {frame.RETRIEVER_NAMES[wb.retriever]} retriever, reranked by the "
+        f"{frame.RERANKER_NAMES[wb.reranker]} reranker (change them under Retrieval in the sidebar)"
+        + (": the article's settings." if (wb.retriever, wb.reranker) == ("hashing", "lexical") else "."))
 
 SECTIONS = [("Ceiling at k", "ceiling"), ("Chunking strategies", "strategies"),          # (title, table)
             ("Chunk size × overlap", "size_overlap"), ("Anchors cut by a chunk boundary", "cut_anchors"),
@@ -37,3 +40,10 @@ cases = data.table("verifier_cases")
 st.dataframe(cases, hide_index=True, width="stretch")
 st.download_button("Download verifier_cases.csv", cases.to_csv(index=False).encode(), "verifier_cases.csv", "text/csv",
                    key="abl_dl_verifier_cases", icon=":material/download:")
+
+st.subheader("Trap 3: the article's questions against questions phrased as a user would, per retriever")
+st.caption("Bundled corpus, trusted statuses only. The article: with a trained encoder \"the numbers would change, "
+           "the shape of the problems would not\".")
+side = data.trap3_table()
+st.altair_chart(charts.trap3(side), width="content")
+st.markdown(captions.trap3(side))

@@ -43,6 +43,19 @@ st.selectbox("Golden questions", list(golden), index=None, key="ask_golden", on_
              help="Questions with a known anchor: for these the page also tells whether the answer was retrieved.")
 st.text_input("Your question", key="ask_question", on_change=type_question, max_chars=20000,
               placeholder="e.g. What does lru_cache do when maxsize is None?")
+EXAMPLE = "Why shouldn't I check two secret tokens against each other with a plain equality test?"
+
+
+def try_example():
+    """A question in a user's words (no function name): the article's encoder ranks its answer 28th, MiniLM first."""
+    settings.set_value("ask_question", EXAMPLE)
+    settings.set_value("retriever", "minilm")
+    st.session_state["ask_golden"] = None
+
+
+st.button("Example: a question in your own words, with the trained encoder", key="ask_example", on_click=try_example,
+          icon=":material/lightbulb:", help="Sets the retriever to MiniLM; the comparison below shows what the "
+                                             "article's encoder would have handed over instead.")
 with st.expander("Retrieval settings", expanded=True):
     s = st.columns([1, 1, 2, 1])
     s[0].number_input("Candidates", min_value=1, max_value=500, key="ask_candidates", on_change=settings.remember,
@@ -118,7 +131,10 @@ for i, (c, sim, rr, was) in enumerate(zip(a.retrieved.ids, a.retrieved.similarit
 
 # ---- what changes with the other settings
 st.subheader("What changes if you flip a switch")
-variants = flips(ix, question, candidates, k, rerank, allowed, wb.trusted, now=a.retrieved.ids)
+other = "minilm" if wb.retriever != "minilm" else "hashing"          # the retriever to flip to
+data.prepare([chunker], wb.using(retriever=other))
+variants = flips(ix, question, candidates, k, rerank, allowed, wb.trusted, now=a.retrieved.ids,
+                 others={f"retriever: {other}": wb.using(retriever=other).index(chunker)})
 
 
 def cell(ids, r):

@@ -1,7 +1,8 @@
 """Overview: the open-book story, the three phases, and the live headline figures."""
 import streamlit as st
 
-from ui import captions, data, frame, settings, widgets
+from rag_core.evaluation import losses
+from ui import captions, charts, data, frame, settings, widgets
 
 frame.ensure(__file__)          # a first request that runs this page without app.py draws the frame here
 
@@ -65,10 +66,20 @@ m[1].metric("Contradicted, filter on", f"{on.contradicted_top_3}/{n}",
 
 st.markdown(captions.reading(f, quote=widgets.plain))     # shares as 0.389, like the metrics above
 
+st.subheader("Where each question is lost")
+account = data.table("losses", chunker)
+st.caption("The article's pipeline (20 candidates reranked, 3 spans, only the trusted statuses, the scripted "
+           "generator, the strict checker): the first stage that loses each golden question. The Compare page "
+           "puts several setups side by side.")
+st.altair_chart(charts.losses(account.assign(setup="the article's pipeline",
+                                             colour=account.stage.map(losses.COLOURS))), width="stretch")
+st.markdown(captions.losses(account, quote=widgets.plain))
+
 st.subheader("Where to go next")
 for script, label, icon, what in [
         ("pages/corpus.py", "Corpus", ":material/library_books:", "the documents, their chunks and the golden questions"),
         ("pages/ask.py", "Ask", ":material/quiz:", "one question through retrieval, prompt, answer and citation check"),
-        ("pages/ablations.py", "Ablations", ":material/bar_chart:", "every measurement of the article as a chart")]:
+        ("pages/ablations.py", "Ablations", ":material/bar_chart:", "every measurement of the article as a chart"),
+        ("pages/compare.py", "Compare", ":material/compare_arrows:", "setups side by side, and whether a difference is real")]:
     st.page_link(script, label=label, icon=icon)
     st.caption(what)                       # under the link, so a phone never cuts it

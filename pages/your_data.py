@@ -8,7 +8,7 @@ from rag_core.data.corpus import Corpus
 from rag_core.data.golden import GoldenRow, golden_problems
 from rag_core.data.golden_csv import GOLDEN_HEADER, golden_to_csv
 from rag_core.data.ingest import documents_to_jsonl
-from ui import charts, data, export, frame, widgets
+from ui import captions, charts, data, export, frame, widgets
 
 frame.ensure(__file__)          # a first request that runs this page without app.py draws the frame here
 
@@ -111,12 +111,13 @@ if wb.check.valid:
 
 # ---- the article's trap 3, side by side
 st.subheader("The article's questions against questions phrased as a user would")
-st.caption("Same corpus, same anchors. The article's questions reuse the library's words (function names); a "
-           "lexical encoder loves that. Rephrased as a user would ask, the ceiling drops: that is trap 3.")
+st.caption("Same corpus, same anchors, trusted statuses only, for every retriever. The article's questions reuse the "
+           "library's words (function names); a lexical encoder loves that. Rephrased as a user would ask, the "
+           "ceiling drops: that is trap 3. The article says a trained encoder changes the numbers, not the shape.")
 side = data.trap3_table()
-left, right = st.columns([3, 2])
-left.altair_chart(charts.trap3(side), width="stretch")
-right.dataframe(widgets.readable(side), hide_index=True, width="stretch")
+st.altair_chart(charts.trap3(side), width="content")
+st.markdown(captions.trap3(side))
+st.dataframe(widgets.readable(side), hide_index=True, width="stretch")
 
 # ---- export
 st.subheader("4 · Export")

@@ -3,7 +3,8 @@
 The folders follow the pipeline, over shared text primitives (`text`):
 
     data/        corpus (documents with a status), golden questions with anchors, reading your files
-    retrieval/   chunkers -> tokenized corpus -> hashing encoder -> index (filter first, search) -> rerank
+    retrieval/   chunkers -> tokenized corpus -> a retriever (hashing, bm25, minilm, hybrid) -> index (filter
+                 first, search) -> rerank (lexical, dense); the trained encoder's vectors cached on disk
     generation/  grounding prompt -> scripted generator or a real model -> citation checkers
     evaluation/  workbench (corpus + golden set + indexes) -> metrics, outcomes, the article's tables, report
 
@@ -19,9 +20,10 @@ from rag_core.generation.verifier import MODES, compare_modes, disagreement, ver
 from rag_core.retrieval.chunkers import ChunkerConfig, by_sentence, by_structure, fixed_window
 from rag_core.retrieval.index import Index
 from rag_core.retrieval.rerank import retrieve
+from rag_core.retrieval.retrievers import RERANKERS, RETRIEVERS, RRF_K
 from rag_core.retrieval.tokenized import TokenizedCorpus
 
 __all__ = ["Corpus", "Document", "bundled_corpus", "stdlib_corpus", "GoldenRow", "check_golden", "load_golden",
            "ask", "ARTICLE_CHUNKER", "Workbench", "scripted_answer", "build_prompt", "MODES", "compare_modes",
            "disagreement", "verify", "verify_grounding", "ChunkerConfig", "by_sentence", "by_structure",
-           "fixed_window", "Index", "retrieve", "TokenizedCorpus"]
+           "fixed_window", "Index", "retrieve", "RERANKERS", "RETRIEVERS", "RRF_K", "TokenizedCorpus"]

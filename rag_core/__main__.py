@@ -1,16 +1,20 @@
 """Command line: `python -m rag_core report ...` prints the article's tables for a corpus;
-`python -m rag_core verify ...` checks one answer against its spans.
+`python -m rag_core verify ...` checks one answer against its spans; `python -m rag_core compare ...` puts
+two to four setups side by side on the golden set.
 
     python -m rag_core report                                   # bundled corpus, every table, Markdown
     python -m rag_core report --format json --tables ceiling,filter
     python -m rag_core report --corpus stdlib --modules math,bisect,heapq
     python -m rag_core report --docs notes/ --golden questions.csv
     python -m rag_core report --generator ollama --llm-url http://127.0.0.1:11434 --model llama3.2
+    python -m rag_core report --encoder minilm --reranker dense            # hashing|bm25|minilm|hybrid, lexical|dense
     python -m rag_core verify --spans spans.json --answer "The cutoff is 0.6 [S1]." --format json
+    python -m rag_core compare --setup "filter:" --setup "no filter: statuses=all" --k 1,3,5 --format json
 
 Errors are one plain line on stderr and exit code 2, never a traceback; problems met while reading the
 input come first, one `note:` line each. A reader that goes away (`| head -1`) ends the run quietly (141).
-Left out on purpose: writing files (redirect stdout) and charts (the dashboard draws them).
+Left out on purpose: writing files (redirect stdout; only `compare --save` keeps runs, in the data folder)
+and charts (the dashboard draws them).
 """
 from __future__ import annotations
 
@@ -25,6 +29,7 @@ from rag_core.evaluation import tables
 from rag_core.data.corpus import Corpus, bundled_corpus, stdlib_corpus
 from rag_core.data.golden import load_golden
 from rag_core.evaluation.workbench import Workbench
+from rag_core.retrieval.retrievers import RERANKERS, RETRIEVERS, check_choice
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -45,8 +50,16 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--model", help="model name on that server")
     r.add_argument("--timeout", type=float, default=120.0,
                    help=f"seconds to wait for one answer (more than 0, at most {MAX_TIMEOUT_S:g})")
+    r.add_argument("--encoder", default="hashing", metavar="RETRIEVER",
+                   help=f"the retriever every table ranks with: {', '.join(RETRIEVERS)} (default hashing, the article's)")
+    r.add_argument("--reranker", default="lexical",
+                   help=f"the reranker of the rerank and pipeline tables: {', '.join(RERANKERS)} (default lexical, "
+                        "the article's)")
+    add_engine_options(r)
     sub.add_parser("verify", add_help=False,       # parsed by verify_parser(): see verify_main
                    help="check one answer against its spans (python -m rag_core verify --help)")
+    sub.add_parser("compare", add_help=False,      # parsed by compare_parser(): see compare_main
+                   help="setups side by side on the golden set (python -m rag_core compare --help)")
     return ap
 
 
@@ -69,6 +82,9 @@ def check_options(args) -> None:
         raise ValueError("--llm-url and --model go with --generator ollama or openai.")
     if args.generator != "scripted" and not (args.llm_url and args.model):
         raise ValueError(f"--generator {args.generator} needs --llm-url and --model.")
+    check_choice(getattr(args, "encoder", "hashing"), getattr(args, "reranker", "lexical"))
+    if getattr(args, "database_url", None) and getattr(args, "engine", "memory") != "postgres":
+        raise ValueError("--database-url goes with --engine postgres.")
     if not (math.isfinite(args.timeout) and 0 < args.timeout <= MAX_TIMEOUT_S):
         raise ValueError(f"--timeout must be a number of seconds above 0 and at most {MAX_TIMEOUT_S:g}, "
                          f"got {args.timeout:g}: 120 suits a local model.")
@@ -94,12 +110,47 @@ def load_workbench(args, note=note) -> Workbench:
             golden, golden_problems = read_golden_path(args.golden)
             for p in golden_problems:
                 note(p)
-        return Workbench(corpus, golden)
+        return Workbench(corpus, golden, **retrieval_options(args))
     if args.corpus == "stdlib":
         corpus = stdlib_corpus(args.modules or None, with_notes=not args.no_notes)
     else:
         corpus = bundled_corpus(with_notes=not args.no_notes)
-    return Workbench(corpus, load_golden())
+    return Workbench(corpus, load_golden(), **retrieval_options(args))
+
+
+def retrieval_options(args) -> dict:
+    """--encoder and --reranker as Workbench options; the trained encoder's progress on a terminal's stderr."""
+    options = {"retriever": getattr(args, "encoder", "hashing"), "reranker": getattr(args, "reranker", "lexical"),
+               "on_progress": progress_line if sys.stderr.isatty() else None}
+    if getattr(args, "engine", "memory") != "memory":
+        options["engine"] = search_engine(args)
+    return options
+
+
+def add_engine_options(p: argparse.ArgumentParser) -> None:
+    """--engine and --database-url, the same on every command that searches."""
+    p.add_argument("--engine", choices=("memory", "postgres"), default="memory",
+                   help="where the search runs: memory (the in-process index, the default) or postgres "
+                        "(PostgreSQL + pgvector, the same results)")
+    p.add_argument("--database-url", metavar="URL",
+                   help="with --engine postgres: postgresql://user:password@host:5432/database (default: "
+                        "$OPENBOOK_DATABASE_URL, which keeps the password out of the process list)")
+
+
+def search_engine(args):
+    """The engine --engine names, connected and checked now: an unreachable server is one line, before any work."""
+    import inspect
+    from rag_core.retrieval.engines import engine_from
+    if "engine" not in inspect.signature(Workbench.__init__).parameters:
+        raise ValueError("--engine postgres is not wired into the tables yet: leave it out (the in-process engine).")
+    engine = engine_from(args.engine, args.database_url)
+    engine.check()
+    return engine
+
+
+def progress_line(done: int, total: int, what: str) -> None:
+    """One line on stderr, rewritten in place: "Encoding chunks with all-MiniLM-L6-v2: 1,204 left"."""
+    print(f"\r{what}   ", end="\n" if done >= total else "", file=sys.stderr, flush=True)
 
 
 def model_tables(wb: Workbench, args) -> dict:
@@ -118,6 +169,8 @@ def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv[:1] == ["verify"]:          # its own parser, so that every bad input is one line
         return verify_main(argv[1:])
+    if argv[:1] == ["compare"]:
+        return compare_main(argv[1:])
     args = build_parser().parse_args(argv)
     try:
         check_options(args)
@@ -245,6 +298,106 @@ def verify_main(argv: list[str]) -> int:
     if args.format == "json":
         return emit(json.dumps(v.as_dict(), ensure_ascii=False, indent=2) + "\n")
     return emit(verdict_text(v, disagreement(answer, spans)))
+
+
+# ---- compare: setups side by side on the golden set -----------------------------------------------
+
+def compare_parser() -> argparse.ArgumentParser:
+    from rag_core.evaluation.setup import CORE_KEYS, retrieval_options
+    options = retrieval_options()
+    keys = ", ".join(CORE_KEYS + (options if options != "any" else ("any retrieval option",)))
+    c = _OneLineParser(prog="python -m rag_core compare",
+                       description="Two to four setups side by side on the golden set: the ceiling at each k with its "
+                                   "95 % interval, the answers, where each question is lost, and an exact McNemar "
+                                   "test for every pair. A setup is 'NAME: key=value ...' over the article's "
+                                   "pipeline (fixed 160/32, 20 candidates reranked, 3 kept, trusted statuses); "
+                                   f"keys: {keys}.")
+    c.add_argument("--setup", action="append", default=[], metavar='"NAME: key=value ..."',
+                   help='one setup, e.g. --setup "no filter: statuses=all" (give two to four)')
+    c.add_argument("--k", default="1,3,5", help="the ks of the ceiling and the tests, comma-separated (default 1,3,5)")
+    c.add_argument("--format", choices=("markdown", "json"), default="markdown")
+    c.add_argument("--corpus", choices=("bundled", "stdlib"), help="as for report")
+    c.add_argument("--modules", help="with --corpus stdlib: comma-separated module names")
+    c.add_argument("--docs", help="your documents: a folder, a file or a zip (.txt .md .pdf .jsonl)")
+    c.add_argument("--golden", help="your golden set: a CSV with columns question,doc,anchor")
+    c.add_argument("--no-notes", action="store_true", help="leave out the article's 10 contradicting notes")
+    c.add_argument("--generator", choices=("scripted", "ollama", "openai"), default="scripted",
+                   help="a real model answers for every setup (a setup with generator=scripted keeps the scripted one)")
+    c.add_argument("--llm-url", help="server base URL")
+    c.add_argument("--model", help="model name on that server")
+    c.add_argument("--timeout", type=float, default=120.0, help="seconds to wait for one answer")
+    c.add_argument("--save", action="store_true",
+                   help="keep the runs in the data folder's run history (OPENBOOK_DATA_DIR)")
+    add_engine_options(c)
+    return c
+
+
+def parse_ks(spec: str) -> tuple[int, ...]:
+    """'1,3,5' -> (1, 3, 5); ValueError saying how to write them."""
+    try:
+        ks = tuple(sorted({int(x) for x in spec.split(",") if x.strip()}))
+    except ValueError:
+        ks = ()
+    if not ks or ks[0] < 1:
+        raise ValueError(f"--k takes whole numbers above 0 separated by commas, e.g. --k 1,3,5; got {spec!r}.")
+    return ks
+
+
+def compare_main(argv: list[str]) -> int:
+    from dataclasses import replace
+    from rag_core.evaluation.compare import compare
+    from rag_core.evaluation.setup import default_setup, parse_setup
+    from rag_core.generation.generator import scripted_answer
+    try:
+        args = compare_parser().parse_args(argv)
+    except SystemExit as e:
+        return e.code
+    try:
+        check_options(args)
+        ks = parse_ks(args.k)
+        if not 2 <= len(args.setup) <= 4:
+            raise ValueError(f"compare takes two to four setups, got {len(args.setup)}: "
+                             'e.g. --setup "filter: statuses=current" --setup "no filter: statuses=all".')
+        wb = load_workbench(args)
+        if not wb.check.valid:
+            raise ValueError(report.no_questions(wb, ["compare"]))
+        base = default_setup(wb)
+        if args.generator != "scripted":
+            base = replace(base, generator="model")
+        setups = [parse_setup(text, base) for text in args.setup]
+        generate_for = lambda s: scripted_answer                   # noqa: E731
+        if args.generator != "scripted":
+            from rag_core.evaluation.pipeline import model_answerer
+            from rag_core.generation.llm import LLMConfig
+            answer = model_answerer(LLMConfig(args.generator, args.llm_url, args.model, timeout_s=args.timeout))
+            generate_for = lambda s: answer if s.generator == "model" else scripted_answer   # noqa: E731
+        else:
+            wants = [s.name for s in setups if s.generator == "model"]
+            if wants:
+                raise ValueError(f"Setup {wants[0]!r} asks for generator=model: give --generator ollama or openai "
+                                 "with --llm-url and --model.")
+        result = compare(wb, setups, ks, generate_for)
+        if args.save:
+            save_runs(wb, args, result)
+    except Exception as e:          # every failure is one readable line, never a traceback
+        print(f"error: {' '.join(str(e).split())}", file=sys.stderr)
+        return 2
+    return emit(result.to_json() + "\n" if args.format == "json" else result.to_markdown())
+
+
+def save_runs(wb: Workbench, args, result) -> None:
+    """Keep each setup's run in the store; a `note:` says where (or that the store is off)."""
+    from rag_core.store import Store, golden_key
+    store = Store.default()
+    if not store.enabled:
+        note("nothing saved: OPENBOOK_DATA_DIR is off.")
+        return
+    if args.docs:
+        key = store.save_dataset(wb.corpus.name, wb.corpus.documents, wb.check.rows)
+    else:
+        key = args.corpus or "bundled"
+    ids = store.save_comparison(result, key, wb.corpus.name, golden_key(wb.check.valid), args.model or "scripted")
+    note(f"saved runs {', '.join(f'#{i}' for i in ids)} in {store.path}.")
 
 
 if __name__ == "__main__":

@@ -31,7 +31,7 @@ APP = str(ROOT / "app.py")
 SCRIPTS = {Path(p.script).stem: p.script for p in navigation.PAGES}     # name -> path relative to app.py
 PAGES = {name: (SCRIPTS[name], title) for name, title in  # name -> (script, text in its title)
          [("overview", "Open Book"), ("corpus", "Corpus"), ("ask", "Ask"), ("ablations", "Ablations"),
-          ("glossary", "Glossary")]}
+          ("compare", "Compare setups"), ("glossary", "Glossary")]}
 ARTICLE = ChunkerConfig("fixed", 160, 32)
 CUTOFF = "What is the default cutoff of get_close_matches?"
 ALL_STATUSES = ["current", "draft", "outdated"]
@@ -391,8 +391,8 @@ def numbers(df: pd.DataFrame) -> set:
 
 def test_ablations_has_a_chart_beside_every_table(ablations):
     charts = ablations.get("vega_lite_chart")
-    assert len(charts) == 8
-    assert len(ablations.dataframe) == len(charts) + 1          # + the verifier cases, table only
+    assert len(charts) == 9                                     # 8 tables, then trap 3 per retriever
+    assert len(ablations.dataframe) == 8 + 1                    # + the verifier cases, table only
     for el in charts:
         spec = json.loads(el.proto.spec)
         assert "mark" in spec or "layer" in spec or "facet" in spec or "spec" in spec, spec

@@ -24,7 +24,8 @@ def run_json(capsys, *args) -> dict:
 
 def test_json_has_every_table_with_the_documented_columns(capsys, wb):
     doc = run_json(capsys, "--tables", ",".join(n for n in TABLE_NAMES if n != "latency"))
-    assert set(doc) == {"corpus", "tables"}
+    assert set(doc) == {"corpus", "setup", "tables"}
+    assert doc["setup"] == {"retriever": "hashing", "reranker": "lexical"}
     assert doc["corpus"]["documents"] == 28 and doc["corpus"]["excluded_questions"] == 0
     for name, rows in doc["tables"].items():
         frame = tables.TABLES[name](wb)
@@ -105,7 +106,7 @@ def test_docs_without_golden_report_what_needs_no_questions(capsys, tmp_path):
     out, err = capsys.readouterr()
     assert "## verifier_cases" in out and out.count("## ") == 1 and "0 of 0 golden questions valid" in out
     assert err == ("note: ceiling, strategies, size_overlap, cut_anchors, cut_summary, filter, rerank, latency, "
-                   "pipeline, prompt need golden questions: add a golden set, a CSV with the columns "
+                   "pipeline, prompt, losses need golden questions: add a golden set, a CSV with the columns "
                    "question,doc,anchor (--golden FILE on the command line). Left out of the report.\n")
     doc = run_json(capsys, "--docs", str(tmp_path / "notes"))
     assert list(doc["tables"]) == ["verifier_cases"] and doc["corpus"]["questions"] == 0

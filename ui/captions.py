@@ -334,3 +334,48 @@ def notes() -> dict[str, str]:
                     f"({tables.PIPELINE_CANDIDATES} candidates, reranked, {tables.PIPELINE_FINAL} spans), the scripted "
                     "generator and the checker, with and without the filter.",
     }
+
+
+def losses(df: pd.DataFrame, quote=str) -> str:
+    """The loss account (stage, questions) in words: every stage that loses a question, in pipeline order, and how
+    many are answered. Stages with no question are left out; an empty table says so.
+
+    [answered 17, wrong source 1] -> 'Of 18 golden questions, 17 are answered; 1 is lost at wrong source.'
+    """
+    if df.empty or df.questions.sum() == 0:
+        return nothing("loss account")
+    n = int(df.questions.sum())
+    kept = df.set_index("stage").questions
+    answered = int(kept.get("answered", 0))
+    lost = [(s, int(c)) for s, c in kept.items() if s != "answered" and c > 0]
+    text = f"Of {n} golden questions, {answered} {'is' if answered == 1 else 'are'} answered"
+    if not lost:
+        return text + ": none is lost."
+    return text + "; " + listing(f"{c} {'is' if c == 1 else 'are'} lost at {quote(s)}" for s, c in lost) + "."
+
+
+LEXICAL = {"hashing", "bm25"}         # retrievers that match words, not meanings
+
+
+def trap3(df: pd.DataFrame, k: int = 3) -> str:
+    """The article's claim, with the numbers of the table: at k, each retriever's ceiling for the article's
+    questions and for the same anchors asked as a user would, and which retrievers lose the most.
+
+    -> 'At k = 3: hashing 1.000 against 0.556 (a drop of 0.444), ...'
+    """
+    at = df[df.k == k] if not df.empty else df
+    if at.empty:
+        return nothing("trap 3 table")
+    parts = [f"{r.retriever} {share(r.article_questions)} against {share(r.user_questions)}" for r in at.itertuples()]
+    drops = {r.retriever: shown(r.article_questions) - shown(r.user_questions) for r in at.itertuples()}
+    worst = max(drops.values())
+    text = f"At k = {k}, the article's questions against the same anchors asked as a user would: " + "; ".join(parts) + "."
+    if worst > 0:
+        losers = [r for r, d in drops.items() if d == worst]
+        text += (f" The biggest drop, {worst:.3f}, is {listing(losers)}'s" if len(losers) == 1 else
+                 f" {listing(losers)} drop the most, {worst:.3f} each")
+        text += (": the article's golden set, written with the documents' words, flatters lexical retrieval."
+                 if set(losers) <= LEXICAL else ".")
+    else:
+        text += " No retriever drops: on these questions the phrasing does not matter."
+    return text

@@ -160,11 +160,53 @@ def for_tables(frames: dict, quote=str) -> dict:
 
 
 def trap3(df: pd.DataFrame):
-    """Ceiling at k for the article's questions and for the same questions phrased as a user would."""
-    long = df.melt(id_vars=["k"], value_vars=["article_questions", "user_questions"], var_name="questions", value_name="ceiling")
+    """Ceiling at k per retriever (one small chart each), the article's questions against the same anchors asked
+    as a user would (df: k, retriever, article_questions, user_questions)."""
+    if df.empty:
+        return _empty("retriever to show")
+    long = df.melt(id_vars=["k", "retriever"], value_vars=["article_questions", "user_questions"],
+                   var_name="questions", value_name="ceiling")
     long["questions"] = long.questions.map({"article_questions": "the article's (library words)",
                                             "user_questions": "phrased as a user would"})
     return alt.Chart(long).mark_line(point=True).encode(
-        x=alt.X("k:O", title="k"), y=alt.Y("ceiling:Q", scale=SHARE),
+        x=alt.X("k:O", title="k"), y=alt.Y("ceiling:Q", scale=SHARE, title="ceiling"),
         color=alt.Color("questions:N", title="questions", legend=alt.Legend(orient="bottom")),
-        tooltip=["k", "questions", alt.Tooltip("ceiling:Q", format=".3f")])
+        tooltip=["retriever", "k", "questions", alt.Tooltip("ceiling:Q", format=".3f")]
+    ).properties(width=150, height=160).facet(
+        column=alt.Column("retriever:N", sort=list(dict.fromkeys(df.retriever)), title=None))
+
+
+# ---------------------------------------------------------------- setups side by side (compare page, Overview)
+
+def leaderboard(recall: pd.DataFrame):
+    """Ceiling at each k per setup, a point with its 95 % Wilson interval as an error bar (recall: the long table
+    of Comparison.recall: setup, k, value, ci_low, ci_high, hits, questions)."""
+    if recall.empty:
+        return _empty("setup to show")
+    order = list(dict.fromkeys(recall.setup))
+    base = alt.Chart(recall).encode(
+        x=alt.X("k:O", title="k (chunks handed over)"), xOffset=alt.XOffset("setup:N", sort=order),
+        color=alt.Color("setup:N", sort=order, title="setup", legend=alt.Legend(orient="bottom")))
+    bars = base.mark_errorbar(ticks=True).encode(
+        y=alt.Y("ci_low:Q", scale=SHARE, title="found at k (95 % interval)"), y2="ci_high:Q")
+    points = base.mark_point(filled=True, size=70).encode(
+        y="value:Q", tooltip=["setup", "k", alt.Tooltip("value:Q", format=".3f", title="ceiling"), "hits", "questions",
+                              alt.Tooltip("ci_low:Q", format=".3f", title="95 % from"),
+                              alt.Tooltip("ci_high:Q", format=".3f", title="95 % to")])
+    return (bars + points).properties(height=300)
+
+
+def losses(long: pd.DataFrame):
+    """How many questions each stage loses, per setup, in pipeline order, one colour per stage everywhere
+    (long: setup, stage, questions, colour)."""
+    if long.empty:
+        return _empty("question to account for")
+    stages = list(dict.fromkeys(long.stage))
+    colours = [long[long.stage == s].colour.iloc[0] for s in stages]
+    long = long.assign(order=long.stage.map({s: i for i, s in enumerate(stages)}))
+    return alt.Chart(long).mark_bar().encode(
+        y=alt.Y("setup:N", title=None, sort=list(dict.fromkeys(long.setup)), axis=alt.Axis(labelLimit=240)),
+        x=alt.X("questions:Q", title="questions", axis=alt.Axis(**COUNT_AXIS)),
+        color=alt.Color("stage:N", sort=stages, scale=alt.Scale(domain=stages, range=colours),
+                        title="where the question ends", legend=alt.Legend(orient="bottom", columns=3)),
+        order=alt.Order("order:Q"), tooltip=["setup", "stage", "questions"]).properties(height=alt.Step(34))

@@ -11,6 +11,7 @@ Left out on purpose: any computation (it belongs to rag_core) and persistence ac
 from __future__ import annotations
 
 import hashlib
+import os
 from dataclasses import dataclass
 
 import pandas as pd
@@ -90,8 +91,15 @@ def _built_in(key: str) -> Workbench:
 
 
 def workbench() -> Workbench:
-    """The active dataset's Workbench. The built-in ones are shared by every session (read-only); an upload's
-    lives in its session alone and is released with it, so memory follows the sessions that are open."""
+    """The active dataset's Workbench with the sidebar's retriever and reranker. The built-in ones are shared by
+    every session (read-only); an upload's lives in its session alone and is released with it, so memory follows
+    the sessions that are open."""
+    base = _dataset_workbench()
+    return base.using(retriever=st.session_state.get("retriever", "hashing"),
+                      reranker=st.session_state.get("reranker", "lexical"))
+
+
+def _dataset_workbench() -> Workbench:
     ds = dataset()
     if not ds.uploaded:
         return _built_in(ds.key)
@@ -114,7 +122,22 @@ def table(name: str, chunker: ChunkerConfig = ARTICLE_CHUNKER) -> pd.DataFrame:
     Tables are small (a few rows); the cache keeps 256 of them, keyed by the dataset's content hash.
     """
     wb = workbench()
-    return _table(dataset().key, name, chunker, wb)
+    prepare(tables.chunkers_of(name, chunker))
+    return _table(f"{dataset().key}|{wb.retriever}|{wb.reranker}", name, chunker, wb)
+
+
+def prepare(chunkers, wb: Workbench | None = None) -> None:
+    """Encode with the trained encoder, once, every chunk these chunkers need (nothing for the lexical
+    retrievers), with a progress bar that says how many chunks are left."""
+    wb = wb or workbench()
+    if wb.retriever in ("hashing", "bm25") and wb.reranker == "lexical":
+        return
+    bar = st.empty()
+    try:
+        wb.prepare(chunkers, on_progress=lambda done, total, what: bar.progress(
+            done / max(total, 1), text=f"Encoding with MiniLM: {what}"))
+    finally:
+        bar.empty()
 
 
 def read_uploads(files: tuple, default_status: str) -> IngestResult:
@@ -138,18 +161,58 @@ def read_golden(data: bytes, name: str):
     return read_golden_csv(data, name, Limits.from_env())
 
 
+@st.cache_data(max_entries=2, show_spinner="Measuring every retriever…")
+def _trap3(key: str, _wb: Workbench) -> pd.DataFrame:
+    return tables.trap3(_wb)
+
+
 def trap3_table() -> pd.DataFrame:
-    """Ceiling at k on the bundled corpus: the article's questions beside the same questions phrased as a user would."""
-    a = _table(BUNDLED.key, "ceiling", ARTICLE_CHUNKER, _built_in(BUNDLED.key))
-    u = _table(BUNDLED_USER.key, "ceiling", ARTICLE_CHUNKER, _built_in(BUNDLED_USER.key))
-    return pd.DataFrame({"k": a.k, "article_questions": a.ceiling, "user_questions": u.ceiling})
+    """Ceiling at k of every retriever on the bundled corpus: the article's questions beside the same anchors asked
+    as a user would (the article's trap 3), trusted statuses only."""
+    wb = _built_in(BUNDLED.key)
+    prepare([ARTICLE_CHUNKER], wb.using(retriever="minilm"))
+    return _trap3(BUNDLED.key, wb)
 
 
 @st.cache_data(max_entries=32, show_spinner="Timing the search…")
-def _latency(key: str, repetitions: int, _wb: Workbench) -> pd.DataFrame:
+def _latency(key: str, repetitions: int, _wb: Workbench) -> pd.DataFrame:  # key: dataset, retriever, reranker
     return tables.latency(_wb, repetitions=repetitions)
 
 
 def latency(repetitions: int = 5) -> pd.DataFrame:
     """The latency table, timed live: 3 runs of `repetitions` passes (the article uses 20; 5 keeps the page quick)."""
-    return _latency(dataset().key, repetitions, workbench())
+    wb = workbench()
+    prepare(tables.chunkers_of("latency"))
+    return _latency(f"{dataset().key}|{wb.retriever}|{wb.reranker}", repetitions, wb)
+
+
+# ---------------------------------------------------------------- saved datasets and runs, comparisons
+
+@st.cache_resource(show_spinner=False)
+def _store(folder: str | None):
+    from rag_core.store import Store
+    return Store.default()
+
+
+def store():
+    """The SQLite store of saved datasets and runs (rag_core.store), or one that keeps nothing when switched off;
+    one per data folder (OPENBOOK_DATA_DIR). A store that cannot be used (a damaged file) raises ValueError with
+    the fix; pages show it."""
+    from rag_core.datadir import ENV
+    return _store(os.environ.get(ENV))
+
+
+def comparison(setups: tuple, generate_for, identity, on_progress=None):
+    """The comparison of `setups` on the active dataset, kept in this session for its last 4 settings.
+
+    identity: what else decides the answers (the model's settings, or "scripted"), part of the key.
+    """
+    from rag_core.evaluation.compare import compare
+    key = (dataset().key, setups, identity)
+    held = st.session_state.setdefault("_comparisons", {})
+    if key not in held:
+        done = {}
+        held[key] = compare(workbench(), list(setups), generate_for=generate_for, done=done, on_progress=on_progress)
+        while len(held) > 4:
+            held.pop(next(iter(held)))
+    return held[key]

@@ -16,7 +16,12 @@ from pathlib import Path
 
 import streamlit as st
 
+from rag_core.retrieval.retrievers import DESCRIPTIONS, RERANKERS, RETRIEVERS
 from ui import data, model_form, navigation, settings, widgets
+
+RETRIEVER_NAMES = {"hashing": "Hashing (the article's)", "bm25": "BM25", "minilm": "MiniLM (trained encoder)",
+                   "hybrid": "Hybrid (BM25 + MiniLM)"}
+RERANKER_NAMES = {"lexical": "Lexical (the article's)", "dense": "MiniLM similarity (bi-encoder)"}
 
 _drawn = threading.local()            # set when the frame is drawn in this script run (one thread per run)
 
@@ -46,6 +51,14 @@ def draw():
                         disabled=st.session_state["chunker"] == "structure",
                         help="How much each chunk repeats of the previous one, so a sentence cut by a boundary "
                              "still exists whole somewhere. Must be smaller than the size. Not used by 'structure'.")
+        st.subheader("Retrieval", help="How chunks are found and reordered. Applies to every page and table; the "
+                                       "defaults are the article's.")
+        st.selectbox("Retriever", RETRIEVERS, key="retriever", on_change=settings.remember, args=("retriever",),
+                     format_func=RETRIEVER_NAMES.get,
+                     help=" ".join(f"{RETRIEVER_NAMES[r]}: {DESCRIPTIONS[r]}" for r in RETRIEVERS))
+        st.selectbox("Reranker (when rerank is on)", RERANKERS, key="reranker", on_change=settings.remember,
+                     args=("reranker",), format_func=RERANKER_NAMES.get,
+                     help=" ".join(f"{RERANKER_NAMES[r]}: {DESCRIPTIONS[r]}" for r in RERANKERS))
         with st.expander("Model server (optional)", icon=":material/smart_toy:"):
             model_form.render()
         widgets.glossary_popover()

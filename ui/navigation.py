@@ -23,6 +23,7 @@ PAGES = (
     PageSpec("pages/corpus.py", "Corpus", ":material/library_books:"),
     PageSpec("pages/ask.py", "Ask", ":material/quiz:"),
     PageSpec("pages/ablations.py", "Ablations", ":material/bar_chart:"),
+    PageSpec("pages/compare.py", "Compare", ":material/compare_arrows:"),
     PageSpec("pages/your_data.py", "Your data", ":material/upload_file:"),
     PageSpec("pages/model.py", "Model", ":material/smart_toy:"),
     PageSpec("pages/glossary.py", "Glossary", ":material/menu_book:"),

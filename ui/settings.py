@@ -18,6 +18,7 @@ import streamlit as st
 
 from rag_core import ChunkerConfig
 from rag_core.retrieval.chunkers import KINDS
+from rag_core.retrieval.retrievers import RERANKERS, RETRIEVERS
 from ui import data, widgets
 
 
@@ -33,6 +34,15 @@ def _kind(s: str) -> str:
     if s not in KINDS:
         raise ValueError(s)
     return s
+
+
+def _choice(choices):
+    """A parser accepting only these names: 'bm25' -> 'bm25'; 'nope' -> ValueError."""
+    def parse(s: str) -> str:
+        if s not in choices:
+            raise ValueError(s)
+        return s
+    return parse
 
 
 def _statuses(s: str) -> list:
@@ -65,8 +75,10 @@ SETTINGS = {
     "ask_statuses": Setting(["current"], _statuses, lambda v: ",".join(v) or "-"),
     "ask_rerank": Setting(True, _bool, lambda v: "1" if v else "0"),
     "corpus_doc": Setting("", str),
+    "retriever": Setting("hashing", _choice(RETRIEVERS)),
+    "reranker": Setting("lexical", _choice(RERANKERS)),
 }
-SHARED = ("chunker", "size", "overlap")        # shown in the sidebar of every page
+SHARED = ("chunker", "size", "overlap", "retriever", "reranker")        # shown in the sidebar of every page
 # sensible size and overlap per strategy (words for fixed and structure, sentences for sentence): the article's
 STRATEGY_DEFAULTS = {"fixed": (160, 32), "structure": (160, 0), "sentence": (4, 1)}
 

@@ -220,11 +220,22 @@ def check_golden(rows, corpus: Corpus, tokens: list[list[str]] | None = None) ->
     rows = tuple(_as_row(i, r) for i, r in enumerate(rows))
     tokens = tokens if tokens is not None else [d.text.split() for d in corpus.documents]
     texts = [" ".join(t) for t in tokens]                       # = normalize(document text)
-    starts = [np.cumsum([0] + [len(t) + 1 for t in toks[:-1]]) for toks in tokens]
     valid, problems = _validate(rows, _Documents(corpus.documents, texts))
+    starts: dict[int, np.ndarray] = {}                          # only for the documents an anchor is in
     occurrences = {}
     for v, row in enumerate(valid):
         target = normalize(row.anchor)
         occurrences[v] = {d: r for d, text in enumerate(texts)
-                          if target in text and (r := _token_ranges(text, starts[d], target))}
+                          if target in text and (r := _token_ranges(text, _starts(starts, d, text), target))}
     return GoldenCheck(rows, tuple(valid), tuple(problems), occurrences)
+
+
+def _starts(memo: dict, d: int, text: str) -> np.ndarray:
+    """Where each token of a single-spaced text begins, as str positions: "ab c d" -> [0, 3, 5].
+
+    Vectorized over the text's code points (UTF-32, one per str position); remembered per document.
+    """
+    if d not in memo:
+        points = np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32)
+        memo[d] = np.concatenate([[0], np.flatnonzero(points == 32) + 1]) if len(points) else np.zeros(1, np.int64)
+    return memo[d]

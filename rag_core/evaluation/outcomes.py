@@ -32,9 +32,12 @@ def filters(wb: Workbench) -> tuple:
 
 
 def frame(rows, wb: Workbench) -> pd.DataFrame:
-    """Rows as a DataFrame that carries the valid and excluded question counts in `attrs`."""
+    """Rows as a DataFrame that carries the valid and excluded question counts in `attrs`, and the retriever and
+    reranker when they are not the article's (hashing, lexical)."""
     df = pd.DataFrame(rows)
     df.attrs.update(questions=len(wb.check.valid), excluded=wb.check.n_excluded)
+    if (wb.retriever, wb.reranker) != ("hashing", "lexical"):
+        df.attrs.update(retriever=wb.retriever, reranker=wb.reranker)
     return df
 
 

@@ -7,7 +7,8 @@ leaves them out (the verifier's fixed cases remain) and `compute` refuses them w
 
 JSON schema: {"corpus": {name, documents, current, not_current, total_words, median_words, max_words,
 questions, valid_questions, excluded_questions, excluded: [{row, question, reason}]},
-"tables": {NAME: [row objects]}}; column names are those of `tables` (snake_case of the article's headers).
+"setup": {retriever, reranker, rrf_k (hybrid only)}, "tables": {NAME: [row objects]}}; column names are those
+of `tables` (snake_case of the article's headers).
 
 Left out on purpose: rounding in JSON (values are full floats; Markdown shows three decimals) and
 charts (the dashboard draws them).
@@ -21,6 +22,7 @@ import pandas as pd
 
 from rag_core.evaluation import tables as T
 from rag_core.evaluation.workbench import Workbench
+from rag_core.retrieval.retrievers import RRF_K
 
 TABLE_NAMES = tuple(T.TABLES)
 # tables measured over the valid golden questions: without any, they have nothing to count
@@ -99,8 +101,16 @@ def compute(wb: Workbench, names=TABLE_NAMES, extra: dict | None = None) -> dict
     return out
 
 
+def setup_summary(wb: Workbench) -> dict:
+    """The retrieval options the tables were computed with: {"retriever": "hybrid", "reranker": "lexical", "rrf_k": 60}."""
+    out = {"retriever": wb.retriever, "reranker": wb.reranker}
+    if wb.retriever == "hybrid":
+        out["rrf_k"] = RRF_K
+    return out
+
+
 def to_json(wb: Workbench, frames: dict[str, pd.DataFrame]) -> str:
-    doc = {"corpus": corpus_summary(wb),
+    doc = {"corpus": corpus_summary(wb), "setup": setup_summary(wb),
            "tables": {name: [{k: _plain(v) for k, v in row.items()} for row in df.to_dict("records")]
                       for name, df in frames.items()}}
     return json.dumps(doc, indent=1, ensure_ascii=False)
@@ -126,6 +136,9 @@ def to_markdown(wb: Workbench, frames: dict[str, pd.DataFrame]) -> str:
             f"{c['documents']} document{'s' if c['documents'] != 1 else ''} ({c['current']} current, {c['not_current']} with another status), "
             f"{c['total_words']} words (median {c['median_words']} per document, max {c['max_words']}); "
             f"{c['valid_questions']} of {c['questions']} golden questions valid, {c['excluded_questions']} excluded."]
+    if (wb.retriever, wb.reranker) != ("hashing", "lexical"):       # the article's setup goes without saying
+        rrf = f" (reciprocal rank fusion of bm25 and minilm, constant {RRF_K})" if wb.retriever == "hybrid" else ""
+        head.append(f"Retriever: {wb.retriever}{rrf}; reranker: {wb.reranker}.")
     for p in c["excluded"]:
         head.append(f"- excluded: {p['question']!r}: {p['reason']}")
     parts = ["\n".join(head)]

@@ -18,6 +18,14 @@ carries that count in `df.attrs["questions"]` and the excluded count in `df.attr
     pipeline(wb)         filter, one column per outcome (the article's checker unless mode="strict")
     prompt_size(wb)      one row: words, characters, spans, answer
     corpus_sizes(wb)     one row: documents, words, questions (valid, excluded)
+    trap3(wb)            k, retriever, article_questions, user_questions: the ceiling of each retriever for the
+                         article's questions and the same asked as a user would (not in TABLES: it runs them all)
+    losses(wb)           stage, questions, share, meaning: where the article's pipeline loses each question
+                         (20 candidates reranked, 3 kept, trusted statuses only; see evaluation.losses)
+
+Every table ranks with the workbench's retriever and reranker (`wb.using(retriever=..., reranker=...)`); with
+the defaults (hashing, lexical) they are the article's. `chunkers_of(name, chunker)` lists the chunkers a table
+indexes, so that a page can encode them all first with one count of chunks left (`wb.prepare`).
 
 Left out on purpose: formatting. Values are numbers; reports and pages round them.
 """
@@ -38,7 +46,9 @@ from rag_core.generation.presets import ARTICLE_CASES, ARTICLE_CONTEXT
 from rag_core.generation.prompt import prompt_size as measure_prompt
 from rag_core.generation.verifier import verify
 from rag_core.retrieval.chunkers import ChunkerConfig
+from rag_core.data.golden import load_golden
 from rag_core.retrieval.rerank import retrieve
+from rag_core.retrieval.retrievers import RETRIEVERS
 
 CEILING_KS = (1, 3, 5, 10, 50)
 STRATEGIES = (ChunkerConfig("fixed", 160, 0), ChunkerConfig("fixed", 160, 32),
@@ -51,6 +61,24 @@ RERANK_SIZES = ((40, 8), (80, 16), (160, 32))
 def ceiling(wb: Workbench, chunker: ChunkerConfig = ARTICLE_CHUNKER, *, ks=CEILING_KS, allowed=None) -> pd.DataFrame:
     ranks = wb.ranks(chunker, max(ks), allowed)
     return frame([{"k": k, "ceiling": recall_at(ranks, k)} for k in ks], wb)
+
+
+def trap3(wb: Workbench, chunker: ChunkerConfig = ARTICLE_CHUNKER, *, ks=(1, 3, 5, 10), retrievers=RETRIEVERS,
+          user_rows=None, filtered: bool = True) -> pd.DataFrame:
+    """The article's trap 3 made visible: the ceiling at each k of every retriever, for the workbench's golden
+    questions (the article's, in the library's own words) and for the same anchors asked as a user would
+    (`load_golden("user")` unless `user_rows`), the trusted statuses only unless filtered=False."""
+    user = wb.with_golden(load_golden("user") if user_rows is None else user_rows)
+    allowed = set(wb.trusted) if filtered else None
+    rows = []
+    for r in retrievers:
+        a = wb.using(retriever=r).ranks(chunker, max(ks), allowed)
+        u = user.using(retriever=r).ranks(chunker, max(ks), allowed)
+        rows += [{"k": k, "retriever": r, "article_questions": recall_at(a, k), "user_questions": recall_at(u, k)}
+                 for k in ks]
+    df = frame(rows, wb)
+    df.attrs.update(user_questions=len(user.check.valid), filtered=filtered)
+    return df
 
 
 def strategies(wb: Workbench, chunker: ChunkerConfig = ARTICLE_CHUNKER, *, configs=STRATEGIES) -> pd.DataFrame:
@@ -142,8 +170,11 @@ def latency(wb: Workbench, chunker: ChunkerConfig = ARTICLE_CHUNKER, *, runs: in
 
     bi = [ms(lambda q: ix.search(q, 50, allowed)) for _ in range(runs)]
     rr = [ms(lambda q: retrieve(ix, q, 50, 3, True, allowed)) for _ in range(runs)]
-    return frame([{"route": "bi-encoder only", "min_ms": min(bi), "max_ms": max(bi), "runs": runs, "repetitions": repetitions},
-                   {"route": "with reranking", "min_ms": min(rr), "max_ms": max(rr), "runs": runs, "repetitions": repetitions}], wb)
+    article = (wb.retriever, wb.reranker) == ("hashing", "lexical")
+    routes = ("bi-encoder only", "with reranking") if article else (f"{wb.retriever} only",
+                                                                   f"{wb.retriever} + {wb.reranker} rerank")
+    return frame([{"route": route, "min_ms": min(t), "max_ms": max(t), "runs": runs, "repetitions": repetitions}
+                  for route, t in zip(routes, (bi, rr))], wb)
 
 
 def verifier_cases(wb: Workbench | None = None, chunker: ChunkerConfig = ARTICLE_CHUNKER, *,
@@ -185,8 +216,20 @@ def corpus_sizes(wb: Workbench, chunker: ChunkerConfig = ARTICLE_CHUNKER) -> pd.
 
 
 # name -> function(wb, chunker): the tables of a report, in the article's order
+def chunkers_of(name: str, chunker: ChunkerConfig = ARTICLE_CHUNKER) -> tuple:
+    """The chunkers table `name` indexes: its own sweep, or `chunker` (none for the tables that index nothing)."""
+    sweeps = {"strategies": STRATEGIES, "size_overlap": tuple(ChunkerConfig("fixed", s, o) for s, o in SIZE_OVERLAP),
+              "rerank": tuple(ChunkerConfig("fixed", s, o) for s, o in RERANK_SIZES),
+              "cut_anchors": (), "cut_summary": (), "verifier_cases": (), "corpus_sizes": ()}
+    return sweeps.get(name, (chunker,))
+
+
 TABLES = {
     "ceiling": ceiling, "strategies": strategies, "size_overlap": size_overlap, "cut_anchors": cut_anchors,
     "cut_summary": cut_summary, "filter": filter_effect, "rerank": rerank_effect, "latency": latency,
     "verifier_cases": verifier_cases, "pipeline": pipeline, "prompt": prompt_size,
 }
+
+from rag_core.evaluation.losses import losses_table  # noqa: E402  (losses reads outcomes, as the tables above do)
+
+TABLES["losses"] = losses_table          # the loss account of the article's pipeline: where each question is lost

@@ -1,19 +1,26 @@
-"""A corpus and a golden set, tokenized and checked once, with one index per chunker built on demand.
+"""A corpus and a golden set, tokenized and checked once, with one index per chunker and retriever built on demand.
 
-    wb = Workbench.bundled()                       # the article's corpus, notes and questions
+    wb = Workbench.bundled()                       # the article's corpus, notes and questions; hashing + lexical
     ix = wb.index(ChunkerConfig("fixed", 160, 32))
     ranks = wb.ranks(ChunkerConfig("fixed", 160, 32), k=50)
+    dense = wb.using(retriever="minilm", reranker="dense", on_progress=lambda done, total, what: print(what))
 
 Everything the tables and the dashboard compute goes through here, so a corpus is tokenized once
-and an index is built once per chunker. It is safe to share between threads: every memo (indexes, rankings,
-anchor holders) is filled under one re-entrant lock, so two threads asking for the same thing compute it once.
+and an index is built once per chunker and retriever. `using` gives a sibling with other retrieval
+options that shares the corpus, its tokens, the golden check, the trusted statuses and every index and
+ranking already computed (each remembered under its options). It is safe to share between threads: every
+memo is filled under one re-entrant lock, so two threads asking for the same thing compute it once.
 
-Left out on purpose: persistence. Indexes live in memory and are rebuilt from the corpus.
+The trained encoder's chunk vectors outlive the process (see retrieval.vectors); a question is checked
+against them in memory. Retrievers and rerankers: see retrieval.retrievers.
+
+Left out on purpose: saving indexes (they are rebuilt from the corpus and the cached vectors).
 """
 from __future__ import annotations
 
+import copy
 import threading
-from typing import Iterable
+from typing import Callable, Iterable
 
 import numpy as np
 
@@ -21,15 +28,21 @@ from rag_core.retrieval.chunkers import ChunkerConfig
 from rag_core.data.corpus import Corpus, bundled_corpus, stdlib_corpus
 from rag_core.data.golden import GoldenCheck, check_golden, load_golden
 from rag_core.retrieval.index import Index
+from rag_core.retrieval.retrievers import build_index, check_choice
 from rag_core.retrieval.tokenized import TokenizedCorpus
 from rag_core.evaluation.metrics import anchor_holders, first_hit_ranks
 from rag_core.retrieval.rerank import rerank_order, rerank_scores_many
 
 ARTICLE_CHUNKER = ChunkerConfig("fixed", 160, 32)
+Progress = Callable[[int, int, str], None]      # on_progress(done, total, what is left, in words)
+_UNSET = object()
 
 
 class Workbench:
-    def __init__(self, corpus: Corpus, golden_rows: Iterable, trusted: tuple | None = None):
+    def __init__(self, corpus: Corpus, golden_rows: Iterable, trusted: tuple | None = None,
+                 retriever: str = "hashing", reranker: str = "lexical", *, embedder=None,
+                 on_progress: Progress | None = None):
+        check_choice(retriever, reranker)
         self.corpus = corpus
         self.tc = TokenizedCorpus(corpus)
         self.check: GoldenCheck = check_golden(list(golden_rows), corpus, self.tc.tokens)
@@ -37,38 +50,114 @@ class Workbench:
         # statuses the filter keeps: "current" when the corpus has it, else its first status
         trusted = (trusted,) if isinstance(trusted, str) else trusted
         self.trusted = tuple(trusted) if trusted else (("current",) if "current" in statuses else statuses[:1])
-        self._indexes: dict[ChunkerConfig, Index] = {}
+        self.retriever, self.reranker = retriever, reranker
+        self.on_progress = on_progress       # told how many chunks are left while the trained encoder works
+        self._embedder = embedder            # vectors.Embedder; the process's default when first needed
+        self._indexes: dict[tuple, Index] = {}             # (retriever, reranker, chunker) -> index
         self._holders: dict[ChunkerConfig, list] = {}
         self._ranked: dict[tuple, tuple[int, list]] = {}   # setting -> (k computed, ids per question)
         self._lock = threading.RLock()
 
     @classmethod
-    def bundled(cls) -> "Workbench":
-        return cls(bundled_corpus(), load_golden())
+    def bundled(cls, **options) -> "Workbench":
+        return cls(bundled_corpus(), load_golden(), **options)
 
     @classmethod
-    def stdlib(cls, modules=None) -> "Workbench":
-        return cls(stdlib_corpus(*([modules] if modules else [])), load_golden())
+    def stdlib(cls, modules=None, **options) -> "Workbench":
+        return cls(stdlib_corpus(*([modules] if modules else [])), load_golden(), **options)
+
+    def using(self, retriever: str | None = None, reranker: str | None = None,
+              on_progress: Progress | None = _UNSET) -> "Workbench":
+        """A sibling with these retrieval options (self when nothing changes); it shares the corpus, its tokens,
+        the golden check, the trusted statuses, and every index and ranking computed by either of them."""
+        retriever = self.retriever if retriever is None else retriever
+        reranker = self.reranker if reranker is None else reranker
+        on_progress = self.on_progress if on_progress is _UNSET else on_progress
+        check_choice(retriever, reranker)
+        if (retriever, reranker, on_progress) == (self.retriever, self.reranker, self.on_progress):
+            return self
+        sibling = copy.copy(self)            # the memo dicts and the lock are shared, not copied
+        sibling.retriever, sibling.reranker, sibling.on_progress = retriever, reranker, on_progress
+        return sibling
+
+    def with_golden(self, golden_rows: Iterable) -> "Workbench":
+        """A sibling asking other golden questions of the same corpus (indexes shared, rankings its own)."""
+        sibling = copy.copy(self)
+        sibling.check = check_golden(list(golden_rows), self.corpus, self.tc.tokens)
+        sibling._holders, sibling._ranked = {}, {}
+        return sibling
+
+    @property
+    def embedder(self):
+        """The trained encoder with its vector cache (vectors.Embedder), shared by the siblings."""
+        with self._lock:
+            if self._embedder is None:             # the process's one (siblings get the same)
+                from rag_core.retrieval.vectors import Embedder
+                self._embedder = Embedder.default()
+            return self._embedder
 
     @property
     def questions(self) -> list[str]:
         """The valid golden questions, in order."""
         return [r.question for r in self.check.valid]
 
-    def index(self, chunker: ChunkerConfig = ARTICLE_CHUNKER) -> Index:
+    def index(self, chunker: ChunkerConfig = ARTICLE_CHUNKER, on_progress: Progress | None = None) -> Index:
+        """The index of this chunker for this workbench's retriever and reranker, built once.
+
+        The trained encoder encodes only the chunks it has never seen (on_progress, or the workbench's, is told
+        how many are left); with the dense reranker, every chunk's windows are made ready too, so that a
+        question is answered without encoding anything but itself.
+        """
         with self._lock:
-            if chunker not in self._indexes:
-                self._indexes[chunker] = Index.build(self.tc, chunker)
-            return self._indexes[chunker]
+            key = (self.retriever, self.reranker, chunker)
+            if key not in self._indexes:
+                progress = on_progress or self.on_progress
+                ix = self._base(self.retriever, chunker, progress)
+                if self.reranker == "dense":
+                    self.embedder.whole(ix.texts, progress)
+                    ix = ix.with_reranker("dense", self.embedder)
+                self._indexes[key] = ix
+            return self._indexes[key]
+
+    def _base(self, retriever: str, chunker: ChunkerConfig, progress=None) -> Index:
+        """The index of a retriever with the lexical reranker; all of a chunker's share the hashing one's chunks."""
+        key = (retriever, "lexical", chunker)
+        if key not in self._indexes:
+            if retriever == "hashing":
+                self._indexes[key] = Index.build(self.tc, chunker)
+            else:
+                like = self._base("hashing", chunker)
+                parts = ({r: self._base(r, chunker, progress) for r in ("bm25", "minilm")}
+                         if retriever == "hybrid" else None)
+                needs_model = retriever in ("minilm", "hybrid")
+                self._indexes[key] = build_index(retriever, self.tc, chunker, like,
+                                                 self.embedder if needs_model else None, progress, parts)
+        return self._indexes[key]
+
+    def prepare(self, chunkers: Iterable[ChunkerConfig], on_progress: Progress | None = None) -> int:
+        """Encode, in one pass with one count of chunks left, every chunk these chunkers need from the trained
+        encoder (none for hashing or bm25 with the lexical reranker). Returns how many were encoded."""
+        needs_vectors = self.retriever in ("minilm", "hybrid") or self.reranker == "dense"
+        if not needs_vectors:
+            return 0
+        with self._lock:
+            texts = list(dict.fromkeys(t for c in chunkers for t in self._base("hashing", c).texts))
+            before = self.embedder.encoded
+            progress = on_progress or self.on_progress
+            self.embedder.vectors(texts, progress)
+            if self.reranker == "dense":
+                self.embedder.whole(texts, progress)
+            return self.embedder.encoded - before
 
     def ranked(self, chunker: ChunkerConfig, k: int, allowed=None, rerank: bool = False,
                k_candidates: int = 50) -> list[np.ndarray]:
-        """Chunk ids retrieved for each valid question: bi-encoder top k, or the top k after reranking.
+        """Chunk ids retrieved for each valid question: the retriever's top k, or the top k after reranking.
 
         Rankings are remembered per setting and served as prefixes: the top 3 is the start of the top 50.
         """
         allowed = {allowed} if isinstance(allowed, str) else allowed
-        key = (chunker, frozenset(allowed) if allowed is not None else None, rerank, k_candidates if rerank else 0)
+        key = (self.retriever, self.reranker if rerank else None, chunker,
+               frozenset(allowed) if allowed is not None else None, rerank, k_candidates if rerank else 0)
         with self._lock:
             return self._ranked_locked(key, chunker, k, allowed, rerank, k_candidates)
 
@@ -95,7 +184,7 @@ class Workbench:
         """For each valid question, the set of ids of the chunks of this chunking that hold its anchor."""
         with self._lock:
             if chunker not in self._holders:
-                ix = self.index(chunker)
+                ix = self._base("hashing", chunker)              # every retriever cuts the same chunks
                 self._holders[chunker] = [set(anchor_holders(ix, occ).tolist())
                                           for occ in self.check.occurrences.values()]
             return self._holders[chunker]
@@ -110,7 +199,8 @@ class Workbench:
     def anchors_in(self, chunker: ChunkerConfig, doc: int) -> tuple[list, set]:
         """The golden anchors inside document position `doc` as (first, last) word ranges, and the subset
         that no chunk of this chunker holds whole (cut by a boundary)."""
-        ix = self.index(chunker)
+        with self._lock:
+            ix = self._base("hashing", chunker)
         mine = np.flatnonzero(ix.doc == doc)
         spans = list(zip(ix.start[mine].tolist(), ix.end[mine].tolist()))
         anchors = [r for occ in self.check.occurrences.values() for r in occ.get(doc, [])]

@@ -1,2 +1,2 @@
-"""Retrieval: chunkers, the hashing encoder, the index with its filter-first search, the reranker.
-New encoders and search engines go here."""
+"""Retrieval: chunkers, the tokenized corpus, the retrievers (the article's hashing encoder, BM25, MiniLM, hybrid),
+the index with its filter-first search, the rerankers. New encoders and search engines go here."""

@@ -52,13 +52,20 @@ class SparseMatrix:
         order, and each product of two float32 values is exact in float64.
         """
         cols = np.flatnonzero(query)                                      # the query's buckets, ascending
-        lo, hi = self.ptr[cols].tolist(), self.ptr[cols + 1].tolist()
-        if lo == hi:                                                      # no row shares a bucket
+        return self.column_scores(cols, query[cols].astype(np.float64).tolist())
+
+    def column_scores(self, cols: np.ndarray, weights: list) -> np.ndarray:
+        """(n_rows,) float64: sum over the given columns (ascending) of weight * the column's values.
+
+        cols [0, 2], weights [1.0, 2.0] on columns 0: {row 1: 0.5}, 2: {row 0: 0.25, row 1: 0.5} -> [0.5, 1.5]
+        """
+        lo, hi = self.ptr[cols].tolist(), self.ptr[np.asarray(cols) + 1].tolist()
+        if lo == hi:                                                      # no row shares a column
             return np.zeros(self.n_rows)
         rows = np.concatenate([self.rows[a:b] for a, b in zip(lo, hi)])   # (n_postings,)
-        weights = np.concatenate([np.multiply(self.vals[a:b], w, dtype=np.float64)
-                                  for a, b, w in zip(lo, hi, query[cols].astype(np.float64).tolist())])
-        return np.bincount(rows, weights=weights, minlength=self.n_rows)
+        products = np.concatenate([np.multiply(self.vals[a:b], w, dtype=np.float64)
+                                   for a, b, w in zip(lo, hi, weights)])
+        return np.bincount(rows, weights=products, minlength=self.n_rows)
 
     def to_dense(self) -> np.ndarray:
         """(n_rows, dim) float32: for tests and small corpora only."""

@@ -45,8 +45,9 @@ def compare(now_ids, other_ids, index: Index, trusted, k: int) -> tuple[tuple, s
 
 
 def flips(index: Index, question: str, k_candidates: int, k: int, rerank: bool, allowed, trusted,
-          now=None) -> list[Flip]:
-    """The top k with rerank flipped, and with the filter flipped (off if on; the trusted statuses if off)."""
+          now=None, others: dict | None = None) -> list[Flip]:
+    """The top k with rerank flipped, with the filter flipped (off if on; the trusted statuses if off), and
+    with each index of `others` (name -> Index of the same chunks by another retriever) instead of `index`."""
     trusted = tuple(trusted)
     every = set(index.tc.corpus.statuses)
     allowed = every if allowed is None else set(allowed)
@@ -58,6 +59,10 @@ def flips(index: Index, question: str, k_candidates: int, k: int, rerank: bool, 
     for name, rr, statuses in ((f"rerank {'off' if rerank else 'on'}", not rerank, allowed),
                                (filter_name, rerank, other_filter)):
         ids = retrieve(index, question, k_candidates, k, rr, statuses).ids
+        entered, summary = compare(now, ids, index, trusted, k)
+        out.append(Flip(name, ids, entered, summary))
+    for name, other in (others or {}).items():
+        ids = retrieve(other, question, k_candidates, k, rerank, allowed).ids
         entered, summary = compare(now, ids, index, trusted, k)
         out.append(Flip(name, ids, entered, summary))
     return out

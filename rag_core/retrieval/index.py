@@ -9,15 +9,19 @@ The filter runs BEFORE ranking: only the allowed chunks are scored and compete f
 An empty allowed set returns nothing and says so; it never falls back to every chunk.
 Ties are broken by chunk order, as the article's stable argsort does.
 
+`Index` scores with the article's hashing encoder; the other retrievers (bm25.BM25Index, retrievers.DenseIndex,
+retrievers.HybridIndex) subclass it and change only `scores_many`, so search keeps this contract for all.
+
 Left out on purpose: approximate search (the exact scan over a sparse matrix is fast enough at
 100,000 chunks), updates in place (an index is rebuilt when its chunker changes).
 """
 from __future__ import annotations
 
+import dataclasses
 import functools
 import math
 from dataclasses import dataclass
-from typing import Iterable, NamedTuple
+from typing import ClassVar, Iterable, Iterator, NamedTuple
 
 import numpy as np
 
@@ -31,7 +35,7 @@ MAX_QUESTION_CHARS = 20_000
 
 class SearchResult(NamedTuple):
     ids: np.ndarray       # chunk ids, best first
-    scores: np.ndarray    # cosine similarity of each (float64)
+    scores: np.ndarray    # the retriever's score of each (float64): cosine, BM25 or fused rank
     notes: tuple          # plain sentences on what was adjusted: a clamped k, an empty filter
 
 
@@ -113,8 +117,17 @@ def check_question(question: str) -> str:
     return question.strip()
 
 
+def chunk_pieces(tc: TokenizedCorpus, chunker: ChunkerConfig) -> dict:
+    """The chunks of a chunker as the Index fields that every retriever shares: texts, doc, start, end, lo, hi."""
+    texts, doc, start, end = (_fixed_pieces if chunker.kind == "fixed" else _pieces)(tc, chunker)
+    lo, hi = tc.word_position(doc, start).astype(np.int64), tc.word_position(doc, end).astype(np.int64)
+    return {"tc": tc, "chunker": chunker, "texts": texts, "doc": doc, "start": start, "end": end, "lo": lo, "hi": hi}
+
+
 @dataclass
 class Index:
+    """The article's index: chunks encoded by the hashing encoder. Other retrievers subclass it (see retrievers)."""
+    retriever: ClassVar[str] = "hashing"
     tc: TokenizedCorpus
     chunker: ChunkerConfig
     texts: list               # chunk id -> text
@@ -123,19 +136,36 @@ class Index:
     end: np.ndarray           # chunk id -> one past the last word
     lo: np.ndarray            # chunk id -> its first position in tc.word_ids
     hi: np.ndarray            # chunk id -> one past its last position in tc.word_ids
-    encoder: HashingEncoder
-    matrix: SparseMatrix
+    encoder: HashingEncoder | None = None    # the hashing encoder and its matrix (None for other retrievers)
+    matrix: SparseMatrix | None = None
+    reranker: str = "lexical"                # what `retrieve(..., rerank=True)` uses: "lexical" or "dense"
+    embedder: object = None                  # the trained encoder's vectors (vectors.Embedder), for "dense"
 
     @classmethod
     def build(cls, tc: TokenizedCorpus, chunker: ChunkerConfig, dim: int = 1024) -> "Index":
-        if chunker.kind == "fixed":
-            texts, doc, start, end = _fixed_pieces(tc, chunker)
-        else:
-            texts, doc, start, end = _pieces(tc, chunker)
-        lo, hi = tc.word_position(doc, start).astype(np.int64), tc.word_position(doc, end).astype(np.int64)
+        pieces = chunk_pieces(tc, chunker)
         enc = HashingEncoder(tc.tokenizer, dim)
-        matrix = enc.fit_chunks(tc.word_ids, lo, hi)
-        return cls(tc, chunker, texts, doc, start, end, lo, hi, enc, matrix)
+        matrix = enc.fit_chunks(tc.word_ids, pieces["lo"], pieces["hi"])
+        return cls(**pieces, encoder=enc, matrix=matrix)
+
+    def pieces(self) -> dict:
+        """This index's chunks, to build another retriever's index on them without cutting them again."""
+        return {f: getattr(self, f) for f in ("tc", "chunker", "texts", "doc", "start", "end", "lo", "hi")}
+
+    def with_reranker(self, reranker: str, embedder=None) -> "Index":
+        """The same index (arrays shared) whose `retrieve(..., rerank=True)` uses `reranker`."""
+        if reranker == self.reranker and (embedder is None or embedder is self.embedder):
+            return self
+        return dataclasses.replace(self, reranker=reranker, embedder=embedder or self.embedder)
+
+    def scores_many(self, questions: list[str], allowed: np.ndarray | None = None) -> Iterator[np.ndarray]:
+        """(n_chunks,) float64 scores of every chunk, per question; higher is better.
+
+        `allowed` (the ids that pass the filter, None for all) matters only to a retriever that ranks
+        within the allowed chunks (hybrid); the others score every chunk and the search rules the rest out.
+        """
+        for q in questions:
+            yield self.matrix.scores(self.encoder.encode_query(q))
 
     # --- what a chunk is -------------------------------------------------------------------
     def __len__(self) -> int:
@@ -210,8 +240,7 @@ class Index:
         notes = (f"Asked for {k} chunks but only {len(idx)} {where}: returning {len(idx)}.",) if k > len(idx) else ()
         k = min(int(k), len(idx))
         out = []
-        for q in questions:
-            scores = self.matrix.scores(self.encoder.encode_query(q))         # (n_chunks,) float64
+        for scores in self.scores_many(questions, idx if allowed is not None else None):   # (n_chunks,) float64
             if len(excluded) <= len(idx):   # mostly allowed: rule the others out in place
                 scores[excluded] = -np.inf
                 best = top_k(scores, k)     # k <= len(idx), so never an excluded chunk

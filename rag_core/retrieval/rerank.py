@@ -1,14 +1,20 @@
-"""The article's lexical reranker (a cross-encoder surrogate) and `retrieve`: candidates, rerank, keep k.
+"""The rerankers and `retrieve`: candidates from the index, reranked, k kept.
 
-The reranker reads the PAIR (question, chunk) in one pass, which is the property of a cross-encoder,
-but it is not a model: score = 0.55 * coverage + 0.30 * bigrams + 0.15 * proximity, where
+Two rerankers, chosen by the index (`Index.reranker`, set with `Index.with_reranker`):
+
+lexical (the article's, a cross-encoder surrogate) reads the PAIR (question, chunk) in one pass, which is
+the property of a cross-encoder, but it is not a model: score = 0.55 * coverage + 0.30 * bigrams + 0.15 * proximity,
     coverage  = share of the question's distinct terms found in the chunk,
     bigrams   = share of the question's distinct bigrams found in the chunk,
     proximity = (distinct terms found) / (span between their first occurrences), 0 with fewer than 2 hits.
-Equal scores are ordered by the bi-encoder similarity, then by the candidates' order.
 
-Left out on purpose: any trained signal; this surrogate sees the same words as the encoder, so it
-can only reorder what the candidates already contain.
+dense: the cosine between the question's MiniLM vector and the chunk's, the whole chunk read in windows of
+254 word pieces (the best window counts). A bi-encoder rerank: question and chunk are encoded apart.
+
+Equal scores keep the candidates' order (the retriever's ranking).
+
+Left out on purpose: a cross-encoder (no package we know ships its weights for offline use); the lexical
+surrogate sees the same words as a lexical retriever, so it can only reorder what the candidates contain.
 """
 from __future__ import annotations
 
@@ -24,7 +30,7 @@ WEIGHTS = (0.55, 0.30, 0.15)   # coverage, bigrams, proximity: the article's cho
 
 class Retrieved(NamedTuple):
     ids: np.ndarray            # chunk ids in final order
-    similarity: np.ndarray     # bi-encoder cosine of each
+    similarity: np.ndarray     # the retriever's score of each (the article's: bi-encoder cosine)
     rerank_score: np.ndarray   # reranker score of each (NaN when rerank is off)
     bi_rank: np.ndarray        # 1-based rank each chunk had among the candidates before reranking
     notes: tuple               # what was clamped or filtered away
@@ -42,11 +48,31 @@ def _segments(lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndarray, n
 
 
 def rerank_scores_many(index: Index, questions: list[str], candidates: list) -> list[np.ndarray]:
-    """The reranker's score of each candidate chunk of each question, all pairs in one vectorized pass.
+    """The index's reranker's score of each candidate chunk of each question.
 
     questions[i] is scored against the chunk ids candidates[i]; returns one score array per question.
     The questions are those the candidates were searched for (`Index.search` has checked them).
     """
+    if index.reranker == "dense":
+        return dense_scores_many(index, questions, candidates)
+    return lexical_scores_many(index, questions, candidates)
+
+
+def dense_scores_many(index: Index, questions: list[str], candidates: list) -> list[np.ndarray]:
+    """Per question, the best cosine between its MiniLM vector and the windows of each candidate chunk."""
+    from rag_core.retrieval.vectors import Embedder
+    embedder = index.embedder or Embedder.default()
+    out = []
+    for q, ids in zip(questions, candidates):
+        ids = [int(c) for c in ids]
+        whole = embedder.whole([index.texts[c] for c in ids])                 # per chunk, (windows, 384)
+        v = embedder.query(q)
+        out.append(np.array([float((w @ v).max()) for w in whole]))
+    return out
+
+
+def lexical_scores_many(index: Index, questions: list[str], candidates: list) -> list[np.ndarray]:
+    """The article's reranker, all pairs in one vectorized pass."""
     if not questions:
         return []
     V = len(index.tc.tokenizer.hashes)
@@ -106,7 +132,7 @@ def rerank_order(scores: np.ndarray) -> np.ndarray:
 
 def retrieve(index: Index, question: str, k_candidates: int = 50, k_final: int = 5,
              rerank: bool = True, allowed: Iterable[str] | None = None) -> Retrieved:
-    """Search k_candidates with the bi-encoder (filter first), optionally rerank them, keep k_final."""
+    """Search k_candidates with the index's retriever (filter first), optionally rerank them, keep k_final."""
     for name, k in (("candidates", k_candidates), ("chunks to keep", k_final)):
         if not isinstance(k, (int, np.integer)) or isinstance(k, bool) or k <= 0:
             raise ValueError(f"The number of {name} must be a whole number above 0, got {k!r}.")

@@ -1,0 +1,158 @@
+"""The Compare page under AppTest, and the loss-account caption on generated tables.
+
+Expected values come from rag_core.evaluation.compare on the same setups, never typed."""
+import random
+import re
+from urllib.parse import parse_qs, urlparse
+
+import pandas as pd
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from test_app import APP, assert_fine, open_page, shown
+from rag_core.evaluation.compare import compare
+from rag_core.evaluation.losses import STAGES
+from rag_core.evaluation.setup import Setup
+from rag_core.retrieval.chunkers import ChunkerConfig
+from ui import captions
+
+ARTICLE = ChunkerConfig("fixed", 160, 32)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def data_folder(tmp_path_factory):
+    """Runs kept by these tests go to a folder of their own (set before any page of this module opens)."""
+    mp = pytest.MonkeyPatch()
+    folder = tmp_path_factory.mktemp("openbook-data")
+    mp.setenv("OPENBOOK_DATA_DIR", str(folder))
+    yield folder
+    mp.undo()
+
+
+@pytest.fixture(scope="module")
+def page(data_folder):
+    return open_page("compare")
+
+
+def expected(wb):
+    return compare(wb, [Setup("as in Ask", ARTICLE, 20, 3, frozenset({"current"}), True),
+                        Setup("filter off", ARTICLE, 20, 3, None, True),
+                        Setup("rerank off", ARTICLE, 20, 3, frozenset({"current"}), False)])
+
+
+def test_the_leaderboard_is_the_comparison_of_the_three_starting_setups(page, wb):
+    want = expected(wb).leaderboard
+    board = page.dataframe[1].value
+    assert list(board["setup"]) == list(want.setup)
+    for k in (1, 3, 5):
+        assert list(board[f"recall@{k}"]) == pytest.approx(list(want[f"recall_at_{k}"]))
+    assert list(board["answered"]) == list(want.answered)
+    spec = page.get("vega_lite_chart")[0].proto.spec
+    assert '"errorbar"' in spec and "ci_low" in spec and "ci_high" in spec       # intervals drawn, not only listed
+
+
+def test_the_pair_sentence_and_the_test_are_the_librarys(page, wb):
+    p = expected(wb).pair("as in Ask", "filter off", 1)
+    said = [shown(s.value) for s in page.success] + [shown(i.value) for i in page.info]
+    assert p["sentence"] in said
+    assert p["a_only"] == 10 and p["b_only"] == 0 and "not chance" in p["sentence"]
+
+
+def test_every_grid_cell_links_to_ask_with_its_setup_and_ask_agrees_on_the_rank(page, wb):
+    grid = page.dataframe[-1].value
+    c = expected(wb)
+    assert list(grid.question) == c.questions
+    for name in c.names:
+        cells = list(grid[name])
+        for i, cell in enumerate(cells):
+            rank = c.results[name][i].first_rank
+            assert cell.startswith(f"{rank if rank is not None else '—'} · {c.results[name][i].stage}")
+    link = grid["open filter off"].iloc[0]
+    query = {k: v[0] for k, v in parse_qs(urlparse(link).query).items()}
+    assert urlparse(link).path == "ask" and query["ask_question"] == c.questions[0]
+    assert query["ask_statuses"] == "current,draft,outdated" and query["ask_rerank"] == "1"
+    ask = open_page("ask", query=query)
+    labels = [m.value for m in ask.main.markdown if m.value == ":green[**✓ holds the anchor**]" or m.value == "no anchor"]
+    first = next(i for i, v in enumerate(labels, 1) if v.startswith(":green"))
+    assert first == c.results["filter off"][0].first_rank
+
+
+def test_a_status_the_dataset_lacks_is_said_with_its_row():
+    at = open_page("compare")
+    rows = at.session_state["compare_rows"].copy()
+    rows.loc[1, "statuses"] = "current|archived"
+    at.session_state["compare_rows"] = rows
+    at.session_state["compare_editor"] = {"edited_rows": {}, "added_rows": [], "deleted_rows": []}
+    at.run()
+    assert_fine(at)
+    assert any("Row 2" in shown(e.value) and "archived" in e.value for e in at.error), [e.value for e in at.error]
+
+
+def test_a_kept_comparison_appears_in_the_run_history(data_folder):
+    at = open_page("compare")
+    at.button(key="compare_save").click().run()
+    assert_fine(at)
+    history = at.dataframe[-1].value
+    assert sorted(history["name"]) == sorted(["as in Ask", "filter off", "rerank off"])
+    assert (data_folder / "openbook.sqlite3").exists()
+
+
+# ---------------------------------------------------------------- the loss-account caption
+
+def _account(rng: random.Random) -> pd.DataFrame:
+    shape = rng.choice(["empty", "zeros", "one", "many"])
+    if shape == "empty":
+        return pd.DataFrame(columns=["stage", "questions"])
+    counts = {s: 0 for s in STAGES}
+    if shape == "one":
+        counts[rng.choice(STAGES)] = rng.randint(1, 40)
+    elif shape == "many":
+        for s in rng.sample(STAGES, rng.randint(2, len(STAGES))):
+            counts[s] = rng.randint(0, 30)
+    return pd.DataFrame({"stage": list(counts), "questions": list(counts.values())})
+
+
+@pytest.mark.parametrize("seed", range(300))
+def test_the_loss_caption_quotes_only_the_table(seed):
+    df = _account(random.Random(seed))
+    text = captions.losses(df)
+    if df.empty or df.questions.sum() == 0:
+        assert text.startswith("Nothing to show")
+        return
+    n = int(df.questions.sum())
+    assert text.startswith(f"Of {n} golden questions, {int(df.set_index('stage').questions.get('answered', 0))} ")
+    quoted = re.findall(r"(\d+) (?:is|are) lost at ([a-z ]+?)(?:,| and|\.)", text)
+    lost = {s: int(c) for s, c in zip(df.stage, df.questions) if s != "answered" and c > 0}
+    assert {s: int(c) for c, s in quoted} == lost
+    assert [s for _, s in quoted] == [s for s in STAGES if s in lost]          # pipeline order
+    assert ("none is lost" in text) == (not lost)
+
+
+# ---------------------------------------------------------------- the trap-3 caption
+
+def _trap3_table(rng: random.Random) -> pd.DataFrame:
+    names = rng.sample(["hashing", "bm25", "minilm", "hybrid"], rng.randint(0, 4))
+    ks = rng.choice([(1, 3, 5), (1, 5), (3,)])
+    pick = lambda: rng.choice([0.0, 0.5, 1.0, 1 / 3, 2 / 3, rng.random()])   # noqa: E731  (ties and all-equal too)
+    return pd.DataFrame([{"k": k, "retriever": r, "article_questions": pick(), "user_questions": pick()}
+                         for r in names for k in ks], columns=["k", "retriever", "article_questions", "user_questions"])
+
+
+@pytest.mark.parametrize("seed", range(300))
+def test_the_trap3_caption_quotes_the_rows_it_names_and_names_every_tied_loser(seed):
+    df = _trap3_table(random.Random(seed))
+    text = captions.trap3(df)
+    at = df[df.k == 3]
+    if at.empty:
+        assert text.startswith("Nothing to show")
+        return
+    for r in at.itertuples():
+        assert f"{r.retriever} {captions.share(r.article_questions)} against {captions.share(r.user_questions)}" in text
+    drops = {r.retriever: round(r.article_questions, 3) - round(r.user_questions, 3) for r in at.itertuples()}
+    worst = max(drops.values())
+    if worst > 0:
+        losers = [r for r, d in drops.items() if d == worst]
+        assert f"{worst:.3f}" in text and all(r in text.split("drop")[-1] or r in text.split("biggest")[-1] for r in losers)
+        assert ("flatters lexical retrieval" in text) == (set(losers) <= {"hashing", "bm25"})
+    else:
+        assert "No retriever drops" in text

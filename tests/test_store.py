@@ -1,0 +1,238 @@
+"""The run store: datasets by content hash, runs round-trip, nothing kept when off, writers at once lose nothing,
+and a damaged or foreign file is a clear ValueError naming it, never a crash and never overwritten."""
+import sqlite3
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+from rag_core import Document, GoldenRow
+from rag_core.evaluation.compare import compare, compare_runs
+from rag_core.evaluation.losses import QuestionResult
+from rag_core.evaluation.setup import Setup, default_setup, parse_setup
+from rag_core.store import FILE_NAME, SCHEMA, Store, dataset_key, golden_key
+
+ROOT = Path(__file__).resolve().parents[1]
+DOCS = (Document("a.txt", "The launch code for the rocket is 7741."), Document("b.md", "A draft.", "draft"))
+GOLDEN = (GoldenRow("What is the launch code?", "a.txt", "launch code for the rocket is 7741"),)
+RESULT = QuestionResult("What is the launch code?", "a.txt", 1, 1, "answered", False, "answered",
+                        "The launch code for the rocket is 7741 [S1].", "Every claim is in S1.", 0.01)
+
+
+@pytest.fixture
+def store(tmp_path):
+    return Store(tmp_path / FILE_NAME)
+
+
+def test_a_dataset_is_kept_by_its_content_hash(store):
+    key = store.save_dataset("rockets", DOCS, GOLDEN)
+    assert key == dataset_key("rockets", DOCS, GOLDEN) and key.startswith("user-")
+    assert store.save_dataset("rockets", DOCS, GOLDEN) == key              # the same content is kept once
+    assert [(d.key, d.documents, d.questions, d.words) for d in store.list_datasets()] == [(key, 2, 1, 8 + 2)]
+    got = store.load_dataset(key)
+    assert (got.name, got.documents, got.golden) == ("rockets", DOCS, GOLDEN)
+    assert store.load_dataset("user-0000000000000000") is None
+    assert dataset_key("rockets", DOCS[:1], GOLDEN) != key
+
+
+def test_a_run_round_trips(store):
+    setup = parse_setup("filter: statuses=current k=1 candidates=4", Setup())
+    run = store.save_run(setup, [RESULT, RESULT._replace(stage="ranked out", first_rank=3)], "bundled", "Bundled",
+                         "g-1", "qwen2.5:7b", chunks=114)
+    (info,) = store.list_runs()
+    assert (info.id, info.name, info.model, info.questions, info.answered, info.found, info.chunks) == \
+           (run, "filter", "qwen2.5:7b", 2, 1, 1, 114)
+    loaded = store.load_run(run)
+    assert loaded.setup == setup and loaded.results == [RESULT, RESULT._replace(stage="ranked out", first_rank=3)]
+    assert loaded.info == info
+
+
+def test_runs_are_listed_newest_first_and_by_dataset(store):
+    ids = [store.save_run(Setup(f"s{i}"), [RESULT], key, key, "g-1") for i, key in enumerate(["x", "y", "x"])]
+    assert [r.id for r in store.list_runs()] == ids[::-1]
+    assert [r.id for r in store.list_runs("x")] == [ids[2], ids[0]]
+    assert store.list_runs(golden="g-2") == []
+
+
+def test_deleting(store):
+    key = store.save_dataset("rockets", DOCS, GOLDEN)
+    keep = store.save_run(Setup("a"), [RESULT], "bundled", "Bundled", "g-1")
+    gone = store.save_run(Setup("b"), [RESULT], key, "rockets", "g-1")
+    store.delete_run(keep)
+    with pytest.raises(ValueError, match=f"There is no saved run {keep}"):
+        store.load_run(keep)
+    store.delete_dataset(key)                      # its runs go with it
+    assert store.list_runs() == [] and store.load_dataset(key) is None and gone
+    store.save_run(Setup("c"), [RESULT], "bundled", "Bundled", "g-1")
+    store.save_dataset("rockets", DOCS, GOLDEN)
+    store.delete_all()
+    assert store.list_runs() == [] and store.list_datasets() == []
+
+
+def test_saved_runs_compare_as_the_live_ones(store, wb):
+    live = compare(wb, [default_setup(wb, "filter"), parse_setup("no filter: statuses=all", default_setup(wb))])
+    g = golden_key(wb.check.valid)
+    ids = [store.save_run(s, live.results[s.name], "bundled", "Bundled", g, chunks=live.chunks[s.name])
+           for s in live.setups]
+    again = compare_runs([store.load_run(i) for i in ids])
+    assert again.pairs.drop(columns="power_sentence").equals(live.pairs.drop(columns="power_sentence"))
+    assert again.grid.equals(live.grid) and again.losses.equals(live.losses)
+
+
+@pytest.mark.parametrize("env", [{"OPENBOOK_DATA_DIR": "off"}, {"OPENBOOK_DATA_DIR": ""}])
+def test_switched_off_nothing_is_kept_and_it_says_so(env):
+    store = Store.default(env)
+    assert not store.enabled
+    assert store.save_dataset("rockets", DOCS, GOLDEN) is None and store.load_dataset("x") is None
+    assert store.save_run(Setup(), [RESULT], "bundled", "Bundled", "g-1") is None
+    assert store.list_runs() == [] and store.list_datasets() == []
+    store.delete_all()
+    assert "Nothing is kept on disk (OPENBOOK_DATA_DIR is off)" in store.describe()
+    with pytest.raises(ValueError, match="no saved run 1 .OPENBOOK_DATA_DIR is off"):
+        store.load_run(1)
+
+
+def test_the_default_store_lives_in_the_data_folder(tmp_path):
+    store = Store.default({"OPENBOOK_DATA_DIR": str(tmp_path / "data")})
+    assert store.path == tmp_path / "data" / FILE_NAME
+    text = store.describe()
+    assert str(store.path) in text and "delete that file" in text and "OPENBOOK_DATA_DIR=off" in text
+
+
+# ---- writers at once ------------------------------------------------------------------------------
+
+def test_eight_threads_writing_at_once_lose_nothing(store):
+    store.check()
+    errors, ids = [], []
+
+    def write(t):
+        try:
+            for i in range(25):
+                ids.append(store.save_run(Setup(f"t{t}-{i}"), [RESULT], "bundled", "Bundled", "g-1"))
+        except Exception as e:           # noqa: BLE001  (reported below)
+            errors.append(e)
+
+    threads = [threading.Thread(target=write, args=(t,)) for t in range(8)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    assert errors == [] and len(set(ids)) == 200
+    assert sorted(r.name for r in store.list_runs()) == sorted(f"t{t}-{i}" for t in range(8) for i in range(25))
+
+
+WRITER = """
+import sys
+from rag_core.evaluation.losses import QuestionResult
+from rag_core.evaluation.setup import Setup
+from rag_core.store import Store
+store, tag = Store(sys.argv[1]), sys.argv[2]
+r = QuestionResult("q", "d", 1, 1, "answered", False, "answered", "a", "r", 0.0)
+print("ready", flush=True)
+sys.stdin.readline()                                  # all writers start together
+for i in range(40):
+    store.save_run(Setup(f"{tag}-{i}"), [r], "bundled", "Bundled", "g-1")
+"""
+
+
+def test_two_processes_and_threads_writing_at_once_lose_nothing(tmp_path):
+    path = tmp_path / FILE_NAME            # not created yet: the writers race to create it too
+    procs = [subprocess.Popen([sys.executable, "-c", WRITER, str(path), f"p{n}"], cwd=str(ROOT), text=True,
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE) for n in range(2)]
+    try:
+        for p in procs:
+            assert p.stdout.readline() == "ready\n"
+        here = Store(path)
+        threads = [threading.Thread(target=lambda t=t: [here.save_run(Setup(f"t{t}-{i}"), [RESULT], "b", "B", "g-1")
+                                                        for i in range(20)]) for t in range(4)]
+        for p in procs:
+            p.stdin.write("go\n")
+            p.stdin.flush()
+        for th in threads:
+            th.start()
+        for th in threads:
+            th.join()
+        for p in procs:
+            assert p.wait(timeout=120) == 0, p.stderr.read()
+    finally:
+        for p in procs:
+            p.kill() if p.poll() is None else None
+            for f in (p.stdin, p.stdout, p.stderr):
+                f.close()
+    names = sorted(r.name for r in Store(path).list_runs())
+    assert names == sorted([f"p{n}-{i}" for n in range(2) for i in range(40)] + [f"t{t}-{i}" for t in range(4) for i in range(20)])
+
+
+# ---- files that are not ours ---------------------------------------------------------------------
+
+def expect_clear_error(path, *words):
+    store = Store(path)
+    before = path.read_bytes()
+    for call in (store.list_runs, lambda: store.save_run(Setup(), [RESULT], "b", "B", "g-1")):
+        with pytest.raises(ValueError) as e:
+            call()
+        message = str(e.value)
+        assert str(path) in message and "Move it away or delete it" in message, message
+        for w in words:
+            assert w in message, message
+    assert path.read_bytes() == before                   # never overwritten
+
+
+def test_a_file_that_is_not_a_database(tmp_path):
+    path = tmp_path / FILE_NAME
+    path.write_bytes(b"these are my notes, not a database\n" * 10)
+    expect_clear_error(path, "is not a SQLite database")
+
+
+def test_a_damaged_database(tmp_path, store):
+    store.save_run(Setup(), [RESULT], "b", "B", "g-1")
+    data = bytearray(store.path.read_bytes())
+    for f in store.path.parent.glob(FILE_NAME + "-*"):      # the WAL is folded in when the last reader closes
+        f.unlink()
+    data[100:len(data)] = b"\xff" * (len(data) - 100)         # the header survives, the pages do not
+    store.path.write_bytes(bytes(data))
+    expect_clear_error(store.path, "damaged")
+
+
+@pytest.mark.parametrize("version, words", [(0, "an older version of Open Book (format 0"),
+                                            (SCHEMA + 1, "a newer version of Open Book")])
+def test_a_database_of_another_format(tmp_path, version, words):
+    path = tmp_path / FILE_NAME
+    with sqlite3.connect(path) as con:
+        con.execute("CREATE TABLE openbook_schema (version INTEGER NOT NULL)")
+        con.execute("INSERT INTO openbook_schema VALUES (?)", (version,))
+        con.execute("CREATE TABLE runs (id INTEGER PRIMARY KEY, setup TEXT)")
+    con.close()
+    expect_clear_error(path, words, f"this one reads format {SCHEMA}")
+
+
+def test_a_database_someone_else_wrote(tmp_path):
+    path = tmp_path / FILE_NAME
+    with sqlite3.connect(path) as con:
+        con.execute("CREATE TABLE runs (id INTEGER PRIMARY KEY, setup TEXT)")
+    con.close()
+    expect_clear_error(path, "not one Open Book wrote")
+
+
+def test_an_empty_file_becomes_a_store(tmp_path):
+    path = tmp_path / FILE_NAME
+    path.write_bytes(b"")
+    store = Store(path)
+    assert store.save_run(Setup(), [RESULT], "b", "B", "g-1") == 1
+
+
+def test_a_folder_that_cannot_be_written(tmp_path):
+    (tmp_path / "file").write_text("x")
+    store = Store(tmp_path / "file" / FILE_NAME)           # its folder is a file
+    with pytest.raises(ValueError, match="cannot be opened: .*Set OPENBOOK_DATA_DIR to a writable folder"):
+        store.list_runs()
+
+
+def test_deleting_the_file_by_hand_starts_an_empty_store(store):
+    store.save_run(Setup(), [RESULT], "b", "B", "g-1")
+    for f in store.path.parent.glob(FILE_NAME + "*"):
+        f.unlink()
+    assert store.list_runs() == []
+    assert store.save_run(Setup(), [RESULT], "b", "B", "g-1") == 1
