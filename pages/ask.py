@@ -47,15 +47,17 @@ EXAMPLE = "Why shouldn't I check two secret tokens against each other with a pla
 
 
 def try_example():
-    """A question in a user's words (no function name): the article's encoder ranks its answer 28th, MiniLM first."""
+    """A question in a user's words (no function name): the article's encoder ranks its answer 28th, MiniLM first
+    (and the lexical reranker would push it down again: the example reranks by MiniLM too)."""
     settings.set_value("ask_question", EXAMPLE)
     settings.set_value("retriever", "minilm")
+    settings.set_value("reranker", "dense")
     st.session_state["ask_golden"] = None
 
 
 st.button("Example: a question in your own words, with the trained encoder", key="ask_example", on_click=try_example,
-          icon=":material/lightbulb:", help="Sets the retriever to MiniLM; the comparison below shows what the "
-                                             "article's encoder would have handed over instead.")
+          icon=":material/lightbulb:", help="Sets the retriever and the reranker to MiniLM; the comparison below shows "
+                                             "what the article's encoder would have handed over instead.")
 with st.expander("Retrieval settings", expanded=True):
     s = st.columns([1, 1, 2, 1])
     s[0].number_input("Candidates", min_value=1, max_value=500, key="ask_candidates", on_change=settings.remember,

@@ -13,6 +13,7 @@ from rag_core.evaluation.setup import Setup, retrieval_options
 from rag_core.generation.generator import scripted_answer
 from rag_core.generation.llm import LLMError
 from rag_core.retrieval.chunkers import ChunkerConfig
+from rag_core.retrieval.retrievers import RERANKERS, RETRIEVERS
 from rag_core.store import golden_key
 from ui import charts, data, frame, model_config, settings, widgets
 
@@ -29,6 +30,7 @@ for w in settings.init(("ask_candidates", "ask_k", "ask_statuses", "ask_rerank")
 chunker = settings.chunker_or_stop()
 statuses = list(wb.corpus.statuses)
 OPTIONS = [o for o in (retrieval_options() if retrieval_options() != "any" else ())]
+CHOICES = {"retriever": RETRIEVERS, "reranker": RERANKERS}
 
 
 # ---- the setups, starting from the sidebar and the Ask settings
@@ -36,7 +38,7 @@ def starting_rows() -> pd.DataFrame:
     now = dict(name="as in Ask", chunker=chunker.kind, size=chunker.size, overlap=chunker.overlap,
                candidates=int(st.session_state["ask_candidates"]), k=int(st.session_state["ask_k"]),
                statuses="|".join(st.session_state["ask_statuses"]) or "none", rerank=bool(st.session_state["ask_rerank"]),
-               generator="scripted", **{o: "" for o in OPTIONS})
+               generator="scripted", **{o: st.session_state.get(o, "") for o in OPTIONS})
     every = "|".join(sorted(statuses))
     other = "|".join(wb.trusted) if now["statuses"] in ("all", every) else "all"
     return pd.DataFrame([now, {**now, "name": "filter off" if other == "all" else "filter on", "statuses": other},
@@ -58,7 +60,8 @@ rows = st.data_editor(
                    "k": st.column_config.NumberColumn(min_value=1, max_value=50, step=1, required=True),
                    "statuses": st.column_config.TextColumn(required=True),
                    "rerank": st.column_config.CheckboxColumn(),
-                   "generator": st.column_config.SelectboxColumn(options=["scripted", "model"], required=True)})
+                   "generator": st.column_config.SelectboxColumn(options=["scripted", "model"], required=True),
+                   **{o: st.column_config.SelectboxColumn(options=list(CHOICES[o])) for o in OPTIONS if o in CHOICES}})
 if st.button("Start again from the sidebar and Ask settings", key="compare_reset", icon=":material/restart_alt:"):
     st.session_state["compare_rows"] = starting_rows()
     st.session_state.pop("compare_editor", None)
@@ -147,7 +150,7 @@ pair = result.pair(a, b, k)
 st.caption(widgets.plain(pair["power_sentence"]))
 discordant = result.discordant(a, b, k)
 if not discordant.empty:
-    st.dataframe(discordant, hide_index=True, width="stretch")
+    st.dataframe(widgets.readable(discordant), hide_index=True, width="stretch")
 
 # ---- where each question is lost
 st.subheader("4 · Where each question is lost")
