@@ -1,0 +1,97 @@
+"""The search-engine interface: who runs `Index.search_many` (the in-process index, or PostgreSQL + pgvector).
+
+    engine = MemoryEngine()                        # or PostgresEngine(url)
+    res = engine.search_many(index, ["default cutoff of get_close_matches?"], k=50, allowed={"current"})
+    res[0].ids, res[0].scores, res[0].notes        # exactly what index.search_many would give
+
+Every engine keeps Index.search_many's contract, to the letter:
+    the questions are checked (`check_question`), k must be a whole number above 0;
+    the filter runs BEFORE ranking: only allowed chunks compete, k is clamped to how many pass, with a note;
+    an empty allowed set returns nothing and says so (it never falls back to every chunk);
+    ties are broken by chunk order.
+`plan_search` does the checks and the clamping, so that every engine only ranks.
+
+Left out on purpose: how an engine stores vectors (see spaces.py: each retriever as inner products).
+"""
+from __future__ import annotations
+
+from typing import Iterable, NamedTuple
+
+import numpy as np
+
+from rag_core.retrieval.index import Index, SearchResult, check_question
+
+NOTHING_ALLOWED = ("No chunk passes the status filter (no status is allowed): nothing is retrieved. "
+                   "Allow at least one status.")
+
+
+class EngineError(ValueError):
+    """An engine that cannot answer. The message says what happened and what to do; it never holds a password."""
+
+
+class Plan(NamedTuple):
+    questions: list      # the questions, checked and stripped
+    k: int               # clamped to the number of allowed chunks (0 when none is allowed)
+    allowed: tuple | None  # the allowed statuses, sorted; None for no filter
+    n_allowed: int       # how many chunks pass the filter
+    notes: tuple         # the sentences Index.search_many adds: a clamped k, an empty filter
+
+
+def plan_search(index: Index, questions: list[str], k: int, allowed: Iterable[str] | None) -> Plan:
+    """Check a search as Index.search_many does: the same errors, the same clamped k, the same notes."""
+    questions = [check_question(q) for q in questions]
+    if not isinstance(k, (int, np.integer)) or isinstance(k, bool) or k <= 0:
+        raise ValueError(f"k must be a whole number of chunks above 0, got {k!r}.")
+    ids = index.allowed_ids(allowed)                      # ValueError for a status the corpus lacks
+    statuses = None if allowed is None else tuple(sorted({allowed} if isinstance(allowed, str) else set(allowed)))
+    if not len(ids):
+        return Plan(questions, 0, statuses, 0, (NOTHING_ALLOWED,))
+    where = "pass the filter" if allowed is not None else "exist"
+    notes = (f"Asked for {k} chunks but only {len(ids)} {where}: returning {len(ids)}.",) if k > len(ids) else ()
+    return Plan(questions, min(int(k), len(ids)), statuses, len(ids), notes)
+
+
+def nothing(plan: Plan) -> list[SearchResult]:
+    """The answer to a search that no chunk may answer: one empty result per question, with the note."""
+    return [SearchResult(np.zeros(0, np.int64), np.zeros(0), plan.notes) for _ in plan.questions]
+
+
+def rank(ids: np.ndarray, scores: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """The k best (ids, scores) by score, ties in chunk order.
+
+    ids [7, 2, 5], scores [0.5, 0.9, 0.5], k=2 -> ids [2, 5], scores [0.9, 0.5]
+    """
+    order = np.lexsort((ids, -scores))[:k]
+    return ids[order].astype(np.int64), scores[order]
+
+
+class SearchEngine:
+    """Runs searches over an Index. Subclasses set `name` and implement `search_many`."""
+    name = ""
+
+    def search_many(self, index: Index, questions: list[str], k: int,
+                    allowed: Iterable[str] | None = None) -> list[SearchResult]:
+        raise NotImplementedError
+
+    def search(self, index: Index, question: str, k: int, allowed: Iterable[str] | None = None) -> SearchResult:
+        return self.search_many(index, [question], k, allowed)[0]
+
+    def describe(self) -> str:
+        """One line for a page or a log: which engine, where (never a password)."""
+        return self.name
+
+    def close(self) -> None:
+        """Release what the engine holds (connections); searching again reopens them."""
+
+
+def approximate_recall(exact: SearchEngine, approximate: SearchEngine, index: Index, questions: list[str],
+                       k: int, allowed: Iterable[str] | None = None) -> float:
+    """Mean over the questions of |approximate top k & exact top k| / |exact top k| (questions with none left out).
+
+    1.0 means the approximate engine found every chunk of the exact top k; NaN when no question has any.
+    """
+    shares = []
+    for a, e in zip(approximate.search_many(index, questions, k, allowed), exact.search_many(index, questions, k, allowed)):
+        if len(e.ids):
+            shares.append(len(np.intersect1d(a.ids, e.ids)) / len(e.ids))
+    return float(np.mean(shares)) if shares else float("nan")
