@@ -32,18 +32,23 @@ from rag_core.evaluation.workbench import Workbench
 from rag_core.retrieval.retrievers import RERANKERS, RETRIEVERS, check_choice
 
 
+def add_data_options(p: argparse.ArgumentParser) -> None:
+    """Where the corpus and the golden set come from: the same options on every command that measures."""
+    p.add_argument("--corpus", choices=("bundled", "stdlib"),
+                   help="bundled (the default): the CPython 3.14 snapshot; stdlib: built from this interpreter")
+    p.add_argument("--modules", help="with --corpus stdlib: comma-separated module names (default: the article's 18)")
+    p.add_argument("--docs", help="your documents: a folder, a file or a zip (.txt .md .pdf .jsonl)")
+    p.add_argument("--golden", help="your golden set: a CSV with columns question,doc,anchor")
+    p.add_argument("--no-notes", action="store_true", help="leave out the article's 10 contradicting notes")
+
+
 def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="python -m rag_core", description="Open Book: the article's RAG tables, live.")
     sub = ap.add_subparsers(dest="command", required=True)
     r = sub.add_parser("report", help="compute and print the tables")
     r.add_argument("--format", choices=("markdown", "json"), default="markdown")
     r.add_argument("--tables", help=f"comma-separated subset of: {', '.join(report.TABLE_NAMES)}")
-    r.add_argument("--corpus", choices=("bundled", "stdlib"),
-                   help="bundled (the default): the CPython 3.14 snapshot; stdlib: built from this interpreter")
-    r.add_argument("--modules", help="with --corpus stdlib: comma-separated module names (default: the article's 18)")
-    r.add_argument("--docs", help="your documents: a folder, a file or a zip (.txt .md .pdf .jsonl)")
-    r.add_argument("--golden", help="your golden set: a CSV with columns question,doc,anchor")
-    r.add_argument("--no-notes", action="store_true", help="leave out the article's 10 contradicting notes")
+    add_data_options(r)
     r.add_argument("--generator", choices=("scripted", "ollama", "openai"), default="scripted",
                    help="a real model adds the table pipeline_model (its outcomes with and without the filter)")
     r.add_argument("--llm-url", help="server base URL, e.g. http://127.0.0.1:11434 (Ollama) or http://127.0.0.1:8080")
@@ -316,11 +321,7 @@ def compare_parser() -> argparse.ArgumentParser:
                    help='one setup, e.g. --setup "no filter: statuses=all" (give two to four)')
     c.add_argument("--k", default="1,3,5", help="the ks of the ceiling and the tests, comma-separated (default 1,3,5)")
     c.add_argument("--format", choices=("markdown", "json"), default="markdown")
-    c.add_argument("--corpus", choices=("bundled", "stdlib"), help="as for report")
-    c.add_argument("--modules", help="with --corpus stdlib: comma-separated module names")
-    c.add_argument("--docs", help="your documents: a folder, a file or a zip (.txt .md .pdf .jsonl)")
-    c.add_argument("--golden", help="your golden set: a CSV with columns question,doc,anchor")
-    c.add_argument("--no-notes", action="store_true", help="leave out the article's 10 contradicting notes")
+    add_data_options(c)
     c.add_argument("--generator", choices=("scripted", "ollama", "openai"), default="scripted",
                    help="a real model answers for every setup (a setup with generator=scripted keeps the scripted one)")
     c.add_argument("--llm-url", help="server base URL")
