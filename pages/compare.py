@@ -104,8 +104,9 @@ if uses_model and cfg is None:
     st.info("A setup uses the model, and no model is set up: open Model server (optional) at the bottom of the "
             "sidebar, or set its generator to scripted.")
     st.stop()
+run_key = (data.dataset().key, tuple(setups), cfg.model if uses_model else "scripted")
 if uses_model and not st.button("Run the golden set through the model", type="primary", key="compare_run",
-                                icon=":material/play_arrow:") and "compare_last" not in st.session_state:
+                                icon=":material/play_arrow:") and st.session_state.get("compare_ran") != run_key:
     st.info(f"{len(wb.check.valid)} golden questions go to {widgets.plain(cfg.model)} for each model setup: press Run.")
     st.stop()
 bar = st.progress(0.0, text="Starting…")
@@ -122,7 +123,7 @@ except ValueError as e:
     widgets.error(str(e))
     st.stop()
 bar.empty()
-st.session_state["compare_last"] = True
+st.session_state["compare_ran"] = run_key          # shown again without pressing, until a setup changes
 
 # ---- the leaderboard
 st.subheader("2 · Leaderboard")

@@ -156,3 +156,27 @@ def test_the_trap3_caption_quotes_the_rows_it_names_and_names_every_tied_loser(s
         assert ("flatters lexical retrieval" in text) == (set(losers) <= {"hashing", "bm25"})
     else:
         assert "No retriever drops" in text
+
+
+# ---------------------------------------------------------------- a setup answered by a model server
+
+def test_a_setup_answered_by_a_model_server_runs_on_press_and_is_judged():
+    from fake_llm_server import start_server, stop_server
+    from rag_core.generation.llm import LLMConfig
+    srv, url = start_server()
+    try:
+        at = open_page("compare", session={"llm_config": LLMConfig("ollama", url, "invented", timeout_s=10)})
+        rows = at.session_state["compare_rows"].copy()
+        rows.loc[0, "generator"] = "model"
+        at.session_state["compare_rows"] = rows
+        at.run()
+        assert any("press Run" in shown(i.value) for i in at.info)           # a model run waits for the button
+        at.button(key="compare_run").click().run()
+        assert_fine(at)
+        board = at.dataframe[1].value.set_index("setup")
+        n = int(board.loc["as in Ask", "answered"] + board.loc["as in Ask", "wrong source"]
+                + board.loc["as in Ask", "refused"] + board.loc["as in Ask", "abstained"])
+        assert n == 18 and board.loc["as in Ask", "refused"] == 18          # 'invented' makes up a number: refused
+        assert board.loc["filter off", "refused"] < 18                        # the scripted setups are not the model's
+    finally:
+        stop_server(srv)

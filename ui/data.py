@@ -211,8 +211,10 @@ def comparison(setups: tuple, generate_for, identity, on_progress=None):
     key = (dataset().key, setups, identity)
     held = st.session_state.setdefault("_comparisons", {})
     if key not in held:
-        done = {}
+        partial = st.session_state.setdefault("_comparisons_partial", {})
+        done = partial.setdefault(key, {})        # answers received so far: kept if the run is stopped, not asked again
         held[key] = compare(workbench(), list(setups), generate_for=generate_for, done=done, on_progress=on_progress)
+        partial.pop(key, None)
         while len(held) > 4:
             held.pop(next(iter(held)))
     return held[key]
