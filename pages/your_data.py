@@ -13,8 +13,9 @@ from ui import captions, charts, data, export, frame, widgets
 frame.ensure(__file__)          # a first request that runs this page without app.py draws the frame here
 
 st.title("Your data")
-st.caption("Measure the ceiling on your own documents. Everything you upload stays in this browser session: "
-           "other sessions never see it.")
+st.caption("Measure the ceiling on your own documents. What you upload is seen by this browser session only; "
+           "once used, it is also kept in the data folder, when that is on, so that a link to it still works after a "
+           "reload (below).")
 
 # ---- which dataset the pages use
 choices = {data.BUNDLED.key: data.BUNDLED, data.BUNDLED_USER.key: data.BUNDLED_USER}
@@ -95,10 +96,20 @@ if pending is not None:
             st.stop()
         ds = data.make_dataset(name.strip() or "My documents", docs, [GoldenRow(*r) for r in golden_rows])
         data.use_dataset(ds)
+        problem = data.keep_dataset(ds)           # so that a link to it opens it after a reload
+        if problem:
+            st.session_state["data_keep_problem"] = problem
         st.session_state["data_pending_choice"] = ds.key
         st.rerun()
 
+try:
+    st.caption(widgets.plain(data.store().describe()))
+except ValueError as e:
+    widgets.warn(str(e))
+
 # ---- what the active dataset looks like
+if "data_keep_problem" in st.session_state:
+    widgets.warn("The dataset is in use, but could not be kept for later: " + st.session_state.pop("data_keep_problem"))
 wb = data.workbench()
 st.subheader(f"3 · Active dataset: {widgets.plain(data.dataset().name)}")
 c = report.corpus_summary(wb)

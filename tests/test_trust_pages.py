@@ -86,3 +86,14 @@ def test_statuses_from_a_file_are_plain_text_in_badges_and_filter():
                    session={"dataset": data.make_dataset("odd statuses", docs, [])})
     badges = [m for m in (b.value for b in at.main.markdown) if "-badge[" in m]
     assert any("\\*\\*bold\\*\\*" in b for b in badges), badges
+
+
+def test_a_link_to_a_kept_upload_opens_it_after_a_reload(tmp_path, monkeypatch):
+    monkeypatch.setenv("OPENBOOK_DATA_DIR", str(tmp_path))
+    docs = [Document("alpha", "The default cutoff is 0.6 for alpha.", "current")]
+    ds = data.make_dataset("kept notes", docs, [GoldenRow("What is the cutoff of alpha?", "alpha", "The default cutoff is 0.6")])
+    from rag_core.store import Store
+    assert Store.default().save_dataset(ds.name, ds.documents, ds.golden) == ds.key     # the same key as a link's
+    at = open_page("overview", query={"data": ds.key})                                  # a new session: a reload
+    assert not at.warning, [w.value for w in at.warning]
+    assert any("kept notes" in shown(c.value) for c in at.sidebar.caption)

@@ -75,11 +75,33 @@ def dataset_from_link() -> str | None:
         st.session_state["dataset"] = BUILT_IN[wanted]
         return None
     if wanted not in BUILT_IN and "dataset" not in st.session_state:
+        saved = _saved_dataset(wanted)
+        if saved is not None:                       # kept in the store: the link opens it after a reload
+            use_dataset(saved)
+            return None
         st.query_params["data"] = BUNDLED.key
         return ("This link referred to uploaded data, which is gone: uploads live only in the browser session "
-                "that made them, and end with it (a reload starts a new session). Showing the bundled corpus; "
-                "upload the files again on the Your data page.")
+                "that made them (unless kept), and end with it. Showing the bundled corpus; upload the files again "
+                "on the Your data page.")
     st.query_params["data"] = dataset().key
+    return None
+
+
+def _saved_dataset(key: str) -> Dataset | None:
+    """The dataset the store keeps under `key` (uploads are kept there when the store is on), or None."""
+    try:
+        saved = store().load_dataset(key)
+    except ValueError:
+        return None
+    return Dataset(saved.key, saved.name, tuple(saved.documents), tuple(saved.golden)) if saved else None
+
+
+def keep_dataset(ds: Dataset) -> str | None:
+    """Keep an upload in the store so that a link to it works after a reload; a sentence if it could not be."""
+    try:
+        store().save_dataset(ds.name, ds.documents, ds.golden)
+    except ValueError as e:
+        return str(e)
     return None
 
 
