@@ -45,5 +45,5 @@ st.subheader("Trap 3: the article's questions against questions phrased as a use
 st.caption("Bundled corpus, trusted statuses only. The article: with a trained encoder \"the numbers would change, "
            "the shape of the problems would not\".")
 side = data.trap3_table()
-st.altair_chart(charts.trap3(side), width="content")
+st.altair_chart(charts.trap3(side), width="stretch")
 st.markdown(captions.trap3(side))

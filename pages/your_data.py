@@ -126,7 +126,7 @@ st.caption("Same corpus, same anchors, trusted statuses only, for every retrieve
            "library's words (function names); a lexical encoder loves that. Rephrased as a user would ask, the "
            "ceiling drops: that is trap 3. The article says a trained encoder changes the numbers, not the shape.")
 side = data.trap3_table()
-st.altair_chart(charts.trap3(side), width="content")
+st.altair_chart(charts.trap3(side), width="stretch")
 st.markdown(captions.trap3(side))
 st.dataframe(widgets.readable(side), hide_index=True, width="stretch")
 

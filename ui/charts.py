@@ -160,20 +160,21 @@ def for_tables(frames: dict, quote=str) -> dict:
 
 
 def trap3(df: pd.DataFrame):
-    """Ceiling at k per retriever (one small chart each), the article's questions against the same anchors asked
-    as a user would (df: k, retriever, article_questions, user_questions)."""
+    """Ceiling at k per retriever (a colour each), the article's questions (solid) against the same anchors asked
+    as a user would (dashed) (df: k, retriever, article_questions, user_questions). One chart that fits a phone."""
     if df.empty:
         return _empty("retriever to show")
     long = df.melt(id_vars=["k", "retriever"], value_vars=["article_questions", "user_questions"],
                    var_name="questions", value_name="ceiling")
     long["questions"] = long.questions.map({"article_questions": "the article's (library words)",
                                             "user_questions": "phrased as a user would"})
+    order = list(dict.fromkeys(df.retriever))
     return alt.Chart(long).mark_line(point=True).encode(
         x=alt.X("k:O", title="k"), y=alt.Y("ceiling:Q", scale=SHARE, title="ceiling"),
-        color=alt.Color("questions:N", title="questions", legend=alt.Legend(orient="bottom")),
-        tooltip=["retriever", "k", "questions", alt.Tooltip("ceiling:Q", format=".3f")]
-    ).properties(width=150, height=160).facet(
-        column=alt.Column("retriever:N", sort=list(dict.fromkeys(df.retriever)), title=None))
+        color=alt.Color("retriever:N", sort=order, title="retriever", legend=alt.Legend(orient="bottom")),
+        strokeDash=alt.StrokeDash("questions:N", title="questions", legend=alt.Legend(orient="bottom")),
+        detail="questions:N",
+        tooltip=["retriever", "k", "questions", alt.Tooltip("ceiling:Q", format=".3f")]).properties(height=300)
 
 
 # ---------------------------------------------------------------- setups side by side (compare page, Overview)
