@@ -15,7 +15,7 @@ process) is read:
              i.e. when another session disconnects. So: poll until the TTL has passed, then one more
              visitor comes and goes ("nudge"), then poll again.
 
-    .venv/bin/python benchmarks/bench_memory.py [--uploads 25] [--docs 30] [--words 2000] [--ttl 120]
+    .venv/bin/python benchmarks/bench_memory.py [--uploads 25] [--docs 30] [--words 2000] [--ttl 120] [--rounds 1]
 
 Prints one line per reading and a summary (before / peak / after). Nothing is forced: no gc call in the
 server, only waiting and an ordinary visit.
@@ -29,19 +29,22 @@ import argparse
 import csv
 import io
 import json
+import os
 import random
+import re
 import sys
 import time
+import urllib.request
+from collections import defaultdict
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from browser import (MAIN, SLOW_MS, StreamlitServer, chromium_problem, launch_chromium, upload,  # noqa: E402
-                     wait_charts, wait_idle)
+from browser import (MAIN, SLOW_MS, StreamlitServer, chromium_problem, launch_chromium, page_path,  # noqa: E402
+                     upload, wait_charts, wait_idle)
 
-N_CHARTS = 8                 # the Ablations page draws one chart per section
 POLL_S = 5.0                 # how often RSS is read while waiting for sessions to be dropped
 MB = 1024 * 1024
 
@@ -71,6 +74,24 @@ def rss_bytes(pid: int) -> int:
             continue
         todo += _children(p)
     return total
+
+
+def streamlit_figures(url: str) -> str:
+    """What Streamlit's own /_stcore/metrics says it holds: active sessions and cache_memory_bytes summed by
+    cache type (st_cache_data, st_cache_resource, st_session_state, the uploaded files...)."""
+    try:
+        with urllib.request.urlopen(url + "/_stcore/metrics", timeout=10) as r:
+            text = r.read().decode()
+    except OSError as e:
+        return f"(no metrics: {e})"
+    held, active = defaultdict(float), "?"
+    for line in text.splitlines():
+        m = re.match(r'cache_memory_bytes\{cache_type="([^"]*)",cache="[^"]*"\} (\S+)', line)
+        if m:
+            held[m.group(1)] += float(m.group(2))
+        elif line.startswith("active_sessions "):
+            active = line.split()[1]
+    return f"active sessions {active}; " + ", ".join(f"{k} {v / MB:.2f} MB" for k, v in sorted(held.items()))
 
 
 # ---------------------------------------------------------------- a generated upload
@@ -111,16 +132,28 @@ def generated_upload(i: int, docs: int, words: int, questions: int = 10) -> tupl
 
 # ---------------------------------------------------------------- the visits
 
+def nudge(browser, url: str) -> None:
+    """One more visitor comes and goes: its session's disconnect writes to the session store, which drops
+    the sessions past their TTL."""
+    ctx = browser.new_context()
+    try:
+        page = ctx.new_page()
+        page.goto(url + page_path("Glossary"))
+        wait_idle(page, timeout=SLOW_MS)
+    finally:
+        ctx.close()
+
+
 def visit_bundled(browser, url: str) -> None:
     """The Overview, then the Ablations page drawn, on the bundled corpus; then the context closes."""
     from playwright.sync_api import expect
     ctx = browser.new_context(viewport={"width": 1280, "height": 1000})
     try:
         page = ctx.new_page()
-        page.goto(url + "/")
+        page.goto(url + page_path("Overview"))
         expect(page.get_by_text("Headline figures, computed now")).to_be_visible(timeout=SLOW_MS)
-        page.goto(url + "/ablations")
-        wait_charts(page, N_CHARTS, timeout=SLOW_MS)
+        page.goto(url + page_path("Ablations"))
+        wait_charts(page, timeout=SLOW_MS)
     finally:
         ctx.close()
 
@@ -133,7 +166,7 @@ def visit_upload(browser, url: str, i: int, docs: int, words: int, on_open) -> N
     try:
         page = ctx.new_page()
         main = page.locator(MAIN)
-        page.goto(url + "/your-data")
+        page.goto(url + page_path("Your data"))
         expect(main).to_contain_text("Active dataset: Bundled corpus", timeout=SLOW_MS)
         wait_idle(page)
         documents, golden = generated_upload(i, docs, words)
@@ -145,7 +178,7 @@ def visit_upload(browser, url: str, i: int, docs: int, words: int, on_open) -> N
         expect(main.locator("h3").filter(has_text="Active dataset: My documents")).to_be_visible(timeout=SLOW_MS)
         page.locator('[data-testid="stSidebarNav"]').get_by_role("link", name="Ablations").click()
         expect(main.locator("h1").first).to_contain_text("Ablations", timeout=SLOW_MS)
-        wait_charts(page, N_CHARTS, timeout=SLOW_MS)
+        wait_charts(page, timeout=SLOW_MS)
         wait_idle(page, timeout=SLOW_MS)
         on_open()
     finally:
@@ -163,54 +196,64 @@ def main() -> int:
                     help="server.disconnectedSessionTTL in seconds (Streamlit's default: 120)")
     ap.add_argument("--settle", type=float, default=60.0,
                     help="seconds to keep polling after the TTL has passed and after the nudge")
+    ap.add_argument("--app", type=Path, default=ROOT / "app.py", help="the app to serve (e.g. another checkout's)")
+    ap.add_argument("--rounds", type=int, default=1,
+                    help="repeat uploads + wait; a later round that peaks no higher reuses what the first freed")
+    ap.add_argument("--malloc-arena-max", type=int, default=None,
+                    help="MALLOC_ARENA_MAX for the server (glibc keeps one heap per thread by default)")
     args = ap.parse_args()
     problem = chromium_problem()
     if problem:
         print(problem)
         return 1
     from playwright.sync_api import sync_playwright
+    if args.malloc_arena_max:
+        os.environ["MALLOC_ARENA_MAX"] = str(args.malloc_arena_max)      # inherited by the server process
 
     readings: list[tuple[str, int]] = []
 
-    def read(label: str, pid: int) -> int:
-        value = rss_bytes(pid)
+    def read(label: str) -> int:
+        value = rss_bytes(srv.proc.pid)
         readings.append((label, value))
-        print(f"{label:<34} RSS {value / MB:8.1f} MB", flush=True)
+        print(f"{label:<34} RSS {value / MB:8.1f} MB   [{streamlit_figures(srv.url)}]", flush=True)
         return value
 
-    with StreamlitServer(options={"server.disconnectedSessionTTL": args.ttl}) as srv, sync_playwright() as p:
-        pid = srv.proc.pid
+    summary = []
+    with StreamlitServer(app=args.app, options={"server.disconnectedSessionTTL": args.ttl}) as srv, sync_playwright() as p:
         browser = launch_chromium(p)
         try:
-            fresh = read("fresh server", pid)
+            fresh = read("fresh server")
             visit_bundled(browser, srv.url)
-            before = read("before (bundled corpus visited)", pid)
-            t0 = time.monotonic()
-            for i in range(1, args.uploads + 1):
-                visit_upload(browser, srv.url, i, args.docs, args.words,
-                             on_open=lambda i=i: read(f"upload {i:>2}, session open", pid))
-            closed_at = time.monotonic()
-            print(f"{args.uploads} uploads in {closed_at - t0:.0f} s; every context is closed now", flush=True)
-            read("all closed, at once", pid)
-            # sessions past their TTL are dropped at the next write to the session store
-            while time.monotonic() - closed_at < args.ttl + args.settle:
-                time.sleep(POLL_S)          # a benchmark waiting on a server's memory, not on a page
-                read(f"closed for {time.monotonic() - closed_at:4.0f} s", pid)
-            visit_bundled(browser, srv.url)
-            read("after one more visitor (nudge)", pid)
-            nudged = time.monotonic()
-            while time.monotonic() - nudged < args.settle:
-                time.sleep(POLL_S)
-                read(f"after nudge + {time.monotonic() - nudged:4.0f} s", pid)
+            before = read("before (bundled corpus visited)")
+            for r in range(1, args.rounds + 1):
+                first = len(readings)
+                t0 = time.monotonic()
+                for i in range(1, args.uploads + 1):
+                    n = (r - 1) * args.uploads + i              # every upload of every round differs
+                    visit_upload(browser, srv.url, n, args.docs, args.words,
+                                 on_open=lambda n=n: read(f"upload {n:>2}, session open"))
+                closed_at = time.monotonic()
+                print(f"{args.uploads} uploads in {closed_at - t0:.0f} s; every context is closed now", flush=True)
+                read("all closed, at once")
+                # sessions past their TTL are dropped at the next write to the session store
+                while time.monotonic() - closed_at < args.ttl + args.settle:
+                    time.sleep(POLL_S)          # a benchmark waiting on a server's memory, not on a page
+                    read(f"closed for {time.monotonic() - closed_at:4.0f} s")
+                nudge(browser, srv.url)
+                read("after one more visitor (nudge)")
+                nudged = time.monotonic()
+                while time.monotonic() - nudged < args.settle:
+                    time.sleep(POLL_S)
+                    read(f"after nudge + {time.monotonic() - nudged:4.0f} s")
+                summary.append((r, max(v for _, v in readings[first:]), readings[-1][1]))
         finally:
             browser.close()
-    after = readings[-1][1]
-    peak = max(v for _, v in readings)
-    print(f"\nSummary ({args.uploads} uploads of {args.docs} docs x {args.words} words, TTL {args.ttl} s): "
-          f"fresh {fresh / MB:.0f} MB, before {before / MB:.0f} MB, peak {peak / MB:.0f} MB, "
-          f"after {after / MB:.0f} MB (after - before: {(after - before) / MB:+.0f} MB)")
+    print(f"\nSummary: {args.uploads} uploads a round of {args.docs} docs x {args.words} words, TTL {args.ttl} s"
+          + (f", MALLOC_ARENA_MAX={args.malloc_arena_max}" if args.malloc_arena_max else "")
+          + f": fresh {fresh / MB:.0f} MB, before {before / MB:.0f} MB")
+    for r, peak, after in summary:
+        print(f"  round {r}: peak {peak / MB:.0f} MB, after {after / MB:.0f} MB (after - before: {(after - before) / MB:+.0f} MB)")
     return 0
-
 
 if __name__ == "__main__":
     sys.exit(main())

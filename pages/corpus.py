@@ -25,6 +25,7 @@ st.caption(f"{sizes['documents']} documents, {sizes['total_words']:,} words (med
 st.subheader("Documents")
 left, right = st.columns([2, 3])
 shown_statuses = left.pills("Status", statuses, selection_mode="multi", default=list(statuses), key="corpus_statuses",
+                            format_func=widgets.plain,
                             help="Show only the documents with these statuses.")
 needle = right.text_input("Search the text", key="corpus_search", placeholder="e.g. cutoff, heappush, deleted",
                           help="Keeps the documents whose name or text contains these characters (any case).")

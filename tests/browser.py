@@ -5,8 +5,13 @@
 - `launch_chromium(p)`: Debian's /usr/bin/chromium through Playwright's sync API (never `playwright install`).
 - `chromium_problem()`: why the browser tests cannot run here, or None.
 - Page helpers that wait on what the page says, never sleep: `wait_idle` (no script run going on),
-  `rerun` (the run an action triggered is over), `wait_loaded`, `wait_charts`; `click_label`, `screenshot`.
-  They poll in the page every POLL_MS; assertions stay `expect(...)` in the tests.
+  `rerun` (the run an action triggered is over), `wait_loaded`, `wait_charts`; `upload`, `click_label`,
+  `screenshot`; `page_path` (a page's URL path, from ui.navigation). They poll in the page every POLL_MS; assertions stay `expect(...)` in the tests.
+
+On a busy machine a click's rerun may start hundreds of milliseconds after the click, so "the app is idle"
+right after a click proves nothing (it is still idle from before). After an action, wait for the STATE that
+proves it happened (a text, an element count, a URL) with `expect(...)`; `rerun` only keeps the next action
+from racing the current run. Every wait has a generous timeout (WAIT_MS): a pass takes a fraction of it.
 
 Left out on purpose: pytest. Fixtures live in the test file; this module is plain Python so the
 benchmark can use it too.
@@ -14,6 +19,7 @@ benchmark can use it too.
 from __future__ import annotations
 
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -85,8 +91,10 @@ def _healthy(url: str) -> bool:
 class StreamlitServer:
     """`with StreamlitServer() as srv: page.goto(srv.url + "/ask")` — a fresh process, cold caches."""
 
-    def __init__(self, app: Path = ROOT / "app.py", port: int | None = None, timeout: float = 60.0):
+    def __init__(self, app: Path = ROOT / "app.py", port: int | None = None, timeout: float = 120.0,
+                 options: dict | None = None):
         self.app, self.timeout = Path(app), timeout
+        self.options = dict(options or {})       # more `streamlit run` options: {"server.disconnectedSessionTTL": 5}
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.proc: subprocess.Popen | None = None
@@ -107,6 +115,7 @@ class StreamlitServer:
                "--server.headless", "true", "--browser.gatherUsageStats", "false",
                # other people edit the sources while the tests run: no "source changed" banner, no rerun
                "--server.fileWatcherType", "none", "--server.runOnSave", "false"]
+        cmd += [arg for name, value in self.options.items() for arg in (f"--{name}", str(value))]
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         self.proc = subprocess.Popen(cmd, cwd=self.app.parent, stdout=fd, stderr=subprocess.STDOUT,
                                      stdin=subprocess.DEVNULL, env=env, start_new_session=True)
@@ -162,6 +171,8 @@ class StreamlitServer:
 APP_ROOT = '[data-testid="stApp"]'
 MAIN = '[data-testid="stMain"]'
 POLL_MS = 40          # page-side polling interval of the waits below (expect's own backoff grows to 500 ms)
+WAIT_MS = 60_000      # default timeout of every wait: generous for a 2-core machine kept busy by other work
+SLOW_MS = 120_000     # for what computes a lot at once (a model run over the golden set, indexing an upload)
 
 # Streamlit's own flag on its root element: "initial", "running", "notRunning", ...
 _IDLE = """() => {
@@ -190,35 +201,46 @@ _RAN_SINCE = """(before) => {
 
 
 _LOADED = """() => !document.querySelector('[data-testid="stSkeleton"]')"""
-# every chart of the page drawn: vega's <svg class="marks"> with mark groups, or its canvas
+# every chart of the page drawn: vega's <svg class="marks"> with mark groups, or its canvas; n = null: as many
+# as the finished script run made (the run is over, so every chart element is there)
 _CHARTS_DRAWN = """(n) => {
     const charts = document.querySelectorAll('[data-testid="stVegaLiteChart"]');
-    return charts.length === n
-        && [...charts].every(c => c.querySelector(':scope > svg.marks g.role-mark, :scope > canvas'));
+    const app = document.querySelector('[data-testid="stApp"]');
+    const counted = n === null ? charts.length > 0 && !!app && app.dataset.testScriptState === 'notRunning'
+                                 && !document.querySelector('[data-testid="stStatusWidget"]')
+                               : charts.length === n;
+    return counted && [...charts].every(c => c.querySelector(':scope > svg.marks g.role-mark, :scope > canvas'));
 }"""
 
 
-def wait_loaded(page, timeout: float = 30_000) -> None:
+def wait_loaded(page, timeout: float = WAIT_MS) -> None:
     """Wait until every element has its code loaded (Streamlit shows skeletons while widgets' code loads)."""
     page.wait_for_function(_LOADED, polling=POLL_MS, timeout=timeout)
 
 
-def wait_charts(page, n: int, timeout: float = 30_000) -> None:
-    """Wait until the page has n Vega-Lite charts, all drawn."""
+def wait_charts(page, n: int | None = None, timeout: float = WAIT_MS) -> None:
+    """Wait until the page has n Vega-Lite charts, all drawn; n=None: every chart of the finished run (call it
+    once the page shows it is the right one, e.g. its title: the page before may have charts too)."""
     page.wait_for_function(_CHARTS_DRAWN, arg=n, polling=POLL_MS, timeout=timeout)
 
 
-def wait_idle(page, timeout: float = 30_000) -> None:
+def wait_idle(page, timeout: float = WAIT_MS) -> None:
     """Wait until no script run is going on. Polls every POLL_MS (Playwright's expect backs off to 500 ms
-    between polls, which adds up over a suite). Use it after a page load: right after a click the rerun may
-    not have started yet, use `rerun` for that."""
+    between polls, which adds up over a suite). Use it after a page load, or once `expect` has seen the
+    state an action leads to: right after a click the rerun may not have started yet, and the app is still
+    idle from before."""
     page.wait_for_function(_IDLE, polling=POLL_MS, timeout=timeout)
 
 
 class rerun:
-    """`with rerun(page): button.click()` returns once the run that the action triggered is over."""
+    """`with rerun(page): button.click()` returns once the run that the action triggered is over.
 
-    def __init__(self, page, timeout: float = 30_000):
+    It counts the runs that END after the block starts (Streamlit's own flag, watched by a MutationObserver),
+    so it never mistakes the idle app of before the click for the end of the rerun. It keeps the next action
+    from racing the current run; it proves nothing about the result: follow it with an `expect(...)` on
+    the state the action leads to."""
+
+    def __init__(self, page, timeout: float = WAIT_MS):
         self.page, self.timeout = page, timeout
 
     def __enter__(self):
@@ -234,9 +256,33 @@ class rerun:
                 wait_idle(self.page, self.timeout)
 
 
+def page_path(title: str) -> str:
+    """The URL path of the page titled `title` in ui.navigation's list: 'Your data' -> '/your_data'
+    (the file's name); the entry page is '/'."""
+    from ui import navigation
+    specs = list(navigation.PAGES)
+    spec = next(p for p in specs if p.title == title)
+    return "/" if spec == specs[0] else "/" + Path(spec.script).stem
+
+
+def upload(page, label: str, files) -> None:
+    """Put files (paths, or Playwright payloads {name, mimeType, buffer}) into the file uploader labelled
+    `label`, and wait until the uploader lists every one of them (the browser has sent them). What the page
+    does with them is for the caller to `expect`."""
+    from playwright.sync_api import expect
+    files = list(files)
+    box = page.locator('[data-testid="stFileUploader"]').filter(has_text=label)
+    box.locator('input[type="file"]').set_input_files([f if isinstance(f, dict) else str(f) for f in files])
+    for name in [f["name"] if isinstance(f, dict) else Path(f).name for f in files]:
+        # a file's chip offers "Cancel upload of NAME" while it uploads, "Remove NAME" once the server has it
+        expect(box.get_by_role("button", name=f"Remove {name}", exact=True)).to_be_attached(timeout=WAIT_MS)
+
+
 def click_label(page, text: str) -> None:
-    """Click a checkbox/toggle by its label text (the toolbar intercepts clicks on the input itself)."""
-    page.locator('[data-testid="stWidgetLabel"], label').filter(has_text=text).first.click()
+    """Click a checkbox/toggle by its label text, the whole text ('Rerank' is not the sidebar's 'Reranker');
+    the toolbar intercepts clicks on the input itself."""
+    whole = re.compile(rf"^\s*{re.escape(text)}\s*$")
+    page.locator('[data-testid="stWidgetLabel"], label').filter(has_text=whole).first.click()
 
 
 def screenshot(page, name: str) -> Path:

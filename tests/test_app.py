@@ -9,6 +9,7 @@ brings a run that did not start in app.py back inside the frame, so no test patc
 """
 from __future__ import annotations
 
+import html
 import json
 import re
 from pathlib import Path
@@ -36,7 +37,7 @@ ARTICLE = ChunkerConfig("fixed", 160, 32)
 CUTOFF = "What is the default cutoff of get_close_matches?"
 ALL_STATUSES = ["current", "draft", "outdated"]
 CHUNK_LABEL = re.compile(r"^(?:`|\*\*)(\S+?)(?:`|\*\*) · chunk (\d+)$")   # `doc` or **doc** (escaped)
-STATUS_BADGE = re.compile(r"^:\w+-badge\[(current|draft|outdated)\]$")
+STATUS_BADGE = re.compile(r'^<span class="ob-status" style="[^"]*">(.*)</span>$')
 VERDICT_BADGE = re.compile(r"^:\w+-badge\[(answered|wrong source|refused|abstained)\]$")
 
 
@@ -79,7 +80,8 @@ def unescape(md: str) -> str:
 
 
 def status_badges(at: AppTest) -> list[str]:
-    return [m[1] for v in markdowns(at) if (m := STATUS_BADGE.match(v))]
+    """The status badges of the span rows (escaped HTML spans), S1 first."""
+    return [html.unescape(m[1]) for b in html_bodies(at) if (m := STATUS_BADGE.match(b))]
 
 
 def verdict_badges(at: AppTest) -> list[str]:

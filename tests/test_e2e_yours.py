@@ -1,15 +1,19 @@
 """Real browser: a newcomer's own notes and questions (upload, validate, measure, export), and a real model
 server (the fake one, speaking Ollama's protocol over HTTP) run over the golden set.
 
-Every input file is made here. The server and the browser are the session's (tests/conftest.py): under
-CI=true a missing Chromium fails these tests; locally it skips them.
+Every input file is made here. The server and the browser are the session's (tests/conftest.py); a missing
+Chromium fails these tests, saying how to install it.
+
+Every action is followed by an `expect` on the state it leads to (a text, a URL), never by "the app is
+idle": right after a click the rerun may not have started, least of all on a busy machine.
 """
 import json
+import re
 import zipfile
 
 import pytest
 
-from browser import MAIN, screenshot, wait_idle
+from browser import MAIN, SLOW_MS, page_path, screenshot, upload, wait_idle
 from fake_llm_server import start_server, stop_server
 
 from playwright.sync_api import expect  # noqa: E402
@@ -56,16 +60,21 @@ def files(tmp_path):
     return paths + [folder / "extra.jsonl", folder / "bundle.zip", folder / "photo.txt"], golden
 
 
-def upload(page, label, paths):
-    page.locator('[data-testid="stFileUploader"]').filter(has_text=label).locator('input[type="file"]').set_input_files(
-        [str(p) for p in paths])
-    wait_idle(page)
+def open_your_data(page, server):
+    page.goto(server.url + page_path("Your data"))
+    expect(page.locator(MAIN)).to_contain_text("Active dataset: Bundled corpus")
+    wait_idle(page)                 # the first run is over: its widgets take input
+
+
+def use_these_documents(page):
+    """Press 'Use these documents' and wait for the page to show the upload as the active dataset."""
+    page.get_by_role("button", name="Use these documents").click()
+    expect(page.locator(MAIN)).to_contain_text("Active dataset: My documents", timeout=SLOW_MS)
 
 
 def test_upload_validate_measure_and_export(server, page, tmp_path):
     docs, golden = files(tmp_path)
-    page.goto(server.url + "/your-data")
-    wait_idle(page)
+    open_your_data(page, server)
     upload(page, "Documents", docs)
     main = page.locator(MAIN)
     expect(main).to_contain_text("photo.txt looks like a binary file")   # said, skipped
@@ -73,22 +82,21 @@ def test_upload_validate_measure_and_export(server, page, tmp_path):
     expect(main).to_contain_text("4 document(s) read")   # launch, menu, old-launch, inside/faq.txt
     upload(page, "Golden set", [golden])
     expect(main).to_contain_text("4 question(s) read")
-    page.get_by_role("button", name="Use these documents").click()
-    wait_idle(page)
-    expect(main).to_contain_text("Active dataset: My documents")
+    use_these_documents(page)
     expect(main).to_contain_text("2 of 4 golden questions valid")
     expect(main).to_contain_text("Unknown document 'nowhere.txt'")
     expect(main).to_contain_text("different upper/lower case")
     expect(main).to_contain_text("Ceiling with the article's settings")
+    wait_idle(page, timeout=SLOW_MS)   # the run that shows the upload is over: the download buttons are final
     screenshot(page, "your-data-uploaded")
 
-    with page.expect_download() as dl:
+    with page.expect_download(timeout=SLOW_MS) as dl:      # the charts are drawn as PNG on the click
         page.get_by_role("button", name="Report (HTML, with charts)").click()
     report = (tmp_path / "report.html")
     dl.value.save_as(report)
     text = report.read_text()
     assert "<img" in text and "ceiling" in text and "My documents" in text
-    with page.expect_download() as dl:
+    with page.expect_download(timeout=SLOW_MS) as dl:
         page.get_by_role("button", name="Documents (JSONL)").click()
     dl.value.save_as(tmp_path / "docs.jsonl")
     ids = [json.loads(line)["id"] for line in (tmp_path / "docs.jsonl").read_text().splitlines()]
@@ -96,14 +104,16 @@ def test_upload_validate_measure_and_export(server, page, tmp_path):
 
     # the other pages work on the uploaded data
     page.get_by_role("link", name="Ask").click()
+    expect(main.locator("h1").first).to_have_text("Ask")
+    expect(main).to_contain_text("Type a question above")     # the Ask page's first run reached its end
     wait_idle(page)
-    page.get_by_label("Your question").fill("What is the launch code of the rocket?")
-    page.get_by_label("Your question").press("Enter")
-    wait_idle(page)
-    expect(main).to_contain_text("launch.txt")
+    box = page.get_by_label("Your question")
+    box.fill("What is the launch code of the rocket?")
+    box.press("Enter")
     expect(main).to_contain_text("The anchor of this golden question is in span")
+    expect(main.locator('[data-testid="stMarkdownContainer"] p').filter(has_text="launch.txt · chunk").first).to_be_visible()
     page.get_by_role("link", name="Ablations").click()
-    wait_idle(page)
+    expect(main.locator("h1").first).to_have_text("Ablations")
     expect(main.locator(".vega-embed").first).to_be_visible()
     screenshot(page, "ablations-uploaded")
 
@@ -111,34 +121,31 @@ def test_upload_validate_measure_and_export(server, page, tmp_path):
 def test_uploads_are_not_visible_to_another_session(server, new_page, tmp_path):
     docs, golden = files(tmp_path)
     first = new_page()
-    first.goto(server.url + "/your-data")
-    wait_idle(first)
+    open_your_data(first, server)
     upload(first, "Documents", docs)
-    first.get_by_role("button", name="Use these documents").click()
-    wait_idle(first)
-    expect(first.locator(MAIN)).to_contain_text("Active dataset: My documents")
+    expect(first.locator(MAIN)).to_contain_text("4 document(s) read")
+    use_these_documents(first)
     other = new_page()
-    other.goto(server.url + "/your-data")
-    wait_idle(other)
-    expect(other.locator(MAIN)).to_contain_text("Active dataset: Bundled corpus")
+    open_your_data(other, server)                  # waits for "Active dataset: Bundled corpus"
     expect(other.locator(MAIN)).not_to_contain_text("My documents")
 
 
 def test_golden_set_through_a_model_server(server, page, fake_llm):
-    page.goto(server.url + "/model")
-    wait_idle(page)
+    page.goto(server.url + page_path("Model"))
     main = page.locator(MAIN)
+    expect(main).to_contain_text("No model is set up")
+    wait_idle(page)
     side = page.locator('[data-testid="stSidebar"]')
     side.get_by_text("Model server (optional)").click()
     side.get_by_role("textbox", name="Server URL").fill(fake_llm)
     side.get_by_role("textbox", name="Model", exact=True).fill("echo-cite")
     side.get_by_role("button", name="Use this model").click()
-    wait_idle(page)
     expect(main).to_contain_text("Model: echo-cite")
+    wait_idle(page)                     # the run that took the model is over before Run is pressed
     page.get_by_role("button", name="Run").click()
-    wait_idle(page, timeout=90_000)
-    expect(main).to_contain_text("Operating metrics")
+    # the run asks the model 2 × the golden set: its result, not an idle app, says it is over
+    expect(main).to_contain_text("Operating metrics", timeout=SLOW_MS)
     expect(main.get_by_text("status = current").first).to_be_visible()
     screenshot(page, "model-golden-run")
     table = main.locator('[data-testid="stDataFrame"]').first
-    expect(table).to_contain_text("answer_rate")
+    expect(table).to_contain_text(re.compile(r"answer.rate"))       # column names in words on screen

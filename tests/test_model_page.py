@@ -18,6 +18,11 @@ APP = str(__import__("pathlib").Path(__file__).resolve().parent.parent / "app.py
 QUESTION = "What is the default cutoff of get_close_matches?"
 
 
+def outside_code(text: str) -> str:
+    """Markdown source without its code spans (web addresses are shown as code: no link, no formatting)."""
+    return re.sub(r"`[^`]*`", "", text)
+
+
 def snake(df):
     """A table as shown (column names in words) with the library's names back: 'answer rate' -> 'answer_rate'."""
     return df.rename(columns=lambda c: str(c).replace(" ", "_"))
@@ -195,14 +200,14 @@ def test_model_names_from_the_server_are_plain_text(server):
     at = press(form(server, "click"), "llm_form_check")
     assert "[click](http://x)" in at.code[0].value
     warning = at.warning[0].value
-    assert plain("[click](http://x)") in warning and not MARKDOWN_SPECIALS.search(warning)
+    assert "\\[click\\]\\(`http://x" in warning and not MARKDOWN_SPECIALS.search(outside_code(warning))
 
 
 def test_server_error_body_is_plain_text(server):
     at = press(form(f"{server}/_mode/error-markdown"), "llm_form_check")
     message = at.error[0].value
     assert "HTTP 500" in message and plain(MARKDOWN_BODY[:40]) in message
-    assert not MARKDOWN_SPECIALS.search(message), message
+    assert not MARKDOWN_SPECIALS.search(outside_code(message)), message
 
 
 @pytest.mark.parametrize("url, words", [("http://[::1", "is not a valid address"), ("http://", "has no host name"),

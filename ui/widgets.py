@@ -76,12 +76,26 @@ GLOSSARY = {
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:])")
 
 
-def plain(text: str) -> str:
-    """User or corpus text made inert for st.markdown: every Markdown/Streamlit special character escaped.
+_ADDRESS = re.compile(r"(?i)(?:\b[a-z][a-z0-9+.-]*://|\bwww\.)\S*")      # what Markdown would turn into a link
 
-    "a*b [x](y)" -> "a\\*b \\[x\\]\\(y\\)"
+
+def _code(text: str) -> str:
+    """`text` as an inline code span (shown to the letter, never a link): a fence longer than any backtick run."""
+    fence = "`" * (max((len(r) for r in re.findall(r"`+", text)), default=0) + 1)
+    return f"{fence} {text} {fence}" if text.startswith("`") or text.endswith("`") else f"{fence}{text}{fence}"
+
+
+def plain(text: str) -> str:
+    """User or corpus text made inert for st.markdown: every Markdown/Streamlit special character escaped, and
+    web addresses shown as code (escaping alone does not stop Markdown from turning them into links).
+
+    "a*b [x](y)" -> "a\\*b \\[x\\]\\(y\\)";  "see http://x.org" -> "see `http://x.org`"
     """
-    return _MD_SPECIAL.sub(r"\\\1", str(text))
+    text, out, at = str(text), [], 0
+    for m in _ADDRESS.finditer(text):
+        out += [_MD_SPECIAL.sub(r"\\\1", text[at:m.start()]), _code(m.group(0))]
+        at = m.end()
+    return "".join(out + [_MD_SPECIAL.sub(r"\\\1", text[at:])])
 
 
 def problems(rows) -> str:
@@ -122,7 +136,10 @@ def styled(df, columns, statuses=()):
 
 
 def badge(status: str, statuses=()) -> None:
-    st.badge(plain(status), color=colour(status, statuses))
+    """A status as a coloured badge; drawn as escaped HTML, since a status comes from the user's files."""
+    c = CSS[colour(status, statuses)]
+    st.html(f'<span class="ob-status" style="color:{c};background:{c}1a;border-radius:6px;padding:1px 8px;'
+            f'font-size:0.875rem">{html.escape(str(status))}</span>')
 
 
 def warn(text: str) -> None:
