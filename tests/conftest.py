@@ -55,6 +55,10 @@ _UNVISITED: list = []     # launched by `server`, handed to `fresh_server`
 def fresh_server(server):
     """A server process that nobody has visited yet."""
     srv = _UNVISITED.pop() if _UNVISITED else StreamlitServer().launch()
+    if srv.proc.poll() is not None:      # the one launched early has gone (stopped from outside): start another
+        print(f"the early fresh server had exited ({srv.proc.returncode}):\n{srv.log()}")
+        srv.stop()
+        srv = StreamlitServer().launch()
     try:
         yield srv.wait_ready()
     finally:

@@ -72,6 +72,29 @@ def use_these_documents(page):
     expect(page.locator(MAIN)).to_contain_text("Active dataset: My documents", timeout=SLOW_MS)
 
 
+_WATCH_DOWNLOAD_ERRORS = """() => {
+    window.__dlErrors = [];
+    new MutationObserver(() => document.querySelectorAll('[data-testid="stDownloadButtonError"]')
+        .forEach(e => window.__dlErrors.includes(e.innerText) || window.__dlErrors.push(e.innerText)))
+        .observe(document.body, {subtree: true, childList: true, characterData: true});
+}"""
+
+
+def download(page, server, button: str):
+    """Click a download button and return the Download; on a timeout, fail with what the button said (it shows
+    an error for 5 s only) and the server's log (a deferred download runs its callable on the server)."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+    page.evaluate(_WATCH_DOWNLOAD_ERRORS)
+    try:
+        with page.expect_download(timeout=SLOW_MS) as dl:
+            page.get_by_role("button", name=button).click()
+        return dl.value
+    except PlaywrightTimeout:
+        said = page.evaluate("() => window.__dlErrors")
+        raise AssertionError(f"No download from {button!r} within {SLOW_MS // 1000} s; the button said {said}. "
+                             "The server's log:\n" + server.log()) from None
+
+
 def test_upload_validate_measure_and_export(server, page, tmp_path):
     docs, golden = files(tmp_path)
     open_your_data(page, server)
@@ -90,15 +113,11 @@ def test_upload_validate_measure_and_export(server, page, tmp_path):
     wait_idle(page, timeout=SLOW_MS)   # the run that shows the upload is over: the download buttons are final
     screenshot(page, "your-data-uploaded")
 
-    with page.expect_download(timeout=SLOW_MS) as dl:      # the charts are drawn as PNG on the click
-        page.get_by_role("button", name="Report (HTML, with charts)").click()
     report = (tmp_path / "report.html")
-    dl.value.save_as(report)
+    download(page, server, "Report (HTML, with charts)").save_as(report)     # the charts are drawn as PNG on the click
     text = report.read_text()
     assert "<img" in text and "ceiling" in text and "My documents" in text
-    with page.expect_download(timeout=SLOW_MS) as dl:
-        page.get_by_role("button", name="Documents (JSONL)").click()
-    dl.value.save_as(tmp_path / "docs.jsonl")
+    download(page, server, "Documents (JSONL)").save_as(tmp_path / "docs.jsonl")
     ids = [json.loads(line)["id"] for line in (tmp_path / "docs.jsonl").read_text().splitlines()]
     assert "launch.txt" in ids and "old-launch" in ids and "photo.txt" not in ids
 
