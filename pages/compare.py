@@ -13,6 +13,7 @@ from rag_core.evaluation.setup import Setup, retrieval_options
 from rag_core.generation.generator import scripted_answer
 from rag_core.generation.llm import LLMError
 from rag_core.retrieval.chunkers import ChunkerConfig
+from rag_core.retrieval.engines.registry import ENGINES
 from rag_core.retrieval.retrievers import RERANKERS, RETRIEVERS
 from rag_core.store import golden_key
 from ui import charts, data, frame, model_config, settings, widgets
@@ -30,7 +31,7 @@ for w in settings.init(("ask_candidates", "ask_k", "ask_statuses", "ask_rerank")
 chunker = settings.chunker_or_stop()
 statuses = list(wb.corpus.statuses)
 OPTIONS = [o for o in (retrieval_options() if retrieval_options() != "any" else ())]
-CHOICES = {"retriever": RETRIEVERS, "reranker": RERANKERS}
+CHOICES = {"retriever": RETRIEVERS, "reranker": RERANKERS, "engine": ENGINES}
 
 
 # ---- the setups, starting from the sidebar and the Ask settings

@@ -10,6 +10,8 @@ two to four setups side by side on the golden set.
     python -m rag_core report --encoder minilm --reranker dense            # hashing|bm25|minilm|hybrid, lexical|dense
     python -m rag_core verify --spans spans.json --answer "The cutoff is 0.6 [S1]." --format json
     python -m rag_core compare --setup "filter:" --setup "no filter: statuses=all" --k 1,3,5 --format json
+    OPENBOOK_DATABASE_URL=postgresql://... python -m rag_core report --engine postgres    # memory|postgres|postgres-hnsw
+    python -m rag_core compare --setup "exact: engine=postgres" --setup "hnsw: engine=postgres-hnsw"
 
 Errors are one plain line on stderr and exit code 2, never a traceback; problems met while reading the
 input come first, one `note:` line each. A reader that goes away (`| head -1`) ends the run quietly (141).
@@ -30,6 +32,7 @@ from rag_core.data.corpus import Corpus, bundled_corpus, stdlib_corpus
 from rag_core.data.golden import load_golden
 from rag_core.evaluation.workbench import Workbench
 from rag_core.retrieval.retrievers import RERANKERS, RETRIEVERS, check_choice
+from rag_core.retrieval.engines.registry import ENGINES
 
 
 def add_data_options(p: argparse.ArgumentParser) -> None:
@@ -88,8 +91,8 @@ def check_options(args) -> None:
     if args.generator != "scripted" and not (args.llm_url and args.model):
         raise ValueError(f"--generator {args.generator} needs --llm-url and --model.")
     check_choice(getattr(args, "encoder", "hashing"), getattr(args, "reranker", "lexical"))
-    if getattr(args, "database_url", None) and getattr(args, "engine", "memory") != "postgres":
-        raise ValueError("--database-url goes with --engine postgres.")
+    if getattr(args, "database_url", None) and getattr(args, "engine", "memory") == "memory" and not hasattr(args, "setup"):
+        raise ValueError("--database-url goes with --engine postgres or postgres-hnsw.")
     if not (math.isfinite(args.timeout) and 0 < args.timeout <= MAX_TIMEOUT_S):
         raise ValueError(f"--timeout must be a number of seconds above 0 and at most {MAX_TIMEOUT_S:g}, "
                          f"got {args.timeout:g}: 120 suits a local model.")
@@ -127,30 +130,25 @@ def retrieval_options(args) -> dict:
     """--encoder and --reranker as Workbench options; the trained encoder's progress on a terminal's stderr."""
     options = {"retriever": getattr(args, "encoder", "hashing"), "reranker": getattr(args, "reranker", "lexical"),
                "on_progress": progress_line if sys.stderr.isatty() else None}
-    if getattr(args, "engine", "memory") != "memory":
-        options["engine"] = search_engine(args)
+    if hasattr(args, "engine"):
+        options.update(engine=args.engine, database_url=args.database_url)
     return options
 
 
 def add_engine_options(p: argparse.ArgumentParser) -> None:
     """--engine and --database-url, the same on every command that searches."""
-    p.add_argument("--engine", choices=("memory", "postgres"), default="memory",
-                   help="where the search runs: memory (the in-process index, the default) or postgres "
-                        "(PostgreSQL + pgvector, the same results)")
+    p.add_argument("--engine", choices=ENGINES, default="memory",
+                   help="where the search runs: memory (the in-process index, the default), postgres "
+                        "(PostgreSQL + pgvector, exact: the same results) or postgres-hnsw (approximate)")
     p.add_argument("--database-url", metavar="URL",
-                   help="with --engine postgres: postgresql://user:password@host:5432/database (default: "
+                   help="for the postgres engines: postgresql://user:password@host:5432/database (default: "
                         "$OPENBOOK_DATABASE_URL, which keeps the password out of the process list)")
 
 
-def search_engine(args):
-    """The engine --engine names, connected and checked now: an unreachable server is one line, before any work."""
-    import inspect
-    from rag_core.retrieval.engines import engine_from
-    if "engine" not in inspect.signature(Workbench.__init__).parameters:
-        raise ValueError("--engine postgres is not wired into the tables yet: leave it out (the in-process engine).")
-    engine = engine_from(args.engine, args.database_url)
-    engine.check()
-    return engine
+def check_engines(wb: Workbench, engines) -> None:
+    """Connect every PostgreSQL engine named now: an unreachable server is one line, before any work."""
+    for name in sorted(set(engines) - {"memory"}):
+        wb.using(engine=name).search_engine.check()
 
 
 def progress_line(done: int, total: int, what: str) -> None:
@@ -181,6 +179,7 @@ def main(argv=None) -> int:
         check_options(args)
         names = report.parse_tables(args.tables)
         wb = load_workbench(args)
+        check_engines(wb, [args.engine])
         if args.generator != "scripted" and not wb.check.valid:
             raise ValueError(report.no_questions(wb, [f"--generator {args.generator}"]))
         if args.tables is None:         # every table asked for implicitly: leave out those that cannot be computed
@@ -366,6 +365,11 @@ def compare_main(argv: list[str]) -> int:
         if args.generator != "scripted":
             base = replace(base, generator="model")
         setups = [parse_setup(text, base) for text in args.setup]
+        engines = [s.options.get("engine", "memory") for s in setups]
+        if args.database_url and set(engines) == {"memory"}:
+            raise ValueError("--database-url goes with a postgres engine: --engine postgres, or engine=postgres "
+                             "in a --setup.")
+        check_engines(wb, engines)
         generate_for = lambda s: scripted_answer                   # noqa: E731
         if args.generator != "scripted":
             from rag_core.evaluation.pipeline import model_answerer
@@ -398,7 +402,7 @@ def save_runs(wb: Workbench, args, result) -> None:
     else:
         key = args.corpus or "bundled"
     ids = store.save_comparison(result, key, wb.corpus.name, golden_key(wb.check.valid), args.model or "scripted")
-    note(f"saved runs {', '.join(f'#{i}' for i in ids)} in {store.path}.")
+    note(f"saved runs {', '.join(f'#{i}' for i in ids)} in {store.where}.")
 
 
 if __name__ == "__main__":

@@ -21,6 +21,15 @@ def wb():
     return Workbench.bundled()
 
 
+@pytest.fixture(scope="session")
+def pg():
+    """A real PostgreSQL with pgvector (tests/pg_server.py) for the whole session, started on first use. A test that
+    stops it starts it again before it ends."""
+    from pg_server import PgServer
+    with PgServer() as server:
+        yield server
+
+
 # ---- the real browser: one server and one Chromium for the whole session, shared by every e2e module
 
 def _require_chromium():

@@ -16,7 +16,6 @@ import numpy as np
 import psycopg
 import pytest
 
-from pg_server import PgServer
 from rag_core import ARTICLE_CHUNKER, ChunkerConfig, Corpus, Document, Index, TokenizedCorpus
 from rag_core.retrieval.engines import EngineError, MemoryEngine, PostgresEngine, approximate_recall, engine_from
 from rag_core.retrieval.engines import pgtables
@@ -29,12 +28,6 @@ MEMORY = MemoryEngine()
 CHUNKERS = [ARTICLE_CHUNKER, ChunkerConfig("fixed", 40, 8), ChunkerConfig("fixed", 400, 0),
             ChunkerConfig("sentence", 3, 1), ChunkerConfig("structure", 200, 0)]
 FILTERS = [None, {"current"}, {"draft", "outdated"}, {"outdated"}]
-
-
-@pytest.fixture(scope="module")
-def pg():
-    with PgServer() as server:
-        yield server
 
 
 @pytest.fixture(scope="module")
@@ -84,7 +77,7 @@ def test_engine_from_names_an_engine():
         "PostgreSQL at postgresql://a:***@h/d (exact)"
     with pytest.raises(EngineError, match="No database URL: set OPENBOOK_DATABASE_URL"):
         engine_from("postgres", env={})
-    with pytest.raises(ValueError, match="Unknown engine 'elastic'"):
+    with pytest.raises(ValueError, match="Unknown search engine 'elastic'"):
         engine_from("elastic")
 
 

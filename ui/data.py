@@ -5,6 +5,8 @@
 - `table(name, chunker)`: a rag_core table as a DataFrame (st.cache_data, per dataset and settings).
 - `read_uploads`, `read_golden`: the user's files, read once per session.
 - `latency()`: the latency table, timed live.
+- `engine_status()`: the search engine in use (the sidebar's, or the in-process one while the database fails),
+  checked once per choice; `engine_recall()` of an approximate engine against exact search.
 
 Left out on purpose: any computation (it belongs to rag_core) and persistence across server restarts.
 """
@@ -13,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import os
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import pandas as pd
 import streamlit as st
@@ -113,12 +116,77 @@ def _built_in(key: str) -> Workbench:
 
 
 def workbench() -> Workbench:
-    """The active dataset's Workbench with the sidebar's retriever and reranker. The built-in ones are shared by
-    every session (read-only); an upload's lives in its session alone and is released with it, so memory follows
-    the sessions that are open."""
-    base = _dataset_workbench()
+    """The active dataset's Workbench with the sidebar's retriever, reranker and search engine. The built-in ones
+    are shared by every session (read-only); an upload's lives in its session alone and is released with it, so
+    memory follows the sessions that are open."""
+    return _with_sidebar(_dataset_workbench())
+
+
+def _with_sidebar(base: Workbench) -> Workbench:
     return base.using(retriever=st.session_state.get("retriever", "hashing"),
-                      reranker=st.session_state.get("reranker", "lexical"))
+                      reranker=st.session_state.get("reranker", "lexical"),
+                      engine=engine_status().name).connected(database_url())
+
+
+def settings_key(wb: Workbench) -> str:
+    """What decides a table besides the dataset and chunker: retriever, reranker, engine and database (hashed)."""
+    db = hashlib.sha256(database_url().encode()).hexdigest()[:12] if wb.engine != "memory" else ""
+    return f"{dataset().key}|{wb.retriever}|{wb.reranker}|{wb.engine}|{db}"
+
+
+# ---------------------------------------------------------------- the search engine
+
+class EngineStatus(NamedTuple):
+    name: str                 # the engine searches run on: the sidebar's, or "memory" while it fails
+    problem: str | None       # why the sidebar's engine is not used (EngineError's sentence), or None
+    text: str                 # what runs the searches, in words (never a password)
+
+
+def database_url() -> str:
+    """The sidebar's database URL (this session only, never in a link), else the server's OPENBOOK_DATABASE_URL."""
+    from rag_core.retrieval.engines.registry import database_url as resolve
+    return resolve(st.session_state.get("database_url"))
+
+
+def engine_status() -> EngineStatus:
+    """The sidebar's engine when it answers (connected and checked once per engine and URL), else the in-process
+    one with the reason. `forget_engine_status()` makes the next call check again."""
+    name = st.session_state.get("engine", "memory")
+    if name == "memory":
+        return EngineStatus("memory", None, "in-process index (exact)")
+    key = (name, database_url())
+    held = st.session_state.get("_engine_status")
+    if held is not None and held[0] == key and held[1].problem is None and _shared(key).failed:
+        held = None                        # it failed since it was checked (in this session or another): again
+    if held is None or held[0] != key:
+        try:
+            engine = _shared(key)
+            status = EngineStatus(name, None, f"{engine.describe()}; {engine.check()}")
+        except ValueError as e:            # EngineError: down, wrong password, no pgvector, no URL
+            status = EngineStatus("memory", str(e), "in-process index (exact)")
+        held = st.session_state["_engine_status"] = (key, status)
+    return held[1]
+
+
+def _shared(key: tuple):
+    from rag_core.retrieval.engines.registry import shared
+    return shared(*key)
+
+
+def forget_engine_status() -> None:
+    st.session_state.pop("_engine_status", None)
+
+
+def engine_recall(chunker: ChunkerConfig, k: int) -> float:
+    """Recall at k of the engine in use against exact in-process search, over the golden questions, trusted
+    statuses only; kept in this session per dataset, chunker and settings."""
+    wb = workbench()
+    key = (settings_key(wb), chunker, k)
+    held = st.session_state.setdefault("_engine_recall", {})
+    if key not in held:
+        prepare([chunker], wb)
+        held[key] = wb.engine_recall(chunker, k, set(wb.trusted))
+    return held[key]
 
 
 def _dataset_workbench() -> Workbench:
@@ -145,7 +213,7 @@ def table(name: str, chunker: ChunkerConfig = ARTICLE_CHUNKER) -> pd.DataFrame:
     """
     wb = workbench()
     prepare(tables.chunkers_of(name, chunker))
-    return _table(f"{dataset().key}|{wb.retriever}|{wb.reranker}", name, chunker, wb)
+    return _table(settings_key(wb), name, chunker, wb)
 
 
 def prepare(chunkers, wb: Workbench | None = None) -> None:
@@ -191,9 +259,9 @@ def _trap3(key: str, _wb: Workbench) -> pd.DataFrame:
 def trap3_table() -> pd.DataFrame:
     """Ceiling at k of every retriever on the bundled corpus: the article's questions beside the same anchors asked
     as a user would (the article's trap 3), trusted statuses only."""
-    wb = _built_in(BUNDLED.key)
+    wb = _with_sidebar(_built_in(BUNDLED.key))
     prepare([ARTICLE_CHUNKER], wb.using(retriever="minilm"))
-    return _trap3(BUNDLED.key, wb)
+    return _trap3(BUNDLED.key + "|" + settings_key(wb).split("|", 1)[1], wb)
 
 
 @st.cache_data(max_entries=32, show_spinner="Timing the search…")
@@ -205,23 +273,25 @@ def latency(repetitions: int = 5) -> pd.DataFrame:
     """The latency table, timed live: 3 runs of `repetitions` passes (the article uses 20; 5 keeps the page quick)."""
     wb = workbench()
     prepare(tables.chunkers_of("latency"))
-    return _latency(f"{dataset().key}|{wb.retriever}|{wb.reranker}", repetitions, wb)
+    return _latency(settings_key(wb), repetitions, wb)
 
 
 # ---------------------------------------------------------------- saved datasets and runs, comparisons
 
 @st.cache_resource(show_spinner=False)
-def _store(folder: str | None):
+def _store(where: tuple):
     from rag_core.store import Store
     return Store.default()
 
 
 def store():
-    """The SQLite store of saved datasets and runs (rag_core.store), or one that keeps nothing when switched off;
-    one per data folder (OPENBOOK_DATA_DIR). A store that cannot be used (a damaged file) raises ValueError with
-    the fix; pages show it."""
+    """The store of saved datasets and runs (rag_core.store): the SQLite file in the data folder, one that keeps
+    nothing when that is off, or the PostgreSQL database (OPENBOOK_STORE=postgres, OPENBOOK_DATABASE_URL, set for
+    the server: several dashboards then share it). A store that cannot be used (a damaged file, a database that
+    is down) raises ValueError with the fix; pages show it."""
     from rag_core.datadir import ENV
-    return _store(os.environ.get(ENV))
+    from rag_core.store import STORE_ENV
+    return _store(tuple(os.environ.get(k) for k in (ENV, STORE_ENV, "OPENBOOK_DATABASE_URL")))
 
 
 def comparison(setups: tuple, generate_for, identity, on_progress=None):

@@ -5,7 +5,8 @@ A folder named pages/ next to app.py puts a fresh Streamlit process in its old p
 the first `st.navigation` call (upstream streamlit PR 10276, issues 9992 and 9624): a deep link as the
 very first request runs the page script alone. `ensure(__file__)`, the first line of every page, notices
 that the frame was not drawn in this script run and draws it there and then (st.navigation with the one
-page list, then the sidebar), so the request gets the whole app and no click is lost to a rerun.
+page list, then the sidebar) and runs the page inside it, so the request gets the whole app and no click is
+lost to a rerun.
 
 Left out on purpose: any page content.
 """
@@ -17,7 +18,8 @@ from pathlib import Path
 import streamlit as st
 
 from rag_core.retrieval.retrievers import DESCRIPTIONS, RERANKERS, RETRIEVERS
-from ui import data, model_form, navigation, settings, widgets
+from rag_core.retrieval.engines.base import EngineError
+from ui import data, engine_form, model_form, navigation, settings, widgets
 
 RETRIEVER_NAMES = {"hashing": "Hashing (the article's)", "bm25": "BM25", "minilm": "MiniLM (trained encoder)",
                    "hybrid": "Hybrid (BM25 + MiniLM)"}
@@ -59,6 +61,7 @@ def draw():
         st.selectbox("Reranker (when rerank is on)", RERANKERS, key="reranker", on_change=settings.remember,
                      args=("reranker",), format_func=RERANKER_NAMES.get,
                      help=" ".join(f"{RERANKER_NAMES[r]}: {DESCRIPTIONS[r]}" for r in RERANKERS))
+        engine_form.render()
         with st.expander("Model server (optional)", icon=":material/smart_toy:"):
             model_form.render()
         widgets.glossary_popover()
@@ -66,13 +69,27 @@ def draw():
     return pg
 
 
+def run(pg) -> None:
+    """Run the page; a search engine that fails half-way (a database gone between the sidebar's check and a
+    search) is a readable message, and the next run checks the database again (in process while it fails)."""
+    try:
+        pg.run()
+    except EngineError as e:
+        widgets.error(f"The search stopped: {e} The next run of this page checks the database again and searches "
+                      "in process while it fails.")
+        st.button("Show this page again", key="engine_failed_rerun")
+
+
 def ensure(page_file: str) -> None:
-    """First line of every page: draw the frame if app.py did not in this script run; if the frame's navigation
-    points elsewhere, rerun there."""
+    """First line of every page: draw the frame if app.py did not in this script run and run the page inside it
+    (as app.py does: `run`, then stop here rather than run the page twice); if the frame's navigation points
+    elsewhere, rerun there."""
     if getattr(_drawn, "here", False):
         _drawn.here = False                   # consumed: the next script run must draw it again
         return
     pg = draw()
-    _drawn.here = False
     if navigation.url_path(pg) != Path(page_file).stem:
+        _drawn.here = False
         st.rerun()
+    run(pg)                                   # this very file again; its ensure() finds the frame drawn
+    st.stop()

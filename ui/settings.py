@@ -7,7 +7,7 @@ falls back to the default and says so (as plain text: a link's text is never Mar
     init(("ask_k",)) -> ["The link's value 'abc' for 'ask_k' is not valid; using '3'."]
 
 Left out on purpose: caches and datasets (ui.data), the model server's settings (ui.model_config,
-never in a link).
+never in a link), the database URL (ui.engine_form, never in a link).
 """
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ import streamlit as st
 
 from rag_core import ChunkerConfig
 from rag_core.retrieval.chunkers import KINDS
+from rag_core.retrieval.engines.registry import ENGINES
 from rag_core.retrieval.retrievers import RERANKERS, RETRIEVERS
 from ui import data, widgets
 
@@ -77,8 +78,9 @@ SETTINGS = {
     "corpus_doc": Setting("", str),
     "retriever": Setting("hashing", _choice(RETRIEVERS)),
     "reranker": Setting("lexical", _choice(RERANKERS)),
+    "engine": Setting("memory", _choice(ENGINES)),
 }
-SHARED = ("chunker", "size", "overlap", "retriever", "reranker")        # shown in the sidebar of every page
+SHARED = ("chunker", "size", "overlap", "retriever", "reranker", "engine")        # shown in the sidebar of every page
 # sensible size and overlap per strategy (words for fixed and structure, sentences for sentence): the article's
 STRATEGY_DEFAULTS = {"fixed": (160, 32), "structure": (160, 0), "sentence": (4, 1)}
 

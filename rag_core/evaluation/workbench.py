@@ -4,6 +4,7 @@
     ix = wb.index(ChunkerConfig("fixed", 160, 32))
     ranks = wb.ranks(ChunkerConfig("fixed", 160, 32), k=50)
     dense = wb.using(retriever="minilm", reranker="dense", on_progress=lambda done, total, what: print(what))
+    on_pg = wb.connected("postgresql://...").using(engine="postgres")     # the same tables, searched by PostgreSQL
 
 Everything the tables and the dashboard compute goes through here, so a corpus is tokenized once
 and an index is built once per chunker and retriever. `using` gives a sibling with other retrieval
@@ -13,6 +14,11 @@ memo is filled under one re-entrant lock, so two threads asking for the same thi
 
 The trained encoder's chunk vectors outlive the process (see retrieval.vectors); a question is checked
 against them in memory. Retrievers and rerankers: see retrieval.retrievers.
+
+The engine (retrieval.engines: memory, postgres, postgres-hnsw) is who runs every search: `index()` hands
+out the in-process index bound to it (`Index.on`), so the tables, Ask and compare all search there. Indexes
+and rankings are remembered per engine and database; the database URL (`connected`, else
+$OPENBOOK_DATABASE_URL) is not a retrieval option, so it never appears in a setup or a link.
 
 Left out on purpose: saving indexes (they are rebuilt from the corpus and the cached vectors).
 """
@@ -27,6 +33,7 @@ import numpy as np
 from rag_core.retrieval.chunkers import ChunkerConfig
 from rag_core.data.corpus import Corpus, bundled_corpus, stdlib_corpus
 from rag_core.data.golden import GoldenCheck, check_golden, load_golden
+from rag_core.retrieval.engines.registry import check_engine, database_url, shared
 from rag_core.retrieval.index import Index
 from rag_core.retrieval.retrievers import build_index, check_choice
 from rag_core.retrieval.tokenized import TokenizedCorpus
@@ -40,9 +47,10 @@ _UNSET = object()
 
 class Workbench:
     def __init__(self, corpus: Corpus, golden_rows: Iterable, trusted: tuple | None = None,
-                 retriever: str = "hashing", reranker: str = "lexical", *, embedder=None,
-                 on_progress: Progress | None = None):
+                 retriever: str = "hashing", reranker: str = "lexical", engine: str = "memory", *,
+                 database_url: str | None = None, embedder=None, on_progress: Progress | None = None):
         check_choice(retriever, reranker)
+        check_engine(engine)
         self.corpus = corpus
         self.tc = TokenizedCorpus(corpus)
         self.check: GoldenCheck = check_golden(list(golden_rows), corpus, self.tc.tokens)
@@ -50,10 +58,11 @@ class Workbench:
         # statuses the filter keeps: "current" when the corpus has it, else its first status
         trusted = (trusted,) if isinstance(trusted, str) else trusted
         self.trusted = tuple(trusted) if trusted else (("current",) if "current" in statuses else statuses[:1])
-        self.retriever, self.reranker = retriever, reranker
+        self.retriever, self.reranker, self.engine = retriever, reranker, engine
+        self.database_url = database_url     # for the postgres engines; None: $OPENBOOK_DATABASE_URL
         self.on_progress = on_progress       # told how many chunks are left while the trained encoder works
         self._embedder = embedder            # vectors.Embedder; the process's default when first needed
-        self._indexes: dict[tuple, Index] = {}             # (retriever, reranker, chunker) -> index
+        self._indexes: dict[tuple, Index] = {}             # (retriever, reranker, chunker[, engine, url]) -> index
         self._holders: dict[ChunkerConfig, list] = {}
         self._ranked: dict[tuple, tuple[int, list]] = {}   # setting -> (k computed, ids per question)
         self._lock = threading.RLock()
@@ -66,19 +75,39 @@ class Workbench:
     def stdlib(cls, modules=None, **options) -> "Workbench":
         return cls(stdlib_corpus(*([modules] if modules else [])), load_golden(), **options)
 
-    def using(self, retriever: str | None = None, reranker: str | None = None,
+    def using(self, retriever: str | None = None, reranker: str | None = None, engine: str | None = None,
               on_progress: Progress | None = _UNSET) -> "Workbench":
         """A sibling with these retrieval options (self when nothing changes); it shares the corpus, its tokens,
         the golden check, the trusted statuses, and every index and ranking computed by either of them."""
         retriever = self.retriever if retriever is None else retriever
         reranker = self.reranker if reranker is None else reranker
+        engine = self.engine if engine is None else engine
         on_progress = self.on_progress if on_progress is _UNSET else on_progress
         check_choice(retriever, reranker)
-        if (retriever, reranker, on_progress) == (self.retriever, self.reranker, self.on_progress):
+        check_engine(engine)
+        if (retriever, reranker, engine, on_progress) == (self.retriever, self.reranker, self.engine, self.on_progress):
             return self
         sibling = copy.copy(self)            # the memo dicts and the lock are shared, not copied
-        sibling.retriever, sibling.reranker, sibling.on_progress = retriever, reranker, on_progress
+        sibling.retriever, sibling.reranker, sibling.engine = retriever, reranker, engine
+        sibling.on_progress = on_progress
         return sibling
+
+    def connected(self, url: str | None) -> "Workbench":
+        """A sibling whose postgres engines use this database (None: $OPENBOOK_DATABASE_URL); memos shared."""
+        if url == self.database_url:
+            return self
+        sibling = copy.copy(self)
+        sibling.database_url = url
+        return sibling
+
+    @property
+    def search_engine(self):
+        """The engine that runs this workbench's searches (the process's one for its name and database)."""
+        return shared(self.engine, self.database_url)
+
+    def _engine_key(self) -> tuple:
+        """What tells this workbench's engine apart in the memos: () for the in-process one."""
+        return () if self.engine == "memory" else (self.engine, database_url(self.database_url))
 
     def with_golden(self, golden_rows: Iterable) -> "Workbench":
         """A sibling asking other golden questions of the same corpus (indexes shared, rankings its own)."""
@@ -110,6 +139,11 @@ class Workbench:
         """
         with self._lock:
             key = (self.retriever, self.reranker, chunker)
+            if self._engine_key():          # the in-process index, searched by the engine
+                bound = key + self._engine_key()
+                if bound not in self._indexes:
+                    self._indexes[bound] = self.using(engine="memory").index(chunker, on_progress).on(self.search_engine)
+                return self._indexes[bound]
             if key not in self._indexes:
                 progress = on_progress or self.on_progress
                 ix = self._base(self.retriever, chunker, progress)
@@ -157,7 +191,8 @@ class Workbench:
         """
         allowed = {allowed} if isinstance(allowed, str) else allowed
         key = (self.retriever, self.reranker if rerank else None, chunker,
-               frozenset(allowed) if allowed is not None else None, rerank, k_candidates if rerank else 0)
+               frozenset(allowed) if allowed is not None else None, rerank, k_candidates if rerank else 0,
+               *self._engine_key())
         with self._lock:
             return self._ranked_locked(key, chunker, k, allowed, rerank, k_candidates)
 
@@ -174,6 +209,14 @@ class Workbench:
                 lists = [r.ids for r in ix.search_many(self.questions, k, allowed)]
             have = self._ranked[key] = (depth, lists)
         return [ids[:k] for ids in have[1]]
+
+    def engine_recall(self, chunker: ChunkerConfig, k: int, allowed=None) -> float:
+        """Recall at k of this workbench's engine against exact in-process search, over the valid golden
+        questions: the share of the exact top k it finds (1.0 for an exact engine; NaN without questions)."""
+        from rag_core.retrieval.engines.base import approximate_recall
+        exact = self.using(engine="memory")
+        return approximate_recall(exact.search_engine, self.search_engine, exact.index(chunker), self.questions, k,
+                                  allowed)
 
     def ranks(self, chunker: ChunkerConfig, k: int = 50, allowed=None, rerank: bool = False,
               k_candidates: int = 50) -> np.ndarray:

@@ -140,6 +140,7 @@ class Index:
     matrix: SparseMatrix | None = None
     reranker: str = "lexical"                # what `retrieve(..., rerank=True)` uses: "lexical" or "dense"
     embedder: object = None                  # the trained encoder's vectors (vectors.Embedder), for "dense"
+    engine: object = None                    # who runs the search (engines.SearchEngine); None: this index, here
 
     @classmethod
     def build(cls, tc: TokenizedCorpus, chunker: ChunkerConfig, dim: int = 1024) -> "Index":
@@ -157,6 +158,12 @@ class Index:
         if reranker == self.reranker and (embedder is None or embedder is self.embedder):
             return self
         return dataclasses.replace(self, reranker=reranker, embedder=embedder or self.embedder)
+
+    def on(self, engine) -> "Index":
+        """The same index (arrays shared) whose searches run on `engine` (engines.SearchEngine); None or the
+        in-process engine: here."""
+        engine = None if engine is None or getattr(engine, "name", "") == "memory" else engine
+        return self if engine is self.engine else dataclasses.replace(self, engine=engine)
 
     def scores_many(self, questions: list[str], allowed: np.ndarray | None = None) -> Iterator[np.ndarray]:
         """(n_chunks,) float64 scores of every chunk, per question; higher is better.
@@ -227,7 +234,13 @@ class Index:
         return self.search_many([question], k, allowed)[0]
 
     def search_many(self, questions: list[str], k: int, allowed: Iterable[str] | None = None) -> list[SearchResult]:
-        """`search` for several questions: each reads only the postings of its own buckets."""
+        """`search` for several questions, on this index's engine (here, unless `on` named another)."""
+        if self.engine is not None:
+            return self.engine.search_many(self, questions, k, allowed)
+        return self.search_here(questions, k, allowed)
+
+    def search_here(self, questions: list[str], k: int, allowed: Iterable[str] | None = None) -> list[SearchResult]:
+        """`search_many` in this process: each question reads only the postings of its own buckets."""
         questions = [check_question(q) for q in questions]
         if not isinstance(k, (int, np.integer)) or isinstance(k, bool) or k <= 0:
             raise ValueError(f"k must be a whole number of chunks above 0, got {k!r}.")

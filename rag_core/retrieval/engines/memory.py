@@ -1,4 +1,4 @@
-"""The in-process engine, the default: the index searches itself (Index.search_many), nothing to install.
+"""The in-process engine, the default: the index searches itself (Index.search_here), nothing to install.
 
     MemoryEngine().search_many(index, ["How does bisect work?"], k=5, allowed={"current"})
 
@@ -17,7 +17,7 @@ class MemoryEngine(SearchEngine):
 
     def search_many(self, index: Index, questions: list[str], k: int,
                     allowed: Iterable[str] | None = None) -> list[SearchResult]:
-        return index.search_many(questions, k, allowed)
+        return index.search_here(questions, k, allowed)
 
     def describe(self) -> str:
         return "in-process index (exact)"

@@ -25,7 +25,7 @@ from rag_core.retrieval.engines.spaces import Query, Vectors
 
 COPY_HEADER = b"PGCOPY\n\xff\r\n\x00" + struct.pack(">ii", 0, 0)
 COPY_TRAILER = struct.pack(">h", -1)
-STILL_WORKS = "The in-process engine still works: choose engine 'memory' to go on."
+STILL_WORKS = "The in-process engine still works (engine memory)."
 
 
 def copy_stream(ids: np.ndarray, statuses: list[str], v: Vectors, block: int = 1 << 20) -> Iterator[bytes]:

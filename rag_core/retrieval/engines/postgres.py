@@ -38,11 +38,11 @@ from psycopg import sql
 
 from rag_core.retrieval.engines import pgtables
 from rag_core.retrieval.engines.base import EngineError, SearchEngine, nothing, plan_search, rank
+from rag_core.retrieval.engines.registry import ENV
 from rag_core.retrieval.engines.pgwire import STILL_WORKS, literal, mask_url, parse_rows, readable
 from rag_core.retrieval.engines.spaces import vector_source, vector_space
 from rag_core.retrieval.index import Index, SearchResult
 
-ENV = "OPENBOOK_DATABASE_URL"
 SCANS = ("relaxed_order", "strict_order")
 
 
@@ -70,6 +70,7 @@ class PostgresEngine(SearchEngine):
         self._conn: psycopg.Connection | None = None
         self._schema_ok = False
         self._stored: dict[int, tuple] = {}     # id(vector source) -> (weakref to it, StoredIndex, VectorSpace)
+        self.failed: str | None = None          # the last call's EngineError, None once a call succeeds
         self._lock = threading.RLock()
 
     def __repr__(self) -> str:
@@ -90,7 +91,18 @@ class PostgresEngine(SearchEngine):
         return self._conn
 
     def _run(self, work):
-        """work(conn) on the engine's connection; a dropped connection is reopened and work run once more."""
+        """work(conn) on the engine's connection; a dropped connection is reopened and work run once more.
+        `failed` says whether the last call failed (and why), for a caller that wants to check again."""
+        with self._lock:
+            try:
+                done = self._attempts(work)
+            except EngineError as e:
+                self.failed = str(e)
+                raise
+            self.failed = None
+            return done
+
+    def _attempts(self, work):
         with self._lock:
             for attempt in (1, 2):
                 conn = None
@@ -258,13 +270,3 @@ class PostgresEngine(SearchEngine):
         best, scores = rank(ids, space.rescore(q, vecs), plan.k)
         return SearchResult(best, scores, notes)
 
-
-def engine_from(name: str = "memory", url: str | None = None, env=None, **settings) -> SearchEngine:
-    """The engine a setup names: 'memory' (the in-process index) or 'postgres' (url, else $OPENBOOK_DATABASE_URL)."""
-    import os
-    from rag_core.retrieval.engines.memory import MemoryEngine
-    if name == "memory":
-        return MemoryEngine()
-    if name == "postgres":
-        return PostgresEngine(url or (os.environ if env is None else env).get(ENV, ""), **settings)
-    raise ValueError(f"Unknown engine {name!r}: use 'memory' (in-process) or 'postgres'.")

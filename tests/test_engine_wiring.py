@@ -1,0 +1,265 @@
+"""Every page and the CLI on PostgreSQL + pgvector, against a real server (the session's `pg`, tests/pg_server.py).
+
+The in-process index is the reference: on the exact PostgreSQL engine every table, every comparison and
+every page shows the same chunks and numbers. Then what a user meets when the database fails: no URL, a
+wrong password, a server that is down, a server that goes away between the sidebar's check and a search;
+each is a readable sentence, the password never shown, and the pages keep working in process.
+"""
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from rag_core import ARTICLE_CHUNKER, ChunkerConfig, Workbench
+from rag_core.__main__ import main
+from rag_core.evaluation import tables
+from rag_core.evaluation.compare import compare
+from rag_core.evaluation.setup import default_setup, parse_setup
+from rag_core.retrieval.engines.registry import ENV
+from test_app import CUTOFF, assert_fine, chunk_labels, expected_labels, markdowns, open_page, shown
+
+PASSWORD = "s3cret-Pa55"
+USER = "dashboard"
+EXACT_TABLES = [n for n in tables.TABLES if n != "latency"]          # latency is timed anew on every run
+
+
+@pytest.fixture(scope="module")
+def memory_wb():
+    return Workbench.bundled()
+
+
+@pytest.fixture(scope="module")
+def on_pg(pg, memory_wb):
+    """The same workbench (memos shared, kept apart per engine) searching on PostgreSQL, exact."""
+    return memory_wb.connected(pg.url()).using(engine="postgres")
+
+
+@pytest.fixture(scope="module")
+def reader(pg):
+    """A role that must give its password, and a database it owns (pgvector created there by the superuser)."""
+    pg.add_user(USER, PASSWORD)
+    pg.create_database("openbook_ui", owner=USER)
+    pg.sql("CREATE EXTENSION IF NOT EXISTS vector", database="openbook_ui")
+    return pg.url(USER, PASSWORD, "openbook_ui")
+
+
+# ---------------------------------------------------------------- the library
+
+@pytest.mark.parametrize("retriever", ["hashing", "bm25"])
+@pytest.mark.parametrize("name", EXACT_TABLES)
+def test_every_table_is_the_same_on_postgres(memory_wb, on_pg, name, retriever):
+    want = tables.TABLES[name](memory_wb.using(retriever=retriever), ARTICLE_CHUNKER)
+    got = tables.TABLES[name](on_pg.using(retriever=retriever), ARTICLE_CHUNKER)
+    pd.testing.assert_frame_equal(got, want)
+
+
+@pytest.mark.parametrize("retriever", ["minilm", "hybrid"])
+def test_the_trained_encoder_s_rankings_are_the_same_on_postgres(memory_wb, on_pg, retriever):
+    for allowed in (None, {"current"}):
+        want = memory_wb.using(retriever=retriever).ranked(ARTICLE_CHUNKER, 20, allowed)
+        got = on_pg.using(retriever=retriever).ranked(ARTICLE_CHUNKER, 20, allowed)
+        assert [g.tolist() for g in got] == [w.tolist() for w in want]
+
+
+def test_rankings_are_remembered_per_engine(memory_wb, on_pg):
+    """A ranking computed in process is never served for PostgreSQL (and back): each engine's memo is its own."""
+    chunker = ChunkerConfig("fixed", 64, 8)
+    memory_wb.ranked(chunker, 5)
+    assert on_pg.index(chunker).engine is on_pg.search_engine        # bound to the database, not the in-process one
+    assert memory_wb.index(chunker).engine is None
+    keys = [k for k in memory_wb._ranked if k[2] == chunker]
+    on_pg.ranked(chunker, 5)
+    assert len([k for k in memory_wb._ranked if k[2] == chunker]) == len(keys) + 1
+
+
+def test_a_comparison_names_its_engine_and_agrees(memory_wb, pg):
+    wb = memory_wb.connected(pg.url())
+    base = default_setup(wb)
+    setups = [parse_setup(t, base) for t in ("mem: engine=memory", "pg: engine=postgres", "hnsw: engine=postgres-hnsw")]
+    assert "engine=postgres-hnsw" in setups[2].to_text()
+    result = compare(wb, setups)
+    board = result.leaderboard.drop(columns=["mean_seconds", "chunks"]).set_index("setup")
+    assert board.loc["mem"].tolist() == board.loc["pg"].tolist()
+    assert result.grid["mem rank"].tolist() == result.grid["pg rank"].tolist()
+    assert result.grid["mem stage"].tolist() == result.grid["pg stage"].tolist()
+
+
+def test_recall_of_the_approximate_engine_is_measured(on_pg):
+    exact = on_pg.engine_recall(ARTICLE_CHUNKER, 20, {"current"})
+    approx = on_pg.using(engine="postgres-hnsw").engine_recall(ARTICLE_CHUNKER, 20, {"current"})
+    assert exact == 1.0
+    assert 0.5 <= approx <= 1.0
+    assert on_pg.using(engine="postgres-hnsw").index(ARTICLE_CHUNKER).engine.approximate
+
+
+def test_an_unknown_engine_says_which_exist(memory_wb):
+    with pytest.raises(ValueError, match="memory, postgres, postgres-hnsw"):
+        memory_wb.using(engine="elastic")
+
+
+# ---------------------------------------------------------------- the command line
+
+def run(capsys, *args) -> tuple[int, str, str]:
+    code = main(list(args))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_report_on_postgres_equals_in_process(capsys, pg, monkeypatch):
+    monkeypatch.setenv(ENV, pg.url())
+    tables_ = "ceiling,strategies,filter,rerank,pipeline"
+    here = run(capsys, "report", "--tables", tables_)
+    there = run(capsys, "report", "--tables", tables_, "--engine", "postgres")
+    assert here[0] == there[0] == 0 and there[1] == here[1]
+
+
+def test_compare_runs_setups_on_both_engines(capsys, pg):
+    code, out, err = run(capsys, "compare", "--database-url", pg.url(), "--setup", "here: engine=memory",
+                         "--setup", "there: engine=postgres", "--format", "json")
+    assert code == 0, err
+    assert "engine=postgres" in out
+
+
+@pytest.mark.parametrize("args, says", [
+    (["--engine", "postgres", "--database-url", "URL:wrong"], "rejected the password of user 'dashboard'"),
+    (["--engine", "postgres"], "No database URL"),
+    (["--database-url", "URL"], "--database-url goes with --engine postgres"),
+])
+def test_engine_errors_are_one_line_without_the_password(capsys, reader, monkeypatch, args, says):
+    monkeypatch.delenv(ENV, raising=False)
+    args = [a.replace("URL:wrong", reader.replace(PASSWORD, "wrong")).replace("URL", reader) for a in args]
+    code, out, err = run(capsys, "report", "--tables", "ceiling", *args)
+    assert code == 2 and out == ""
+    assert err.startswith("error: ") and err.count("\n") == 1 and says in err
+    assert PASSWORD not in err and "wrong" not in err.replace("wrong-", "")
+
+
+def test_a_server_that_is_down_is_one_line(capsys, pg):
+    pg.stop()
+    try:
+        code, _, err = run(capsys, "report", "--tables", "ceiling", "--engine", "postgres", "--database-url", pg.url())
+    finally:
+        pg.start()
+    assert code == 2 and "cannot be reached" in err and err.count("\n") == 1
+
+
+# ---------------------------------------------------------------- the pages
+
+def on_postgres(at, url: str, engine: str = "postgres"):
+    at.sidebar.selectbox(key="engine").set_value(engine).run()
+    at.sidebar.text_input(key="_database_url_field").set_value(url).run()
+    assert_fine(at)
+    return at
+
+
+def everything_shown(at) -> str:
+    """Every text on screen, as read (escapes and code marks taken off), but the password field's own value."""
+    parts = markdowns(at) + [e.value for e in at.error] + [w.value for w in at.warning] + [c.value for c in at.caption]
+    parts += [t.value for t in at.sidebar.text_input if t.key != "_database_url_field"]
+    return shown("\n".join(parts)).replace("`", "")
+
+
+def test_ask_on_postgres_shows_the_same_chunks(reader, memory_wb):
+    at = open_page("ask")
+    on_postgres(at, reader)
+    assert "Searching on PostgreSQL at postgresql://dashboard:***@" in everything_shown(at)
+    at.text_input(key="ask_question").set_value(CUTOFF).run()
+    assert_fine(at)
+    assert chunk_labels(at) == expected_labels(memory_wb, CUTOFF)
+    assert PASSWORD not in everything_shown(at) and PASSWORD not in str(dict(at.query_params))
+    assert at.query_params["engine"] == ["postgres"] or at.query_params["engine"] == "postgres"
+
+
+def test_ablations_on_postgres_shows_the_same_tables(reader):
+    here = open_page("ablations")
+    there = open_page("ablations", query={"engine": "postgres"}, session={"database_url": reader})
+    assert "Searching on PostgreSQL" in everything_shown(there)
+    for i, (a, b) in enumerate(zip(here.dataframe, there.dataframe)):
+        if i != 6:                                          # the latency table, timed anew
+            pd.testing.assert_frame_equal(a.value, b.value)
+
+
+def test_the_approximate_engine_shows_its_recall(reader):
+    at = on_postgres(open_page("overview"), reader, "postgres-hnsw")
+    assert any("Recall@20 against exact search on the 18 golden questions" in c.value for c in at.sidebar.caption)
+
+
+def test_a_wrong_password_is_said_never_shown_and_pages_work_in_process(reader, memory_wb):
+    at = on_postgres(open_page("ask"), reader.replace(PASSWORD, "not-" + PASSWORD[::-1]))
+    errors = " ".join(e.value for e in at.sidebar.error)
+    assert "rejected the password of user 'dashboard'" in errors and "searches in process" in errors
+    assert PASSWORD[::-1] not in everything_shown(at)
+    at.text_input(key="ask_question").set_value(CUTOFF).run()
+    assert_fine(at)
+    assert chunk_labels(at) == expected_labels(memory_wb, CUTOFF)          # in process meanwhile
+
+
+def test_a_server_down_then_back_after_try_again(pg, reader, memory_wb):
+    at = open_page("ask")
+    pg.stop()
+    try:
+        on_postgres(at, reader)
+        assert any("cannot be reached" in e.value for e in at.sidebar.error)
+        at.text_input(key="ask_question").set_value(CUTOFF).run()
+        assert chunk_labels(at) == expected_labels(memory_wb, CUTOFF)
+    finally:
+        pg.start()
+    at.sidebar.button(key="engine_retry").click().run()
+    assert_fine(at)
+    assert not at.sidebar.error and "Searching on PostgreSQL" in everything_shown(at)
+    assert chunk_labels(at) == expected_labels(memory_wb, CUTOFF)
+
+
+def test_a_server_gone_between_the_check_and_a_search_is_a_message(pg, reader, memory_wb):
+    at = on_postgres(open_page("ask"), reader)
+    assert not at.sidebar.error
+    pg.stop()
+    try:
+        at.text_input(key="ask_question").set_value("How does bisect.insort keep a list sorted?").run()
+        assert not at.exception and not chunk_labels(at)
+        assert any("cannot be reached" in shown(e.value) for e in at.main.error)       # said where the search was
+        at.run()                                                  # the next run: in process, the reason in the sidebar
+        assert_fine(at)
+        assert any("every page searches in process" in e.value for e in at.sidebar.error) and chunk_labels(at)
+    finally:
+        pg.start()
+
+
+def test_a_page_without_its_own_error_handling_says_the_search_stopped(pg, reader):
+    at = open_page("ablations", query={"engine": "postgres"}, session={"database_url": reader})
+    assert not at.sidebar.error
+    pg.stop()
+    try:
+        at.sidebar.selectbox(key="retriever").set_value("bm25").run()     # tables not computed yet: they search
+        assert not at.exception
+        assert any("The search stopped" in e.value and "cannot be reached" in shown(e.value) for e in at.main.error)
+        assert PASSWORD not in everything_shown(at)
+        at.run()
+        assert_fine(at)
+        assert any("every page searches in process" in e.value for e in at.sidebar.error)
+        assert len(at.dataframe) == 9                                  # every table, in process
+    finally:
+        pg.start()
+
+
+def test_compare_on_postgres_keeps_its_runs_in_the_same_database(reader, monkeypatch):
+    """The Compare page searching on PostgreSQL, its runs kept there too (OPENBOOK_STORE=postgres): another session
+    (another dashboard behind a load balancer) lists them."""
+    from rag_core.store import Store
+    here = open_page("compare")
+    monkeypatch.setenv("OPENBOOK_STORE", "postgres")
+    monkeypatch.setenv(ENV, reader)
+    there = open_page("compare", query={"engine": "postgres"})
+    assert "Searching on PostgreSQL" in everything_shown(there)
+    assert "kept in PostgreSQL at postgresql://dashboard:***@" in everything_shown(there)
+    assert there.dataframe[0].value["engine"].tolist() == ["postgres"] * 3                  # the setups say so
+    board = [at.dataframe[1].value.drop(columns=["mean seconds"], errors="ignore") for at in (here, there)]
+    pd.testing.assert_frame_equal(*board)
+    there.button(key="compare_save").click().run()
+    assert_fine(there)
+    kept = Store.postgres(reader).list_runs()
+    assert sorted(r.name for r in kept)[-3:] == sorted(["as in Ask", "filter off", "rerank off"])
+    assert all("engine=postgres" in r.setup for r in kept)
+    other = open_page("compare")
+    assert sorted(other.dataframe[-1].value["name"]) == sorted(r.name for r in kept)
+    assert PASSWORD not in everything_shown(other)

@@ -1,0 +1,63 @@
+"""The search engine, in the sidebar of every page: in-process (the default), PostgreSQL exact, or PostgreSQL
+approximate (HNSW), the database URL, whether it answers, and the approximate engine's recall.
+
+The engine's name lives in the URL like the retriever's; the database URL lives in this browser session only
+and is a password field (never shown, never in a link); empty, the server's OPENBOOK_DATABASE_URL is used.
+While the database fails, every page searches in process and the sidebar says why; "Try again" checks anew.
+
+Left out on purpose: the engine's tuning (HNSW m, ef_construction, ef_search: the defaults measured in the
+README) and creating the database (pgvector must be installed there; the message says so when it is not).
+"""
+import os
+
+import streamlit as st
+
+from rag_core.retrieval.engines.registry import DESCRIPTIONS, ENGINES, ENV
+from ui import data, settings
+from ui.widgets import plain
+
+ENGINE_NAMES = {"memory": "In-process index", "postgres": "PostgreSQL (exact)",
+                "postgres-hnsw": "PostgreSQL, approximate (HNSW)"}
+RECALL_K = 20          # the candidates the first search hands the reranker
+
+
+def keep_url() -> None:
+    st.session_state["database_url"] = st.session_state["_database_url_field"].strip()
+    data.forget_engine_status()
+
+
+def render() -> None:
+    st.selectbox("Search engine", ENGINES, key="engine", on_change=settings.remember, args=("engine",),
+                 format_func=ENGINE_NAMES.get, help=" ".join(f"{ENGINE_NAMES[e]}: {DESCRIPTIONS[e]}." for e in ENGINES))
+    if st.session_state["engine"] == "memory":
+        return
+    st.session_state.setdefault("_database_url_field", st.session_state.get("database_url", ""))
+    st.text_input("Database URL", key="_database_url_field", type="password", on_change=keep_url,
+                  placeholder=f"empty: the server's {ENV}" if os.environ.get(ENV) else
+                  "postgresql://user:password@host:5432/database",
+                  help="Where PostgreSQL with pgvector runs. Kept in this browser session only: never shown, never "
+                       f"in a link. Empty: the server's {ENV}.")
+    status = data.engine_status()
+    if status.problem:
+        st.error(plain(status.problem + " Until it is fixed, every page searches in process."))
+        st.button("Try again", on_click=data.forget_engine_status, key="engine_retry")
+        return
+    st.caption(plain(f"Searching on {status.text}."))
+    if status.name == "postgres-hnsw":
+        show_recall()
+
+
+def show_recall() -> None:
+    """The approximate engine's recall@20 against exact search, on this dataset's golden questions."""
+    try:
+        chunker = settings.chunker()
+    except ValueError:
+        return                                  # the page says what is wrong with the chunker
+    wb = data.workbench()
+    n = len(wb.questions)
+    if not n:
+        st.caption("No golden question: the recall of the approximate index against exact search cannot be measured.")
+        return
+    recall = data.engine_recall(chunker, RECALL_K)
+    st.caption(f"Recall@{RECALL_K} against exact search on the {n} golden question{'s' * (n > 1)}: **{recall:.3f}** "
+               f"(1.000: the approximate index found every chunk exact search finds).")
