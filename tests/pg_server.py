@@ -112,3 +112,10 @@ class PgServer:
 
     def create_database(self, name: str, owner: str = "postgres") -> None:
         self.sql(sql.SQL("CREATE DATABASE {} OWNER {}").format(sql.Identifier(name), sql.Identifier(owner)))
+
+    def database_for(self, user: str, password: str, database: str) -> str:
+        """A role that logs in with its password, a database it owns with pgvector in it: that role's URL."""
+        self.add_user(user, password)
+        self.create_database(database, owner=user)
+        self.sql("CREATE EXTENSION IF NOT EXISTS vector", database=database)
+        return self.url(user, password, database)

@@ -37,10 +37,7 @@ def on_pg(pg, memory_wb):
 @pytest.fixture(scope="module")
 def reader(pg):
     """A role that must give its password, and a database it owns (pgvector created there by the superuser)."""
-    pg.add_user(USER, PASSWORD)
-    pg.create_database("openbook_ui", owner=USER)
-    pg.sql("CREATE EXTENSION IF NOT EXISTS vector", database="openbook_ui")
-    return pg.url(USER, PASSWORD, "openbook_ui")
+    return pg.database_for(USER, PASSWORD, "openbook_ui")
 
 
 # ---------------------------------------------------------------- the library
@@ -149,13 +146,14 @@ def on_postgres(at, url: str, engine: str = "postgres"):
     at.sidebar.selectbox(key="engine").set_value(engine).run()
     at.sidebar.text_input(key="_database_url_field").set_value(url).run()
     assert_fine(at)
+    assert at.sidebar.text_input(key="_database_url_field").value == ""     # kept on the server, the field emptied
     return at
 
 
 def everything_shown(at) -> str:
-    """Every text on screen, as read (escapes and code marks taken off), but the password field's own value."""
+    """Every text on screen, as read (escapes and code marks taken off), the fields' values too."""
     parts = markdowns(at) + [e.value for e in at.error] + [w.value for w in at.warning] + [c.value for c in at.caption]
-    parts += [t.value for t in at.sidebar.text_input if t.key != "_database_url_field"]
+    parts += [t.value for t in at.text_input] + [t.placeholder for t in at.text_input]
     return shown("\n".join(parts)).replace("`", "")
 
 
@@ -182,6 +180,15 @@ def test_ablations_on_postgres_shows_the_same_tables(reader):
 def test_the_approximate_engine_shows_its_recall(reader):
     at = on_postgres(open_page("overview"), reader, "postgres-hnsw")
     assert any("Recall@20 against exact search on the 18 golden questions" in c.value for c in at.sidebar.caption)
+
+
+def test_forget_this_url_goes_back_to_the_server_s_setting(reader, monkeypatch):
+    monkeypatch.delenv(ENV, raising=False)
+    at = on_postgres(open_page("overview"), reader)
+    assert at.sidebar.text_input(key="_database_url_field").placeholder.startswith("set (hidden)")
+    at.sidebar.button(key="engine_forget_url").click().run()
+    assert_fine(at)
+    assert any("No database URL" in e.value for e in at.sidebar.error)
 
 
 def test_a_wrong_password_is_said_never_shown_and_pages_work_in_process(reader, memory_wb):

@@ -22,7 +22,17 @@ RECALL_K = 20          # the candidates the first search hands the reranker
 
 
 def keep_url() -> None:
-    st.session_state["database_url"] = st.session_state["_database_url_field"].strip()
+    """The URL typed goes to the session and the field is emptied: the browser never gets it back (not even
+    behind the field's show-password eye)."""
+    typed = st.session_state["_database_url_field"].strip()
+    if typed:
+        st.session_state["database_url"] = typed
+        st.session_state["_database_url_field"] = ""
+        data.forget_engine_status()
+
+
+def forget_url() -> None:
+    st.session_state.pop("database_url", None)
     data.forget_engine_status()
 
 
@@ -31,12 +41,16 @@ def render() -> None:
                  format_func=ENGINE_NAMES.get, help=" ".join(f"{ENGINE_NAMES[e]}: {DESCRIPTIONS[e]}." for e in ENGINES))
     if st.session_state["engine"] == "memory":
         return
-    st.session_state.setdefault("_database_url_field", st.session_state.get("database_url", ""))
-    st.text_input("Database URL", key="_database_url_field", type="password", on_change=keep_url,
-                  placeholder=f"empty: the server's {ENV}" if os.environ.get(ENV) else
-                  "postgresql://user:password@host:5432/database",
-                  help="Where PostgreSQL with pgvector runs. Kept in this browser session only: never shown, never "
-                       f"in a link. Empty: the server's {ENV}.")
+    if st.session_state.get("database_url"):
+        placeholder = "set (hidden): type another to replace it"
+    else:
+        placeholder = f"empty: the server's {ENV}" if os.environ.get(ENV) else "postgresql://user:password@host:5432/database"
+    st.text_input("Database URL", key="_database_url_field", type="password", on_change=keep_url, placeholder=placeholder,
+                  help="Where PostgreSQL with pgvector runs, e.g. postgresql://user:password@host:5432/database. Kept "
+                       "on the server for this browser session only: the field empties once you press Enter, the "
+                       f"password is never shown and never in a link. Left empty: the server's {ENV}.")
+    if st.session_state.get("database_url"):
+        st.button("Forget this URL", key="engine_forget_url", on_click=forget_url)
     status = data.engine_status()
     if status.problem:
         st.error(plain(status.problem + " Until it is fixed, every page searches in process."))
