@@ -7,6 +7,8 @@ each is a readable sentence, the password never shown, and the pages keep workin
 """
 from __future__ import annotations
 
+import re
+
 import pandas as pd
 import pytest
 
@@ -16,7 +18,9 @@ from rag_core.evaluation import tables
 from rag_core.evaluation.compare import compare
 from rag_core.evaluation.setup import default_setup, parse_setup
 from rag_core.retrieval.engines.registry import ENV
-from test_app import CUTOFF, assert_fine, chunk_labels, expected_labels, markdowns, open_page, shown
+from streamlit.testing.v1 import AppTest
+
+from test_app import APP, SCRIPTS, CUTOFF, assert_fine, chunk_labels, expected_labels, markdowns, open_page, shown
 
 PASSWORD = "s3cret-Pa55"
 USER = "dashboard"
@@ -270,3 +274,62 @@ def test_compare_on_postgres_keeps_its_runs_in_the_same_database(reader, monkeyp
     other = open_page("compare")
     assert sorted(other.dataframe[-1].value["name"]) == sorted(r.name for r in kept)
     assert PASSWORD not in everything_shown(other)
+
+
+def open_any(name: str, query: dict, session: dict | None = None) -> AppTest:
+    """A new session on any page of the list (test_app.open_page knows the pages it tests)."""
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.query_params.update(query)
+    for k, v in (session or {}).items():
+        at.session_state[k] = v
+    at.switch_page(SCRIPTS[name])
+    at.run()
+    assert_fine(at)
+    return at
+
+
+TIMED = re.compile(r"\d+(\.\d+)? ?(ms|s)\b|\(ms\)|seconds?")     # timings differ from run to run, whatever the engine
+
+
+def screen(at) -> dict:
+    """What a page shows in its main area, timings left out: texts, metrics and tables."""
+    texts = [t for t in markdowns(at) + [c.value for c in at.main.caption] if not TIMED.search(t)]
+    frames = [d.value.drop(columns=["engine"], errors="ignore")                  # a setup names its engine,
+              .replace(r"engine=[\w-]+", "engine=", regex=True)                    # and so do its links
+              for d in at.main.dataframe if not any(TIMED.search(str(c)) for c in d.value.columns)]
+    return {"texts": texts, "metrics": [(m.label, m.value) for m in at.main.metric], "frames": frames}
+
+
+@pytest.mark.parametrize("name, query", [
+    ("overview", {}), ("corpus", {}), ("ask", {"ask_question": CUTOFF}), ("ablations", {}), ("compare", {}),
+    ("your_data", {}), ("model", {}), ("ask", {"ask_question": CUTOFF, "retriever": "minilm", "reranker": "dense"}),
+    ("ask", {"ask_question": "How do I keep a list sorted while inserting?", "retriever": "hybrid"}),
+])
+def test_every_page_shows_the_same_on_postgres(reader, name, query):
+    here, there = open_any(name, query), open_any(name, {**query, "engine": "postgres"}, {"database_url": reader})
+    assert "Searching on PostgreSQL" in everything_shown(there) and not there.sidebar.error
+    a, b = screen(here), screen(there)
+    assert a["texts"] == b["texts"] and a["metrics"] == b["metrics"] and len(a["frames"]) == len(b["frames"])
+    for x, y in zip(a["frames"], b["frames"]):
+        pd.testing.assert_frame_equal(x, y)
+
+
+@pytest.mark.parametrize("name", ["overview", "ablations"])
+def test_an_upload_is_indexed_in_the_database_under_its_own_key(pg, reader, name):
+    """An upload's own tables (keyed by its content), the same figures as in process."""
+    from rag_core.data.corpus import bundled_corpus
+    from rag_core.data.golden import load_golden
+    from ui import data
+    docs = [d for d in bundled_corpus().documents if d.id != "statistics"]
+    mine = data.make_dataset("my documents", docs, [r for r in load_golden() if r.doc != "statistics"])
+    from rag_core.data.corpus import Corpus
+    from rag_core.retrieval.engines.pgtables import corpus_key
+    here = open_any(name, {}, {"dataset": mine})
+    there = open_any(name, {"engine": "postgres"}, {"dataset": mine, "database_url": reader})
+    mine_key = corpus_key(Corpus(mine.documents, name=mine.name))
+    assert pg.sql("SELECT count(*) FROM openbook_indexes WHERE dataset = %s", (mine_key,), database="openbook_ui")[0][0]
+    assert "Searching on PostgreSQL" in everything_shown(there) and "my documents" in everything_shown(there)
+    a, b = screen(here), screen(there)
+    assert a["texts"] == b["texts"] and a["metrics"] == b["metrics"]
+    for x, y in zip(a["frames"], b["frames"]):
+        pd.testing.assert_frame_equal(x, y)
