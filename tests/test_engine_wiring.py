@@ -333,3 +333,38 @@ def test_an_upload_is_indexed_in_the_database_under_its_own_key(pg, reader, name
     assert a["texts"] == b["texts"] and a["metrics"] == b["metrics"]
     for x, y in zip(a["frames"], b["frames"]):
         pd.testing.assert_frame_equal(x, y)
+
+
+@pytest.fixture(scope="module")
+def no_vector(pg):
+    """A database whose owner may not create the `vector` extension."""
+    pg.add_user("novec", "pw-novec")
+    pg.create_database("openbook_novec", owner="novec")
+    return pg.url("novec", "pw-novec", "openbook_novec")
+
+
+@pytest.mark.parametrize("case, says", [
+    ("no extension", "has no 'vector' extension and user 'novec' may not create it"),
+    ("no database", "has no database 'openbook_nowhere': create it"),
+    ("malformed", "the database URL is malformed. Write it as postgresql://user:***@host:5432/database."),
+])
+def test_each_database_problem_is_a_sentence_on_the_page(pg, no_vector, memory_wb, case, says):
+    url = {"no extension": no_vector, "no database": no_vector.replace("openbook_novec", "openbook_nowhere"),
+           "malformed": "postgresql://novec:pw-novec@[::1/x"}[case]
+    at = on_postgres(open_page("ask"), url)
+    errors = shown(" ".join(e.value for e in at.sidebar.error)).replace("`", "")
+    assert says in errors and "every page searches in process" in errors, errors
+    assert "pw-novec" not in everything_shown(at)
+    at.text_input(key="ask_question").set_value(CUTOFF).run()
+    assert chunk_labels(at) == expected_labels(memory_wb, CUTOFF)
+
+
+def test_a_server_restarted_between_two_questions_goes_unnoticed(pg, reader, memory_wb):
+    at = on_postgres(open_page("ask"), reader)
+    at.text_input(key="ask_question").set_value(CUTOFF).run()
+    pg.restart()
+    question = "Who can read the directory created by mkdtemp?"
+    at.text_input(key="ask_question").set_value(question).run()
+    assert_fine(at)
+    assert not at.error and chunk_labels(at) == expected_labels(memory_wb, question)
+    assert "Searching on PostgreSQL" in everything_shown(at)

@@ -76,7 +76,8 @@ GLOSSARY = {
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:])")
 
 
-_ADDRESS = re.compile(r"(?i)(?:\b[a-z][a-z0-9+.-]*://|\bwww\.)\S*")      # what Markdown would turn into a link
+# what Markdown would turn into a link: an address, without the punctuation that ends a sentence after it
+_ADDRESS = re.compile(r"(?i)(?:\b[a-z][a-z0-9+.-]*://|\bwww\.)\S*?(?=[.,:;!?]*(?:\s|$))")
 
 
 def _code(text: str) -> str:
