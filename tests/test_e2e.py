@@ -28,6 +28,9 @@ PAGES = {  # title in the sidebar menu -> (url path, the page's h1)
     "Corpus": ("corpus", "Corpus"),
     "Ask": ("ask", "Ask"),
     "Ablations": ("ablations", "Ablations"),
+    "Compare": ("compare", "Compare setups"),
+    "Your data": ("your_data", "Your data"),
+    "Model": ("model", "A real model"),
     "Glossary": ("glossary", "Glossary"),
 }
 N_CHARTS = 9          # one chart per section of the Ablations page, and trap 3 at its end
