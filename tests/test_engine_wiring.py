@@ -368,3 +368,10 @@ def test_a_server_restarted_between_two_questions_goes_unnoticed(pg, reader, mem
     assert_fine(at)
     assert not at.error and chunk_labels(at) == expected_labels(memory_wb, question)
     assert "Searching on PostgreSQL" in everything_shown(at)
+
+
+def test_the_approximate_engine_s_recall_is_a_note_on_the_command_line(capsys, pg):
+    code, out, err = run(capsys, "report", "--tables", "ceiling", "--engine", "postgres-hnsw", "--database-url", pg.url())
+    assert code == 0 and out
+    assert re.search(r"^note: postgres-hnsw is approximate: recall@20 against exact search on the 18 golden questions "
+                     r"\(fixed 160/32, trusted statuses\): [01]\.\d{3}\.$", err, re.M), err

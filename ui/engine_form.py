@@ -12,13 +12,12 @@ import os
 
 import streamlit as st
 
-from rag_core.retrieval.engines.registry import DESCRIPTIONS, ENGINES, ENV
+from rag_core.retrieval.engines.registry import DESCRIPTIONS, ENGINES, ENV, RECALL_K
 from ui import data, settings
 from ui.widgets import plain
 
 ENGINE_NAMES = {"memory": "In-process index", "postgres": "PostgreSQL (exact)",
                 "postgres-hnsw": "PostgreSQL, approximate (HNSW)"}
-RECALL_K = 20          # the candidates the first search hands the reranker
 
 
 def keep_url() -> None:

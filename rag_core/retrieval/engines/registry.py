@@ -25,6 +25,7 @@ DESCRIPTIONS = {
     "postgres-hnsw": "PostgreSQL + pgvector with an HNSW index: approximate (faster on large corpora), "
                      "its recall against exact search is shown",
 }
+RECALL_K = 20          # an approximate engine's recall is shown at the candidates the first search hands the reranker
 _SHARED: dict = {}
 _LOCK = threading.Lock()
 
