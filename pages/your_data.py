@@ -8,7 +8,7 @@ from rag_core.data.corpus import Corpus
 from rag_core.data.golden import GoldenRow, golden_problems
 from rag_core.data.golden_csv import GOLDEN_HEADER, golden_to_csv
 from rag_core.data.ingest import documents_to_jsonl
-from ui import captions, charts, data, export, frame, widgets
+from ui import captions, charts, data, engine_form, export, frame, widgets
 
 frame.ensure(__file__)          # a first request that runs this page without app.py draws the frame here
 
@@ -119,6 +119,8 @@ widgets.golden_table(wb)
 if wb.check.valid:
     ceil = data.table("ceiling")
     st.markdown("Ceiling with the article's settings: " + " · ".join(f"k = {r.k}: **{r.ceiling:.3f}**" for r in ceil.itertuples()))
+
+engine_form.stored_indexes()        # when the pages search on PostgreSQL: what it holds, and dropping it
 
 # ---- the article's trap 3, side by side
 st.subheader("The article's questions against questions phrased as a user would")

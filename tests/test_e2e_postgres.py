@@ -80,6 +80,13 @@ def test_a_golden_question_and_the_compare_page_on_postgres(new_page, server, ur
     assert PASSWORD not in page_text(page)
     screenshot(page, "postgres-compare")
 
+    sidebar(page).get_by_role("link", name="Your data").click()   # what the database holds for Open Book
+    expect(main.get_by_role("heading", name="Indexes stored in PostgreSQL")).to_be_visible(timeout=2 * WAIT_MS)
+    expect(main.get_by_text(re.compile(r"^\d+ stored index\(es\), [\d.,]+ MB on disk, \d+ for the active dataset"))
+           ).to_be_visible()
+    no_exception(page)
+    screenshot(page, "postgres-your-data")
+
 
 def test_approximate_search_shows_its_recall(new_page, server, url):
     page = new_page()

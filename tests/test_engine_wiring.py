@@ -288,15 +288,19 @@ def open_any(name: str, query: dict, session: dict | None = None) -> AppTest:
     return at
 
 
+STORED = re.compile(r"stored index|Indexes stored in PostgreSQL|rebuilds what it needs")
 TIMED = re.compile(r"\d+(\.\d+)? ?(ms|s)\b|\(ms\)|seconds?")     # timings differ from run to run, whatever the engine
 
 
 def screen(at) -> dict:
-    """What a page shows in its main area, timings left out: texts, metrics and tables."""
-    texts = [t for t in markdowns(at) + [c.value for c in at.main.caption] if not TIMED.search(t)]
+    """What a page shows in its main area, timings and the database's own panel (Your data) left out: texts,
+    metrics and tables."""
+    texts = [t for t in markdowns(at) + [c.value for c in at.main.caption] + [h.value for h in at.main.subheader]
+             if not TIMED.search(t) and not STORED.search(t)]
     frames = [d.value.drop(columns=["engine"], errors="ignore")                  # a setup names its engine,
               .replace(r"engine=[\w-]+", "engine=", regex=True)                    # and so do its links
-              for d in at.main.dataframe if not any(TIMED.search(str(c)) for c in d.value.columns)]
+              for d in at.main.dataframe if not any(TIMED.search(str(c)) for c in d.value.columns)
+              and "MB" not in d.value.columns]
     return {"texts": texts, "metrics": [(m.label, m.value) for m in at.main.metric], "frames": frames}
 
 
@@ -375,3 +379,24 @@ def test_the_approximate_engine_s_recall_is_a_note_on_the_command_line(capsys, p
     assert code == 0 and out
     assert re.search(r"^note: postgres-hnsw is approximate: recall@20 against exact search on the 18 golden questions "
                      r"\(fixed 160/32, trusted statuses\): [01]\.\d{3}\.$", err, re.M), err
+
+
+def test_your_data_lists_the_stored_indexes_and_drops_them(pg, reader, memory_wb):
+    at = open_any("your_data", {"engine": "postgres"}, {"database_url": reader})
+    listed = next(d.value for d in at.main.dataframe if {"retriever", "MB"} <= set(d.value.columns))
+    stored = pg.sql("SELECT count(*) FROM openbook_indexes", database="openbook_ui")[0][0]
+    assert 1 <= len(listed) <= stored and listed["active dataset"].any()     # the page builds more below the list
+    at.button(key="engine_drop_mine").click().run()
+    assert_fine(at)
+    left = pg.sql("SELECT count(*) FROM openbook_indexes", database="openbook_ui")[0][0]
+    assert left < stored
+    ask = on_postgres(open_page("ask"), reader)                     # dropped: the next search builds it again
+    ask.text_input(key="ask_question").set_value(CUTOFF).run()
+    assert_fine(ask)
+    assert chunk_labels(ask) == expected_labels(memory_wb, CUTOFF)
+    assert pg.sql("SELECT count(*) FROM openbook_indexes", database="openbook_ui")[0][0] > left
+    every = open_any("your_data", {"engine": "postgres"}, {"database_url": reader})
+    every.button(key="engine_drop_all").click().run()
+    assert_fine(every)
+    assert pg.sql("SELECT count(*) FROM openbook_indexes WHERE built_at < now() - interval '1 second'",
+                  database="openbook_ui")[0][0] == 0              # every older one dropped (the page rebuilt its own)

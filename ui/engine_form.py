@@ -74,3 +74,39 @@ def show_recall() -> None:
     recall = data.engine_recall(chunker, RECALL_K)
     st.caption(f"Recall@{RECALL_K} against exact search on the {n} golden question{'s' * (n > 1)}: **{recall:.3f}** "
                f"(1.000: the approximate index found every chunk exact search finds).")
+
+
+def stored_indexes() -> None:
+    """What the database holds for Open Book (a table per dataset content, chunker and retriever), with a button to
+    drop the active dataset's and one to drop them all (each is rebuilt on its next search). Nothing in process."""
+    wb = data.workbench()
+    if wb.engine == "memory":
+        return
+    from rag_core.retrieval.engines.pgtables import corpus_key
+    st.subheader("Indexes stored in PostgreSQL")
+    engine, mine = wb.search_engine, corpus_key(wb.corpus)
+    try:
+        rows = engine.catalog()
+    except ValueError as e:
+        st.error(plain(e))
+        return
+    ours = sum(r["dataset"] == mine for r in rows)
+    st.caption(f"{len(rows)} stored index(es), {sum(r['bytes'] for r in rows) / 1e6:,.1f} MB on disk, {ours} for the "
+               "active dataset. Each is built on the first search that needs it, once per dataset content, chunker and "
+               "retriever, and shared by every session and dashboard using this database; a changed dataset gets new "
+               "ones. Dropping one costs only its rebuild on the next search.")
+    if rows:
+        table = [{"active dataset": r["dataset"] == mine, "chunker": r["chunker"], "retriever": r["retriever"],
+                  "chunks": r["chunks"], "MB": round(r["bytes"] / 1e6, 2), "built": r["built_at"]} for r in rows]
+        st.dataframe(table, hide_index=True, width="stretch")
+    c = st.columns(2)
+    if ours and c[0].button(f"Drop the active dataset's {ours} index(es)", key="engine_drop_mine",
+                            icon=":material/delete:"):
+        st.toast(f"Dropped {engine.drop(corpus=wb.corpus)}.")
+        st.rerun()
+    if rows:
+        with c[1].popover("Drop every stored index", icon=":material/delete_forever:"):
+            st.caption("Every dashboard using this database rebuilds what it needs on its next search.")
+            if st.button(f"Drop all {len(rows)}", key="engine_drop_all", type="primary"):
+                st.toast(f"Dropped {engine.drop()}.")
+                st.rerun()

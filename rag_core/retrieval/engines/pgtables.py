@@ -166,13 +166,26 @@ def sizes(conn: psycopg.Connection, stored: StoredIndex) -> dict:
     return {"table_bytes": t, "hnsw_bytes": i, "database_bytes": d}
 
 
-def drop(conn: psycopg.Connection, key: str | None = None) -> int:
-    """Drop one stored index (by key) or every one (None); how many were dropped."""
+def catalog(conn: psycopg.Connection) -> list[dict]:
+    """Every stored index, newest first: key, dataset, chunker, retriever, chunks, built_at, bytes (table + HNSW)."""
+    if not conn.execute("SELECT to_regclass('openbook_indexes')").fetchone()[0]:
+        return []
+    rows = conn.execute("SELECT key, dataset, chunker, retriever, chunks, built_at, "
+                        "coalesce(pg_table_size(to_regclass('openbook_' || key)), 0) "
+                        "+ coalesce(pg_indexes_size(to_regclass('openbook_' || key)), 0) "
+                        "FROM openbook_indexes ORDER BY built_at DESC, key").fetchall()
+    names = ("key", "dataset", "chunker", "retriever", "chunks", "built_at", "bytes")
+    return [dict(zip(names, r)) for r in rows]
+
+
+def drop(conn: psycopg.Connection, key: str | None = None, dataset: str | None = None) -> int:
+    """Drop one stored index (by key), a dataset's (by its corpus_key), or every one (neither); how many were."""
     if not conn.execute("SELECT to_regclass('openbook_indexes')").fetchone()[0]:
         return 0
     with conn.transaction():
-        keys = [r[0] for r in conn.execute("SELECT key FROM openbook_indexes WHERE %s::text IS NULL OR key = %s",
-                                           (key, key)).fetchall()]
+        keys = [r[0] for r in conn.execute("SELECT key FROM openbook_indexes WHERE (%(k)s::text IS NULL OR key = %(k)s) "
+                                           "AND (%(d)s::text IS NULL OR dataset = %(d)s)",
+                                           {"k": key, "d": dataset}).fetchall()]
         for k in keys:
             conn.execute(sql.SQL("DROP TABLE IF EXISTS {}").format(sql.Identifier("openbook_" + k)))
         conn.execute("DELETE FROM openbook_indexes WHERE key = ANY(%s)", (keys,))

@@ -176,12 +176,18 @@ class PostgresEngine(SearchEngine):
         stored, _ = self._prepared(index)
         return self._run(lambda conn: pgtables.sizes(conn, stored))
 
-    def drop(self, index: Index | None = None) -> int:
-        """Drop this index's table (or every stored index for None); searching again builds it anew."""
+    def drop(self, index: Index | None = None, corpus=None) -> int:
+        """Drop this index's table, every stored index of a corpus, or every stored index (neither); searching
+        again builds what it needs anew. How many were dropped."""
         key = self._prepared(index)[0].key if index is not None else None
+        dataset = pgtables.corpus_key(corpus) if corpus is not None else None
         with self._lock:
             self._stored.clear()
-        return self._run(lambda conn: pgtables.drop(conn, key))
+        return self._run(lambda conn: pgtables.drop(conn, key, dataset))
+
+    def catalog(self) -> list[dict]:
+        """Every index stored in this database (pgtables.catalog), newest first."""
+        return self._run(pgtables.catalog)
 
     # --- search -----------------------------------------------------------------------------
     def search_many(self, index: Index, questions: list[str], k: int,
