@@ -139,6 +139,47 @@ def test_large_corpus_200_questions_equal_in_process(engine, large):
     same(engine.search_many(ix, questions[:40], 10), MEMORY.search_many(ix, questions[:40], 10))
 
 
+class ProjectedWords:
+    """A stand-in for MiniLM's question encoder on the large corpus (encoding 12,000 chunks would take minutes): the
+    hashing encoder's vector of a text, projected to 384 numbers by a fixed random matrix and normalised, float32.
+    Chunks get the same projection of their hashing vectors, so that close texts score close (many near-ties)."""
+
+    def __init__(self, ix, dim=384, decimals=None):
+        self.ix = ix
+        self.proj = np.random.default_rng(7).standard_normal((ix.encoder.dim, dim)).astype(np.float32)
+        self.decimals = decimals            # rounding the vectors makes exact ties, many of them
+
+    def unit(self, m):
+        m = m / np.maximum(np.linalg.norm(m, axis=-1, keepdims=True), 1e-12)
+        return (np.round(m, self.decimals) if self.decimals else m).astype(np.float32)
+
+    def chunks(self):
+        dense = np.zeros((len(self.ix), self.ix.encoder.dim), np.float32)
+        m = self.ix.matrix
+        for col in range(m.dim):
+            rows = m.rows[m.ptr[col]:m.ptr[col + 1]]
+            dense[rows, col] = m.vals[m.ptr[col]:m.ptr[col + 1]]
+        return self.unit(dense @ self.proj)
+
+    def query(self, question):
+        return self.unit(self.ix.encoder.encode_query(question) @ self.proj)
+
+
+@pytest.mark.parametrize("decimals", [None, 2])
+def test_hybrid_on_the_large_corpus_equals_in_process(engine, large, decimals):
+    """Hybrid fuses two full rankings: the engine re-scores only the rows whose place is in doubt, and must still
+    give the in-process top k to the last bit, with near-ties (projected vectors) and exact ties (rounded ones)."""
+    from rag_core.retrieval.bm25 import BM25Index
+    from rag_core.retrieval.retrievers import DenseIndex, HybridIndex
+    ix, questions = large
+    words = ProjectedWords(ix, decimals=decimals)
+    dense = DenseIndex(**ix.pieces(), embedder=words, vectors=words.chunks())
+    sparse = BM25Index.build(ix.tc, ix.chunker, ix)
+    hybrid = HybridIndex(**sparse.pieces(), embedder=words, sparse=sparse, dense=dense)
+    same(engine.search_many(hybrid, questions[:30], 50, {"current"}), MEMORY.search_many(hybrid, questions[:30], 50, {"current"}))
+    same(engine.search_many(hybrid, questions[30:40], 5), MEMORY.search_many(hybrid, questions[30:40], 5))
+
+
 # ---- the filter runs inside the query ----------------------------------------------------------------
 
 def test_filter_first_fills_k_with_allowed_chunks(wb, engine):

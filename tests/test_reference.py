@@ -5,6 +5,7 @@ not typed here. A second set of tests runs the reference functions themselves (f
 ../shared/reference/seed_reference.py) and compares rankings chunk by chunk.
 """
 import ast
+import os
 import re
 from pathlib import Path
 
@@ -16,7 +17,9 @@ from rag_core.evaluation import tables
 from rag_core.retrieval.rerank import retrieve
 
 OUT = (Path(__file__).parent / "data" / "reference_output.txt").read_text().splitlines()
-REFERENCE = Path(__file__).resolve().parents[2] / "shared" / "reference" / "seed_reference.py"
+# the shared/ folder beside the project's; OPENBOOK_REFERENCE names the file for a clone kept elsewhere
+REFERENCE = Path(os.environ.get("OPENBOOK_REFERENCE")
+                 or Path(__file__).resolve().parents[2] / "shared" / "reference" / "seed_reference.py")
 
 
 def block(after: str, n: int) -> list[str]:
@@ -134,7 +137,8 @@ def reference_namespace():
     """The reference program's definitions (functions, classes, constants), without its top-level runs."""
     if not REFERENCE.exists():                      # never skipped: without it these tests would prove nothing
         pytest.fail(f"The article's reference code is missing at {REFERENCE}. These tests compare rankings with "
-                    "it: put the shared/ folder (with reference/seed_reference.py) beside the project's folder.",
+                    "it: put the shared/ folder (with reference/seed_reference.py) beside the project's folder, "
+                    "or set OPENBOOK_REFERENCE to the file's path.",
                     pytrace=False)
     tree = ast.parse(REFERENCE.read_text())
     keep = (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.ClassDef)

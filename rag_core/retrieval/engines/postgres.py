@@ -208,20 +208,46 @@ class PostgresEngine(SearchEngine):
         return self._run(search)
 
     def _hybrid(self, index, plan, allowed) -> list[SearchResult]:
-        """Reciprocal rank fusion of the full BM25 and MiniLM rankings of the allowed chunks, each searched
-        here (exact), fused as HybridIndex does: 1 / (k + rank) summed, ties in chunk order."""
-        from rag_core.retrieval.retrievers import rrf
-        every = plan.n_allowed
-        sparse = self.search_many(index.sparse, plan.questions, every, allowed)
-        dense = self.search_many(index.dense, plan.questions, every, allowed)
-        out = []
-        for s, d in zip(sparse, dense):
-            ids = np.sort(s.ids)                                   # the allowed chunks, in chunk order
-            r_s, r_d = np.empty(len(index), np.int64), np.empty(len(index), np.int64)
-            r_s[s.ids], r_d[d.ids] = np.arange(1, every + 1), np.arange(1, every + 1)
-            best, scores = rank(ids, rrf(r_s[ids], r_d[ids], k=index.k), plan.k)
-            out.append(SearchResult(best, scores, plan.notes))
-        return out
+        """Reciprocal rank fusion of the BM25 and MiniLM rankings of the allowed chunks, exact, as HybridIndex
+        fuses them (1 / (k + rank) summed, ties in chunk order), without sending every vector over: see ranks.py."""
+        from rag_core.retrieval.engines.ranks import fused_top_k
+
+        def search(conn):
+            parts = []
+            for part in (index.sparse, index.dense):
+                stored, space = self._prepared(part)
+                parts.append((stored, space, [space.query_vector(q) for q in plan.questions]))
+            out = []
+            for i in range(len(plan.questions)):
+                lists = []
+                for stored, space, queries in parts:
+                    q = queries[i]
+                    ids, p = self._scores(conn, stored, literal(q, stored.dim), plan.allowed)
+                    fetch = lambda wanted, stored=stored: self._vectors_of(conn, stored, wanted)   # noqa: E731
+                    lists.append((ids, p, 2 * space.error_bound(q), space.nonnegative,
+                                  lambda wanted, fetch=fetch, space=space, q=q: space.rescore(q, fetch(wanted))))
+                best, scores = fused_top_k(lists, plan.k, index.k)
+                out.append(SearchResult(best, scores, plan.notes))
+            return out
+        return self._run(search)
+
+    def _scores(self, conn, stored, q_text: str, statuses):
+        """(chunk ids ascending, float32 scores as float64) of every allowed row: no vectors, 12 bytes a row."""
+        cast = sql.SQL("sparsevec" if stored.kind == "sparse" else "vector")
+        where = sql.SQL("WHERE status = ANY(%(statuses)s)") if statuses is not None else sql.SQL("")
+        query = sql.SQL("SELECT chunk_id, -(embedding <#> %(q)s::{}) FROM {} {} ORDER BY chunk_id").format(
+            cast, sql.Identifier(stored.table), where)
+        rows = conn.cursor(binary=True).execute(
+            query, {"q": q_text, "statuses": list(statuses) if statuses is not None else None}).fetchall()
+        return np.array([r[0] for r in rows], dtype=np.int64), np.array([r[1] for r in rows], dtype=np.float64)
+
+    def _vectors_of(self, conn, stored, ids: np.ndarray):
+        """The stored vectors of these chunks, in the order given."""
+        rows = conn.cursor(binary=True).execute(
+            sql.SQL("SELECT chunk_id, embedding FROM {} WHERE chunk_id = ANY(%s)").format(sql.Identifier(stored.table)),
+            (ids.tolist(),)).fetchall()
+        by_id = {r[0]: r[1] for r in rows}
+        return parse_rows([by_id[i] for i in ids.tolist()], stored.kind, stored.dim)
 
     def _settings(self, conn) -> None:
         """Per connection (the engine's own, set again on every reconnect; statements are never prepared, so a
