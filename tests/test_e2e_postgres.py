@@ -108,13 +108,20 @@ def test_a_server_down_is_said_and_the_pages_answer_in_process(new_page, server,
         expect_chunks(page, expected_labels(wb, CUTOFF))
         no_exception(page)
         screenshot(page, "postgres-down")
-        page.set_viewport_size({"width": 412, "height": 1600})          # a phone: the sidebar folds away
-        expect(page.locator(MAIN).get_by_role("heading", name="Ask")).to_be_visible()
-        screenshot(page, "postgres-down-phone")
-        page.set_viewport_size({"width": 1280, "height": 1600})
     finally:
         pg.start()
     with rerun(page):
         sidebar(page).get_by_role("button", name="Try again").click()
     expect(sidebar(page).get_by_text(re.compile(r"^Searching on PostgreSQL at"))).to_be_visible()
     expect_chunks(page, expected_labels(wb, CUTOFF))
+
+
+def test_on_a_phone_the_page_itself_says_it_searches_in_process(new_page, server, wb):
+    """A link naming PostgreSQL, opened where no database URL is set: the sidebar (folded away on a phone) says
+    why, and the page itself says that it searches in process."""
+    page = new_page(390, 844)
+    open_view(page, server.url + "/ask?engine=postgres&ask_question=" + CUTOFF.replace(" ", "+"))
+    expect(page.locator(MAIN).get_by_text("Searching in process: the database chosen in the sidebar cannot be used")
+           ).to_be_visible()
+    expect_chunks(page, expected_labels(wb, CUTOFF))
+    screenshot(page, "postgres-down-phone")

@@ -400,3 +400,11 @@ def test_your_data_lists_the_stored_indexes_and_drops_them(pg, reader, memory_wb
     assert_fine(every)
     assert pg.sql("SELECT count(*) FROM openbook_indexes WHERE built_at < now() - interval '1 second'",
                   database="openbook_ui")[0][0] == 0              # every older one dropped (the page rebuilt its own)
+
+
+def test_the_page_itself_says_when_it_searches_in_process(monkeypatch):
+    monkeypatch.delenv(ENV, raising=False)
+    at = open_page("overview", query={"engine": "postgres"})
+    assert any("No database URL" in e.value for e in at.sidebar.error)
+    assert any(w.value.startswith("Searching in process: the database chosen") for w in at.main.warning)
+    assert not open_page("overview").main.warning                     # nothing said when nothing is wrong
