@@ -39,7 +39,8 @@ def starting_rows() -> pd.DataFrame:
     now = dict(name="as in Ask", chunker=chunker.kind, size=chunker.size, overlap=chunker.overlap,
                candidates=int(st.session_state["ask_candidates"]), k=int(st.session_state["ask_k"]),
                statuses="|".join(st.session_state["ask_statuses"]) or "none", rerank=bool(st.session_state["ask_rerank"]),
-               generator="scripted", **{o: st.session_state.get(o, "") for o in OPTIONS})
+               generator="scripted", **{o: wb.engine if o == "engine" else st.session_state.get(o, "")
+                                        for o in OPTIONS})   # the engine in use: in process while the database fails
     every = "|".join(sorted(statuses))
     other = "|".join(wb.trusted) if now["statuses"] in ("all", every) else "all"
     return pd.DataFrame([now, {**now, "name": "filter off" if other == "all" else "filter on", "statuses": other},

@@ -408,3 +408,11 @@ def test_the_page_itself_says_when_it_searches_in_process(monkeypatch):
     assert any("No database URL" in e.value for e in at.sidebar.error)
     assert any(w.value.startswith("Searching in process: the database chosen") for w in at.main.warning)
     assert not open_page("overview").main.warning                     # nothing said when nothing is wrong
+
+
+def test_compare_starts_from_the_engine_in_use(monkeypatch):
+    """A database that cannot be used: the pages search in process, and so do the Compare page's first setups."""
+    monkeypatch.delenv(ENV, raising=False)
+    at = open_page("compare", query={"engine": "postgres"})
+    assert at.dataframe[0].value["engine"].tolist() == ["memory"] * 3
+    assert not at.main.error
