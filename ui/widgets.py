@@ -70,6 +70,11 @@ GLOSSARY = {
               "matching search. The same questions phrased as a user would score lower.",
     "Lost in the middle": "Models read the middle of a long context worst; putting the best span first and the "
                           "second best last ('best at both ends') works around it.",
+    "Search engine": "Who runs the first search: the index inside this dashboard (the default), or a PostgreSQL "
+                     "database with pgvector, which gives the same chunks and can be shared by several dashboards.",
+    "Approximate search (HNSW)": "A faster search through a graph of neighbouring chunks that may miss a few of "
+                                 "the best ones. Its recall, the share of the exact top chunks it finds, is shown "
+                                 "beside it (1.000: it missed none).",
 }
 
 
