@@ -236,11 +236,13 @@ class PostgresEngine(SearchEngine):
         arrays (one round trip, decoded in C: a row per chunk costs a Python call each)."""
         cast = sql.SQL("sparsevec" if stored.kind == "sparse" else "vector")
         where = sql.SQL("WHERE status = ANY(%(statuses)s)") if statuses is not None else sql.SQL("")
-        query = sql.SQL("SELECT array_agg(chunk_id ORDER BY chunk_id), array_agg(-(embedding <#> %(q)s::{}) "
-                        "ORDER BY chunk_id) FROM {} {}").format(cast, sql.Identifier(stored.table), where)
+        query = sql.SQL("SELECT array_agg(chunk_id), array_agg(-(embedding <#> %(q)s::{})) FROM {} {}").format(
+            cast, sql.Identifier(stored.table), where)          # one aggregate pass: both arrays in the same order
         ids, p = conn.cursor(binary=True).execute(
             query, {"q": q_text, "statuses": list(statuses) if statuses is not None else None}).fetchone()
-        return np.array(ids or [], dtype=np.int64), np.array(p or [], dtype=np.float64)
+        ids, p = np.array(ids or [], dtype=np.int64), np.array(p or [], dtype=np.float64)
+        order = np.argsort(ids)
+        return ids[order], p[order]
 
     def _vectors_of(self, conn, stored, ids: np.ndarray):
         """The stored vectors of these chunks, in the order given."""
