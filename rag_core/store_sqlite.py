@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+import time
 from contextlib import closing
 from pathlib import Path
 
@@ -94,7 +95,7 @@ class SqliteFile:
     def _check_schema(self, con: sqlite3.Connection) -> None:
         tables = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         if not tables:
-            con.execute("PRAGMA journal_mode = WAL")
+            self._wal(con)
             con.execute("BEGIN IMMEDIATE")
             try:
                 if not con.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:   # nobody was faster
@@ -114,6 +115,20 @@ class SqliteFile:
         version = row[0] if row else None
         if version != SCHEMA:
             raise ValueError(f"The data file {self.path} was {written_by(version)}. {self._fix()}")
+
+    @staticmethod
+    def _wal(con: sqlite3.Connection) -> None:
+        """Switch a new file to WAL. SQLite answers 'database is locked' at once, without waiting, while another
+        process creates the tables (a journal mode is changed only with the file to itself): wait as a writer does."""
+        deadline = time.monotonic() + BUSY_MS / 1000
+        while True:
+            try:
+                con.execute("PRAGMA journal_mode = WAL")
+                return
+            except sqlite3.OperationalError as e:
+                if "locked" not in str(e) or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.02)
 
     def _recheck(self) -> None:
         """check(), again if the file was deleted since (the page says deleting it is how to remove everything)."""
