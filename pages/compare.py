@@ -51,7 +51,7 @@ if "compare_rows" not in st.session_state:
     st.session_state["compare_rows"] = starting_rows()
 st.subheader("1 · The setups")
 st.caption("Edit any cell; add a row for a fourth setup. Statuses: 'all', 'none', or names joined by | "
-           f"(this dataset has {', '.join(statuses)}). Retrieval options left empty take their default.")
+           f"(this dataset has {widgets.plain(', '.join(statuses))}). Retrieval options left empty take their default.")
 rows = st.data_editor(
     st.session_state["compare_rows"], key="compare_editor", num_rows="dynamic", hide_index=True, width="stretch",
     column_config={"name": st.column_config.TextColumn(required=True, max_chars=40),
@@ -112,10 +112,10 @@ if uses_model and not st.button("Run the golden set through the model", type="pr
     st.info(f"{len(wb.check.valid)} golden questions go to {widgets.plain(cfg.model)} for each model setup: press Run.")
     st.stop()
 bar = st.progress(0.0, text="Starting…")
+step = lambda i, total, what: bar.progress(i / max(total, 1), text=widgets.plain(what))    # noqa: E731 (a setup's name)
 try:
     result = data.comparison(tuple(setups), lambda s: model_answerer(cfg) if s.generator == "model" else scripted_answer,
-                             cfg.model if uses_model else "scripted",
-                             on_progress=lambda i, total, what: bar.progress(i / max(total, 1), text=what))
+                             cfg.model if uses_model else "scripted", on_progress=step)
 except LLMError as e:
     bar.empty()
     widgets.error(f"The run stopped: {e}")

@@ -58,10 +58,11 @@ if progress and not start:
 
 if start and run_key not in model_config.model_runs():
     bar = st.progress(0.0, text="Starting…")
+    step = lambda i, total, what: bar.progress(i / total, text=widgets.plain(what))   # noqa: E731 (a status's name)
     progress = st.session_state["model_progress"] = {}          # filled as answers come: kept if cancelled
     try:
         outcomes.outcomes_by_filter(wb, chunker, int(k), int(candidates), model_answerer(cfg), order, mode="strict",
-                                    done=progress, on_progress=lambda i, total, what: bar.progress(i / total, text=what))
+                                    done=progress, on_progress=step)
         model_config.model_runs()[run_key] = {label: pd.DataFrame(rows) for label, rows in progress.items()}
     except LLMError as e:
         widgets.error(f"The run stopped: {e}")
@@ -92,6 +93,6 @@ for col, (label, df) in zip(cols, done.items()):
         tiles[3].metric("False refusals", m["false_refusals"], help="Refused although the anchor was in the spans.")
         st.dataframe(df.outcome.value_counts().rename_axis("outcome").reset_index(), hide_index=True, width="stretch")
         st.dataframe(df[["question", "outcome", "reason", "answer"]], hide_index=True, width="stretch")
-        st.download_button(f"Download ({label}) CSV", df.to_csv(index=False).encode(),
+        st.download_button(f"Download ({widgets.plain(label)}) CSV", df.to_csv(index=False).encode(),
                            f"model-outcomes-{'filter' if 'status' in label else 'no-filter'}.csv", "text/csv",
                            key=f"model_dl_{label}")

@@ -234,3 +234,20 @@ def test_use_this_model_saves_the_settings(server):
     at = press(form(server, " echo-cite ", "openai"), "llm_form_use")
     assert not at.error
     assert at.session_state["llm_config"] == LLMConfig("openai", server, "echo-cite", 60.0)
+
+
+def test_a_status_from_a_file_is_plain_text_in_the_download_labels(server):
+    """A corpus without 'current' trusts its first status, which the labels name: shown as text, never Markdown."""
+    from rag_core import Document, GoldenRow
+    from ui import data
+    odd = "**bold** $x$"
+    docs = [Document("a", "The default cutoff is 0.6 here.", odd), Document("b", "Other words here.", "zz-other")]
+    ds = data.make_dataset("odd", docs, [GoldenRow("What is the default cutoff?", "a", "The default cutoff is 0.6")])
+    at = AppTest.from_file(APP, default_timeout=90)
+    at.session_state["llm_config"] = LLMConfig("ollama", server, "echo-cite", timeout_s=10)
+    at.session_state["dataset"] = ds
+    at.run()
+    at = run_golden(at.switch_page("pages/model.py").run())
+    labels = [b.proto.label for b in at.get("download_button")]
+    assert f"Download (status = {plain(odd)}) CSV" in labels, labels
+    assert not any(odd in label for label in labels)

@@ -4,6 +4,7 @@ from test_app import CUTOFF, assert_fine, markdowns, open_page, shown
 
 from rag_core import Document, GoldenRow
 from ui import data
+from ui.widgets import plain
 
 
 def test_ask_widgets_keep_their_values_after_an_invalid_sidebar_setting_is_fixed():
@@ -97,3 +98,17 @@ def test_a_link_to_a_kept_upload_opens_it_after_a_reload(tmp_path, monkeypatch):
     at = open_page("overview", query={"data": ds.key})                                  # a new session: a reload
     assert not at.warning, [w.value for w in at.warning]
     assert any("kept notes" in shown(c.value) for c in at.sidebar.caption)
+
+
+ODD = "$x$ **bold** [a](b)"        # a status as a file may write it: LaTeX, Markdown, a link
+
+
+def odd_statuses():
+    docs = [Document("a", "The default cutoff is 0.6 here.", ODD), Document("b", "Other words here.", "current")]
+    return data.make_dataset("odd statuses", docs, [GoldenRow("What is the default cutoff?", "a", "The default cutoff is 0.6")])
+
+
+def test_statuses_from_a_file_are_plain_text_in_the_compare_page_s_caption():
+    at = open_page("compare", session={"dataset": odd_statuses()})
+    said = [c.value for c in at.main.caption if "this dataset has" in c.value]
+    assert said and all(plain(ODD) in c and ODD not in c for c in said), said
