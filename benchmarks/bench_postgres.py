@@ -46,7 +46,7 @@ import numpy as np
 import psutil
 
 from pg_server import PgServer
-from real_text import real_documents
+from real_text import cut_questions, real_documents
 from rag_core import ARTICLE_CHUNKER, Corpus, Index, TokenizedCorpus
 from rag_core.retrieval.engines import PostgresEngine
 
@@ -63,21 +63,6 @@ def corpus_of(docs, n_chunks: int) -> Corpus:
         if total >= n_chunks:
             return Corpus(tuple(docs[:i + 1]), name=f"machine text {n_chunks}")
     raise SystemExit(f"only {total:,} chunks of text on this machine, asked for {n_chunks:,}")
-
-
-def questions_of(corpus: Corpus, ix: Index, n: int) -> list[str]:
-    rng = np.random.default_rng(0)
-    out = []
-    while len(out) < n:
-        toks = corpus.documents[rng.integers(len(corpus.documents))].text.split()
-        at, m = int(rng.integers(max(1, len(toks) - 6))), int(rng.integers(2, 7))
-        q = " ".join(toks[at:at + m])
-        try:
-            ix.search(q, 1)
-            out.append(q)
-        except ValueError:
-            pass
-    return out
 
 
 def timed(fn, questions) -> tuple[list, list]:
@@ -119,7 +104,7 @@ def one_size(pg: PgServer, docs, n: int, n_queries: int, sweep: tuple) -> dict:
     words = int((ix.end - ix.start).sum())
     arrays = (ix.matrix.nbytes + tc.word_ids.nbytes + tc.offsets.nbytes + tc.token_ids.nbytes + ix.lo.nbytes
               + ix.hi.nbytes + ix.doc.nbytes + ix.start.nbytes + ix.end.nbytes)
-    questions = questions_of(corpus, ix, n_queries)
+    questions = cut_questions(corpus.documents, ix, n_queries)
 
     exact = PostgresEngine(pg.url())
     t = time.perf_counter()

@@ -134,9 +134,10 @@ for i, (c, sim, rr, was) in enumerate(zip(a.retrieved.ids, a.retrieved.similarit
 # ---- what changes with the other settings
 st.subheader("What changes if you flip a switch")
 other = "minilm" if wb.retriever != "minilm" else "hashing"          # the retriever to flip to
-data.prepare([chunker], wb.using(retriever=other))
+flipped = wb.using(retriever=other)
+data.prepare([chunker], flipped)
 variants = flips(ix, question, candidates, k, rerank, allowed, wb.trusted, now=a.retrieved.ids,
-                 others={f"retriever: {other}": wb.using(retriever=other).index(chunker)})
+                 others={f"retriever: {other}": flipped.index(chunker)})
 
 
 def cell(ids, r):

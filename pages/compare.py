@@ -106,7 +106,7 @@ if uses_model and cfg is None:
     st.info("A setup uses the model, and no model is set up: open Model server (optional) at the bottom of the "
             "sidebar, or set its generator to scripted.")
     st.stop()
-run_key = (data.dataset().key, tuple(setups), cfg.model if uses_model else "scripted")
+run_key = (data.settings_key(wb), tuple(setups), cfg.model if uses_model else "scripted")
 if uses_model and not st.button("Run the golden set through the model", type="primary", key="compare_run",
                                 icon=":material/play_arrow:") and st.session_state.get("compare_ran") != run_key:
     st.info(f"{len(wb.check.valid)} golden questions go to {widgets.plain(cfg.model)} for each model setup: press Run.")

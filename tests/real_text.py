@@ -132,3 +132,20 @@ def real_documents(min_words: int, sources=("docs", "code", "man")) -> list[Docu
 if __name__ == "__main__":
     d = real_documents(int(sys.argv[1]) if len(sys.argv) > 1 else 1_000_000)
     print(len(d), "documents,", sum(len(x.text.split()) for x in d), "words")
+
+
+def cut_questions(documents, index, n: int, seed: int = 0) -> list[str]:
+    """n questions of 2-6 consecutive words cut from random documents (numpy seed), each one `index` can search
+    (a piece of only stopwords or symbols is no question): the same sequence for a given seed and corpus."""
+    import numpy as np
+    rng, out = np.random.default_rng(seed), []
+    while len(out) < n:
+        toks = documents[rng.integers(len(documents))].text.split()
+        at, m = int(rng.integers(max(1, len(toks) - 6))), int(rng.integers(2, 7))
+        q = " ".join(toks[at:at + m])
+        try:
+            index.search(q, 1)
+            out.append(q)
+        except ValueError:
+            continue
+    return out

@@ -19,18 +19,8 @@ from ui import captions
 ARTICLE = ChunkerConfig("fixed", 160, 32)
 
 
-@pytest.fixture(scope="module", autouse=True)
-def data_folder(tmp_path_factory):
-    """Runs kept by these tests go to a folder of their own (set before any page of this module opens)."""
-    mp = pytest.MonkeyPatch()
-    folder = tmp_path_factory.mktemp("openbook-data")
-    mp.setenv("OPENBOOK_DATA_DIR", str(folder))
-    yield folder
-    mp.undo()
-
-
 @pytest.fixture(scope="module")
-def page(data_folder):
+def page():
     return open_page("compare")
 
 
@@ -88,7 +78,9 @@ def test_a_status_the_dataset_lacks_is_said_with_its_row():
     assert any("Row 2" in shown(e.value) and "archived" in e.value for e in at.error), [e.value for e in at.error]
 
 
-def test_a_kept_comparison_appears_in_the_run_history(data_folder):
+def test_a_kept_comparison_appears_in_the_run_history(tmp_path, monkeypatch):
+    monkeypatch.setenv("OPENBOOK_DATA_DIR", str(tmp_path))          # a folder of its own: these runs only
+    data_folder = tmp_path
     at = open_page("compare")
     at.button(key="compare_save").click().run()
     assert_fine(at)

@@ -115,21 +115,10 @@ def test_ties_keep_chunk_order(pg, engine, retriever, copies):
 @pytest.fixture(scope="module")
 def large():
     """About 12,000 chunks of the machine's documentation and manual pages, and 200 questions cut from them."""
-    from real_text import real_documents
+    from real_text import cut_questions, real_documents
     corpus = Corpus(tuple(real_documents(1_500_000, ("docs", "man"))), name="machine text")
     ix = Index.build(TokenizedCorpus(corpus), ARTICLE_CHUNKER)
-    rng = np.random.default_rng(0)
-    questions = []
-    while len(questions) < 200:
-        toks = corpus.documents[rng.integers(len(corpus.documents))].text.split()
-        at, n = int(rng.integers(max(1, len(toks) - 6))), int(rng.integers(2, 7))
-        q = " ".join(toks[at:at + n])
-        try:
-            ix.search(q, 1)
-            questions.append(q)
-        except ValueError:
-            continue                      # only stopwords or symbols: not a question
-    return ix, questions
+    return ix, cut_questions(corpus.documents, ix, 200)
 
 
 def test_large_corpus_200_questions_equal_in_process(engine, large):

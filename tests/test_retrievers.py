@@ -1,7 +1,7 @@
 """The four retrievers and two rerankers: parity with bm25s, exactness with the filter (brute force), the empty
 allowed set, ties, hybrid fusion by hand, the dense rerank, the vector cache (two processes at once), the CLI.
 
-The bundled corpus is encoded once (fixed 160/32, 114 chunks) into a data folder of this module; everything
+The bundled corpus is encoded once (fixed 160/32, 114 chunks) into the session's data folder; everything
 else runs on small corpora whose chunks are cut by hand in their comments.
 """
 import json
@@ -31,17 +31,8 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture(scope="module")
-def data_dir(tmp_path_factory):
-    mp = pytest.MonkeyPatch()
-    folder = tmp_path_factory.mktemp("openbook-data")
-    mp.setenv("OPENBOOK_DATA_DIR", str(folder))
-    yield folder
-    mp.undo()
-
-
-@pytest.fixture(scope="module")
-def emb(data_dir):
-    return Embedder.default()                       # the module folder's: the CLI tests below find its vectors
+def emb():
+    return Embedder.default()                       # the session's data folder (conftest): the CLI tests find its vectors
 
 
 @pytest.fixture(scope="module")

@@ -25,6 +25,7 @@ from rag_core.data.corpus import Corpus, bundled_corpus
 from rag_core.data.golden import load_golden
 from rag_core.data.ingest import IngestResult, Limits, read_files, read_golden_csv
 from rag_core.evaluation import tables
+from rag_core.retrieval.engines import registry        # names the engines; psycopg only when one is made
 
 
 @dataclass(frozen=True)
@@ -45,13 +46,9 @@ BUILT_IN = {BUNDLED.key: BUNDLED, BUNDLED_USER.key: BUNDLED_USER}
 
 
 def make_dataset(name: str, documents, golden) -> Dataset:
-    """A dataset keyed by everything it shows: its name, documents and golden rows."""
-    h = hashlib.sha256(f"{name}\0".encode())
-    for d in documents:
-        h.update(f"{d.id}\0{d.status}\0{d.text}\0".encode())
-    for r in golden:
-        h.update(f"{r.question}\0{r.doc}\0{r.anchor}\0".encode())
-    return Dataset("user-" + h.hexdigest()[:16], name, tuple(documents), tuple(golden))
+    """A dataset keyed by everything it shows: its name, documents and golden rows (store.dataset_key)."""
+    from rag_core.store import dataset_key
+    return Dataset(dataset_key(name, documents, golden), name, tuple(documents), tuple(golden))
 
 
 def dataset() -> Dataset:
@@ -128,10 +125,11 @@ def _with_sidebar(base: Workbench) -> Workbench:
                       engine=engine_status().name).connected(database_url())
 
 
-def settings_key(wb: Workbench) -> str:
-    """What decides a table besides the dataset and chunker: retriever, reranker, engine and database (hashed)."""
+def settings_key(wb: Workbench, dataset_key: str | None = None) -> str:
+    """What decides a table besides the chunker: the dataset (the active one unless given), retriever, reranker,
+    engine and database (hashed)."""
     db = hashlib.sha256(database_url().encode()).hexdigest()[:12] if wb.engine != "memory" else ""
-    return f"{dataset().key}|{wb.retriever}|{wb.reranker}|{wb.engine}|{db}"
+    return f"{dataset_key or dataset().key}|{wb.retriever}|{wb.reranker}|{wb.engine}|{db}"
 
 
 # ---------------------------------------------------------------- the search engine
@@ -144,8 +142,7 @@ class EngineStatus(NamedTuple):
 
 def database_url() -> str:
     """The sidebar's database URL (this session only, never in a link), else the server's OPENBOOK_DATABASE_URL."""
-    from rag_core.retrieval.engines.registry import database_url as resolve
-    return resolve(st.session_state.get("database_url"))
+    return registry.database_url(st.session_state.get("database_url"))
 
 
 def engine_status() -> EngineStatus:
@@ -156,21 +153,16 @@ def engine_status() -> EngineStatus:
         return EngineStatus("memory", None, "in-process index (exact)")
     key = (name, database_url())
     held = st.session_state.get("_engine_status")
-    if held is not None and held[0] == key and held[1].problem is None and _shared(key).failed:
+    if held is not None and held[0] == key and held[1].problem is None and registry.shared(*key).failed:
         held = None                        # it failed since it was checked (in this session or another): again
     if held is None or held[0] != key:
         try:
-            engine = _shared(key)
+            engine = registry.shared(*key)
             status = EngineStatus(name, None, f"{engine.describe()}; {engine.check()}")
         except ValueError as e:            # EngineError: down, wrong password, no pgvector, no URL
             status = EngineStatus("memory", str(e), "in-process index (exact)")
         held = st.session_state["_engine_status"] = (key, status)
     return held[1]
-
-
-def _shared(key: tuple):
-    from rag_core.retrieval.engines.registry import shared
-    return shared(*key)
 
 
 def forget_engine_status() -> None:
@@ -220,7 +212,7 @@ def prepare(chunkers, wb: Workbench | None = None) -> None:
     """Encode with the trained encoder, once, every chunk these chunkers need (nothing for the lexical
     retrievers), with a progress bar that says how many chunks are left."""
     wb = wb or workbench()
-    if wb.retriever in ("hashing", "bm25") and wb.reranker == "lexical":
+    if not wb.needs_encoder:
         return
     bar = st.empty()
     try:
@@ -261,11 +253,11 @@ def trap3_table() -> pd.DataFrame:
     as a user would (the article's trap 3), trusted statuses only."""
     wb = _with_sidebar(_built_in(BUNDLED.key))
     prepare([ARTICLE_CHUNKER], wb.using(retriever="minilm"))
-    return _trap3(BUNDLED.key + "|" + settings_key(wb).split("|", 1)[1], wb)
+    return _trap3(settings_key(wb, BUNDLED.key), wb)
 
 
 @st.cache_data(max_entries=32, show_spinner="Timing the search…")
-def _latency(key: str, repetitions: int, _wb: Workbench) -> pd.DataFrame:  # key: dataset, retriever, reranker
+def _latency(key: str, repetitions: int, _wb: Workbench) -> pd.DataFrame:  # key: settings_key
     return tables.latency(_wb, repetitions=repetitions)
 
 
@@ -291,7 +283,7 @@ def store():
     is down) raises ValueError with the fix; pages show it."""
     from rag_core.datadir import ENV
     from rag_core.store import STORE_ENV
-    return _store(tuple(os.environ.get(k) for k in (ENV, STORE_ENV, "OPENBOOK_DATABASE_URL")))
+    return _store(tuple(os.environ.get(k) for k in (ENV, STORE_ENV, registry.ENV)))
 
 
 def comparison(setups: tuple, generate_for, identity, on_progress=None):
@@ -300,12 +292,13 @@ def comparison(setups: tuple, generate_for, identity, on_progress=None):
     identity: what else decides the answers (the model's settings, or "scripted"), part of the key.
     """
     from rag_core.evaluation.compare import compare
-    key = (dataset().key, setups, identity)
+    wb = workbench()
+    key = (settings_key(wb), setups, identity)        # a setup's empty option takes the sidebar's, and the database
     held = st.session_state.setdefault("_comparisons", {})
     if key not in held:
         partial = st.session_state.setdefault("_comparisons_partial", {})
         done = partial.setdefault(key, {})        # answers received so far: kept if the run is stopped, not asked again
-        held[key] = compare(workbench(), list(setups), generate_for=generate_for, done=done, on_progress=on_progress)
+        held[key] = compare(wb, list(setups), generate_for=generate_for, done=done, on_progress=on_progress)
         partial.pop(key, None)
         while len(held) > 4:
             held.pop(next(iter(held)))

@@ -17,7 +17,7 @@ from typing import Any, Callable
 import streamlit as st
 
 from rag_core import ChunkerConfig
-from rag_core.retrieval.chunkers import KINDS
+from rag_core.retrieval.chunkers import KINDS, STRATEGY_DEFAULTS
 from rag_core.retrieval.engines.registry import ENGINES
 from rag_core.retrieval.retrievers import RERANKERS, RETRIEVERS
 from ui import data, widgets
@@ -29,12 +29,6 @@ def _bool(s: str) -> bool:
     if s.lower() in ("0", "false", "off", "no"):
         return False
     raise ValueError(s)
-
-
-def _kind(s: str) -> str:
-    if s not in KINDS:
-        raise ValueError(s)
-    return s
 
 
 def _choice(choices):
@@ -67,7 +61,7 @@ class Setting:
 
 
 SETTINGS = {
-    "chunker": Setting("fixed", _kind),
+    "chunker": Setting("fixed", _choice(KINDS)),
     "size": Setting(160, int, lo=1, hi=2000),
     "overlap": Setting(32, int, lo=0, hi=1999),
     "ask_question": Setting("", str),
@@ -81,8 +75,6 @@ SETTINGS = {
     "engine": Setting("memory", _choice(ENGINES)),
 }
 SHARED = ("chunker", "size", "overlap", "retriever", "reranker", "engine")        # shown in the sidebar of every page
-# sensible size and overlap per strategy (words for fixed and structure, sentences for sentence): the article's
-STRATEGY_DEFAULTS = {"fixed": (160, 32), "structure": (160, 0), "sentence": (4, 1)}
 
 
 def init(keys) -> list[str]:

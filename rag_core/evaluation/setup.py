@@ -24,9 +24,8 @@ import shlex
 from dataclasses import dataclass, field, replace
 
 from rag_core.evaluation.workbench import ARTICLE_CHUNKER, Workbench
-from rag_core.retrieval.chunkers import KINDS, ChunkerConfig
+from rag_core.retrieval.chunkers import KINDS, STRATEGY_DEFAULTS, ChunkerConfig
 
-STRATEGY_DEFAULTS = {"fixed": (160, 32), "structure": (160, 0), "sentence": (4, 1)}   # (size, overlap) per kind
 GENERATORS = ("scripted", "model")
 CORE_KEYS = ("chunker", "size", "overlap", "candidates", "k", "statuses", "rerank", "generator")
 MAX_NAME = 40

@@ -19,12 +19,12 @@ from __future__ import annotations
 
 import functools
 import math
+from statistics import NormalDist
 
 import numpy as np
 
 MAX_QUESTIONS = 100_000   # questions_needed looks no further: beyond, the difference is too small to matter here
 EXACT_UP_TO = 5_000       # above, questions_needed uses the normal approximation (exact and normal agree there)
-_Z = {0.8: 0.8416212335729143, 0.9: 1.2815515655446004, 0.975: 1.959963984540054}   # normal quantiles used
 
 
 def wilson(hits: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -152,23 +152,12 @@ def questions_needed(p_a_only: float, p_b_only: float, alpha: float = 0.05, powe
     return hi
 
 
-def _normal_quantile(q: float) -> float:
-    """The standard normal quantile, by bisection on math.erf (no scipy); exact for the usual levels."""
-    if q in _Z:
-        return _Z[q]
-    lo, hi = -10.0, 10.0
-    for _ in range(100):
-        mid = (lo + hi) / 2
-        lo, hi = (mid, hi) if 0.5 * (1 + math.erf(mid / math.sqrt(2))) < q else (lo, mid)
-    return (lo + hi) / 2
-
-
 def _connor(p10: float, p01: float, alpha: float, power: float) -> float:
     """Connor's (1987) normal approximation of the questions a McNemar test needs; inf when they are equal."""
     delta, pd_ = abs(p10 - p01), p10 + p01
     if delta == 0:
         return math.inf
-    za, zb = _normal_quantile(1 - alpha / 2), _normal_quantile(power)
+    za, zb = NormalDist().inv_cdf(1 - alpha / 2), NormalDist().inv_cdf(power)
     return (za * math.sqrt(pd_) + zb * math.sqrt(max(0.0, pd_ - delta * delta))) ** 2 / (delta * delta)
 
 

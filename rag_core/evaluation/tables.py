@@ -36,6 +36,7 @@ import time
 import numpy as np
 import pandas as pd
 
+from rag_core.evaluation.losses import losses_table
 from rag_core.evaluation.metrics import (contradicted, cut_anchors as count_cut, first_cut_example,
                                          fixed_window_count, recall_at)
 from rag_core.evaluation.outcomes import PIPELINE_CANDIDATES, PIPELINE_FINAL, filters, frame, outcomes_by_filter
@@ -228,8 +229,5 @@ TABLES = {
     "ceiling": ceiling, "strategies": strategies, "size_overlap": size_overlap, "cut_anchors": cut_anchors,
     "cut_summary": cut_summary, "filter": filter_effect, "rerank": rerank_effect, "latency": latency,
     "verifier_cases": verifier_cases, "pipeline": pipeline, "prompt": prompt_size,
+    "losses": losses_table,              # the loss account of the article's pipeline: where each question is lost
 }
-
-from rag_core.evaluation.losses import losses_table  # noqa: E402  (losses reads outcomes, as the tables above do)
-
-TABLES["losses"] = losses_table          # the loss account of the article's pipeline: where each question is lost

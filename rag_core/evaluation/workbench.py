@@ -168,11 +168,15 @@ class Workbench:
                                                  self.embedder if needs_model else None, progress, parts)
         return self._indexes[key]
 
+    @property
+    def needs_encoder(self) -> bool:
+        """Whether this retriever or reranker uses the trained encoder (not hashing or bm25 with the lexical one)."""
+        return self.retriever in ("minilm", "hybrid") or self.reranker == "dense"
+
     def prepare(self, chunkers: Iterable[ChunkerConfig], on_progress: Progress | None = None) -> int:
         """Encode, in one pass with one count of chunks left, every chunk these chunkers need from the trained
-        encoder (none for hashing or bm25 with the lexical reranker). Returns how many were encoded."""
-        needs_vectors = self.retriever in ("minilm", "hybrid") or self.reranker == "dense"
-        if not needs_vectors:
+        encoder (none unless `needs_encoder`). Returns how many were encoded."""
+        if not self.needs_encoder:
             return 0
         with self._lock:
             texts = list(dict.fromkeys(t for c in chunkers for t in self._base("hashing", c).texts))

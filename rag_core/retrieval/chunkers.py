@@ -22,6 +22,8 @@ _PARAGRAPH = re.compile(r"\n\s*\n")
 _SENTENCE = re.compile(r"(?<=[.!?:])\s+")
 
 KINDS = ("fixed", "structure", "sentence")
+# (size, overlap) each kind starts from, the article's: words for fixed and structure, sentences for sentence
+STRATEGY_DEFAULTS = {"fixed": (160, 32), "structure": (160, 0), "sentence": (4, 1)}
 
 
 class Piece(NamedTuple):

@@ -29,7 +29,7 @@ from typing import Callable
 
 import numpy as np
 
-from rag_core.retrieval.minilm import CLS, DIM, MAX_PIECES, MODEL_ID, SEP, MiniLM
+from rag_core.retrieval.minilm import DIM, MAX_PIECES, MODEL_ID, MiniLM
 
 MODEL_KEY = f"{MODEL_ID}@0.1.0/cut-{MAX_PIECES}"        # package version and cut: a change makes new keys
 WINDOW, OVERLAP = MAX_PIECES - 2, 64                     # whole-text windows: pieces each, pieces shared
@@ -194,7 +194,7 @@ class Embedder:
                 starts = windows(p)[1:]
                 rows[k] = len(starts)
                 for w, s in enumerate(starts):
-                    todo[k + w.to_bytes(4, "big")] = np.concatenate([[CLS], p[s:s + WINDOW], [SEP]])
+                    todo[k + w.to_bytes(4, "big")] = MiniLM.framed(p[s:])          # WINDOW pieces framed
             done = self._encode(None, todo, on_progress, "Encoding long chunks' windows") if todo else {}
             items = {k: np.concatenate([done[k + w.to_bytes(4, "big")] for w in range(n)]) if n else
                      np.zeros((0, DIM), np.float32) for k, n in rows.items()}
