@@ -220,7 +220,7 @@ def _num(v):
 
 
 def compare(wb: Workbench, setups, ks=KS, generate_for: Callable[[Setup], Callable] = lambda setup: scripted_answer,
-            mode: str = "strict", done: dict | None = None,
+            done: dict | None = None,
             on_progress: Callable[[int, int, str], None] | None = None) -> Comparison:
     """Run every setup over the valid golden questions and put them side by side.
 
@@ -240,7 +240,7 @@ def compare(wb: Workbench, setups, ks=KS, generate_for: Callable[[Setup], Callab
     for i, s in enumerate(setups):
         step = (lambda d, total, what, i=i: on_progress(i * n + d, len(setups) * n, what)) if on_progress else None
         bench = setup_workbench(wb, s)
-        run_setup(wb, s, generate_for(s), mode, done.setdefault(s.name, []), step, bench)
+        run_setup(wb, s, generate_for(s), done.setdefault(s.name, []), step, bench)
         chunks[s.name] = len(bench.index(s.chunker))
     if on_progress:
         on_progress(len(setups) * n, len(setups) * n, "done")

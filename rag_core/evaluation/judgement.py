@@ -1,39 +1,66 @@
-"""What a verdict means for the person reading it: answered, wrong source, refused or abstained.
+"""What an answer means for the person reading it: one function, `judge_answer`, used by every page and loop.
 
-The verifier says whether an answer is *grounded*: every number and name of a sentence is in the span
-it cites. Grounded is not right: a faithful quote of a draft note is grounded. This module adds where
-the cited spans come from, and says it in one sentence a non-programmer can read.
+The checker says whether an answer is *grounded*: every number and name of a sentence is in the span it cites.
+Grounded is not right: a faithful quote of a draft note is grounded, and so is a sentence of the right document
+that does not say what was asked. `judge_answer` runs the strict checker once, adds where the cited spans come
+from and, for a golden question, whether the answer states its anchor (generation.anchor), and says it in one
+sentence a non-programmer can read.
 
-    judge(verdict, span_ids=[12, 40], index=ix, expected_doc="difflib", trusted=("current",))
-    -> Judgement("wrong source", "The answer is grounded, but S1 comes from note_difflib (draft), ...")
+    judge_answer(answer, spans, span_ids=[12, 40, 3], index=ix, expected_doc="difflib",
+                 anchor="Optional arg cutoff (default 0.6)")
+    -> Judgement(outcome="misses the answer", sentence="Grounded in S3, from difflib, the document that holds the
+       answer, but the answer does not state it: it lacks 'optional', 'arg', 'default'.", ...)
 
-Outcomes, in the order of the loss account (the names the compare page uses too):
-    answered      grounded, and every cited span is from a trusted status (for a golden question:
-                  from the document that holds the anchor); the only green outcome
-    wrong source  grounded, but on a span of another document or of a non-trusted status
-    refused       the checker refused it
-    abstained     the answer says the spans do not contain it
+Outcomes (OUTCOMES), each with one colour on every page (TONES for badges, COLOURS for charts):
+    answered           green   grounded, from the right source, and the answer states the golden anchor
+    misses the answer  blue    grounded and from the right source, but the anchor is not stated
+    grounded           gray    a question with no golden anchor: grounded on trusted spans, nothing to compare with
+    wrong source       orange  grounded on a draft, outdated or other document (a faithful quote of the wrong page)
+    refused            red     the checker refused it
+    abstained          gray    the answer says the spans do not contain it
+Green means right: only an answer that states its golden anchor, from the document that holds it, is green.
 
-`anchor_place` tells where a golden question's anchor sits among the spans handed over, and which
-chunks of a non-trusted status outrank it.
+`anchor_place` tells where a golden question's anchor sits among the spans handed over, and which chunks of a
+non-trusted status outrank it.
 
-Left out on purpose: whether a grounded answer from the right document actually answers the
-question (meaning); for a question with no golden anchor, "answered" says only that the cited spans
-come from trusted documents.
+Left out on purpose: meaning beyond words (see generation.anchor: "the cutoff is not 0.6" states "cutoff (default
+0.6)"); the article's own labels ("anchored / right source"), which its tables keep (evaluation.outcomes).
 """
 from __future__ import annotations
 
 from typing import NamedTuple
 
-from rag_core.generation.verifier import Verdict
+from rag_core.generation.anchor import AnchorCheck, states_anchor
+from rag_core.generation.verifier import Verdict, disagreement_of, verify
 
-OUTCOMES = ("answered", "wrong source", "refused", "abstained")
-TONES = {"answered": "green", "wrong source": "orange", "refused": "red", "abstained": "gray"}
+OUTCOMES = ("answered", "misses the answer", "grounded", "wrong source", "refused", "abstained")
+TONES = {"answered": "green", "misses the answer": "blue", "grounded": "gray", "wrong source": "orange",
+         "refused": "red", "abstained": "gray"}
+COLOURS = {"answered": "#1b7f3b", "misses the answer": "#1f5fbf", "grounded": "#5f6b7a", "wrong source": "#b85c00",
+           "refused": "#b3261e", "abstained": "#888888"}
+MEANING = {
+    "answered": "Grounded in the cited spans, from the document that holds the answer, and it states the golden "
+                "anchor. The only green outcome.",
+    "misses the answer": "Grounded, and from the right document, but the answer does not state the golden anchor: "
+                         "it quotes another sentence.",
+    "grounded": "Grounded on trusted documents; the question has no golden answer to compare with, so nobody can "
+                "say whether it is right.",
+    "wrong source": "Grounded, but on a draft, an outdated note or another document: a faithful quote of the wrong "
+                    "page.",
+    "refused": "The checker refused it: a sentence without a citation, a citation to a span that does not exist, "
+               "a number or name the cited span lacks, or nothing to check.",
+    "abstained": "The answer says NOT IN THE CONTEXT: nothing was claimed.",
+}
 
 
 class Judgement(NamedTuple):
-    outcome: str        # one of OUTCOMES
-    sentence: str       # one plain sentence for the reader
+    outcome: str                    # one of OUTCOMES
+    sentence: str                   # one plain sentence for the reader
+    verdict: Verdict                # the strict checker's verdict
+    article: Verdict | None = None  # the article's checker's verdict when it differs from the strict one
+    why_they_differ: str | None = None   # why the two checkers disagree, in one sentence
+    anchor: AnchorCheck | None = None    # for a golden question: does the answer state its anchor
+    sources: tuple = ()             # (span number, document id, status) of every cited span
 
     @property
     def tone(self) -> str:
@@ -51,30 +78,54 @@ def _spans(numbers) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
-def judge(verdict: Verdict, span_ids, index, expected_doc: str | None = None,
-          trusted=("current",)) -> Judgement:
-    """The outcome of a verdict given the chunks handed over as [S1].. (span_ids) and where they come from."""
+def _quoted(items, most: int = 6) -> str:
+    items = list(items)
+    shown = ", ".join(f"'{x}'" for x in items[:most])
+    return shown + (f" and {len(items) - most} more" if len(items) > most else "")
+
+
+def judge_answer(answer: str, spans: list, span_ids, index, expected_doc: str | None = None,
+                 anchor: str | None = None, trusted=("current",), with_article: bool = True) -> Judgement:
+    """The judgement of `answer` against the spans handed over as [S1].. (chunk ids `span_ids` of `index`).
+
+    expected_doc and anchor: the golden question's document and anchor (None for a question of your own).
+    with_article: also run the article's checker and keep its verdict when it differs (the Ask page shows both).
+    """
     trusted = (trusted,) if isinstance(trusted, str) else tuple(trusted)
-    if verdict.verdict == "refused":
-        return Judgement("refused", f"The checker refused this answer. {verdict.reason}")
-    if verdict.verdict == "abstained":
-        return Judgement("abstained", "The answer says the spans do not contain it: nothing was claimed.")
-    cited = verdict.cited_spans
-    source = {n: (index.doc_id(int(span_ids[n - 1])), index.status(int(span_ids[n - 1]))) for n in cited}
-    wrong = [n for n, (doc, status) in source.items()
+    strict = verify(answer, spans, "strict")
+    article = verify(answer, spans, "article") if with_article else None
+    differs = article is not None and article.verdict != strict.verdict
+    extra = dict(article=article if differs else None,
+                 why_they_differ=disagreement_of(answer, spans, strict, article) if differs else None)
+    if strict.verdict == "refused":
+        return Judgement("refused", f"The checker refused this answer. {strict.reason}", strict, **extra)
+    if strict.verdict == "abstained":
+        return Judgement("abstained", "The answer says the spans do not contain it: nothing was claimed.", strict,
+                         **extra)
+    cited = strict.cited_spans
+    sources = tuple((n, index.doc_id(int(span_ids[n - 1])), index.status(int(span_ids[n - 1]))) for n in cited)
+    wrong = [(n, doc, status) for n, doc, status in sources
              if (doc != expected_doc if expected_doc is not None else status not in trusted)]
     if wrong:
-        where = "; ".join(f"S{n} comes from {source[n][0]} ({source[n][1]})" for n in wrong)
+        where = "; ".join(f"S{n} comes from {doc} ({status})" for n, doc, status in wrong)
         want = (f"the document that holds the answer is {expected_doc}" if expected_doc is not None
                 else f"only {', '.join(trusted)} documents are trusted")
-        return Judgement("wrong source", f"The answer is grounded, but {where}, and {want}: "
-                                         "it faithfully quotes the wrong page.")
-    docs = sorted({doc for doc, _ in source.values()})
-    if expected_doc is not None:
-        return Judgement("answered", f"Every claim is in {_spans(cited)}, from {expected_doc}, the document that "
-                                     "holds the answer.")
-    return Judgement("answered", f"Every claim is in {_spans(cited)}, from {', '.join(docs)} "
-                                 f"({', '.join(trusted)}). The checker cannot tell whether it answers the question.")
+        return Judgement("wrong source", f"The answer is grounded, but {where}, and {want}: it faithfully quotes "
+                                         "the wrong page.", strict, sources=sources, **extra)
+    if expected_doc is None:
+        docs = ", ".join(dict.fromkeys(f"{doc} ({status})" for _, doc, status in sources))
+        return Judgement("grounded", f"Every claim is in {_spans(cited)}, from {docs}. This question has no golden "
+                                     "answer to compare with: the checker proves where the words come from, not "
+                                     "that they answer it.", strict, sources=sources, **extra)
+    check = states_anchor(answer, anchor) if anchor is not None else None
+    if check is None or not check.states:
+        lacks = f": it lacks {_quoted(check.missing)}" if check is not None and check.missing else ""
+        return Judgement("misses the answer", f"Grounded in {_spans(cited)}, from {expected_doc}, the document "
+                                              f"that holds the answer, but the answer does not state the golden "
+                                              f"anchor{lacks}.", strict, anchor=check, sources=sources, **extra)
+    return Judgement("answered", f"Every claim is in {_spans(cited)}, from {expected_doc}, the document that holds "
+                                 "the answer, and the answer states the golden anchor.", strict, anchor=check,
+                     sources=sources, **extra)
 
 
 def anchor_place(span_ids, holders, index, trusted=("current",)) -> AnchorPlace:

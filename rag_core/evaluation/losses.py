@@ -11,9 +11,10 @@ every page and chart):
     not retrieved   no chunk holding it is among the candidates
     ranked out      among the candidates, but below k (after the rerank, when on, as before it)
     lost by rerank  within k before the rerank, below k after it
-    then the answer, judged by `judgement.judge` with the strict checker: refused, abstained,
-    wrong source (grounded on another document or a non-trusted status) or answered (grounded, from the
-    anchor's document). Only a question whose anchor is in the k chunks kept reaches these stages.
+    then the answer, judged by `judgement.judge_answer` with the strict checker: refused, abstained,
+    wrong source (grounded on another document or a non-trusted status), misses the answer (grounded on the
+    anchor's document, but the answer does not state the anchor) or answered (grounded, from the anchor's
+    document, and it states the anchor). Only a question whose anchor is in the k chunks kept reaches these.
 
 Every question is also answered when retrieval lost it: `outcome` holds that answer's judgement (an answer
 can be "answered" from another chunk of the right document even though the anchor's chunk was not kept),
@@ -33,17 +34,15 @@ from typing import Callable, NamedTuple
 
 import pandas as pd
 
-from rag_core.evaluation.judgement import anchor_place, judge
+from rag_core.evaluation.judgement import COLOURS as OUTCOME_COLOURS, anchor_place, judge_answer
 from rag_core.evaluation.metrics import first_hit_ranks
 from rag_core.evaluation.outcomes import frame
 from rag_core.evaluation.setup import Setup, default_setup, typed_options
 from rag_core.evaluation.workbench import ARTICLE_CHUNKER, Workbench
 from rag_core.generation.generator import scripted_answer
-from rag_core.generation.verifier import verify
 
 STAGES = ("cut", "filtered", "not retrieved", "ranked out", "lost by rerank",
-          "refused", "abstained", "wrong source", "answered")
-RETRIEVAL_STAGES = STAGES[:5]
+          "refused", "abstained", "wrong source", "misses the answer", "answered")
 MEANING = {
     "cut": "No chunk holds the anchor whole: a chunk boundary cuts it everywhere.",
     "filtered": "Only chunks of a status the filter does not allow hold the anchor.",
@@ -54,12 +53,14 @@ MEANING = {
     "abstained": "The anchor was handed over, but the answer says the spans do not contain it.",
     "wrong source": "The anchor was handed over, but the answer is grounded on another document or an untrusted "
                     "status.",
-    "answered": "The anchor was handed over and the answer is grounded on the anchor's document.",
+    "misses the answer": "The anchor was handed over and the answer is grounded on the anchor's document, but it "
+                         "does not state the anchor.",
+    "answered": "The anchor was handed over, the answer is grounded on the anchor's document and states the anchor.",
 }
-# one palette everywhere: retrieval losses in violet to blue, answers in the outcome colours (green only for answered)
-COLOURS = {"cut": "#6b3fa0", "filtered": "#3b4cc0", "not retrieved": "#1f5fbf", "ranked out": "#4f9bd9",
-           "lost by rerank": "#0f7c8c", "refused": "#b3261e", "abstained": "#888888", "wrong source": "#b85c00",
-           "answered": "#1b7f3b"}
+# one palette everywhere: retrieval losses in violets and teal, answers in the outcome colours (green only for
+# answered, blue for an answer that misses the anchor), the same as every badge (judgement.COLOURS)
+COLOURS = {"cut": "#4a2a7a", "filtered": "#6b3fa0", "not retrieved": "#8e6cc0", "ranked out": "#b39ddb",
+           "lost by rerank": "#0f7c8c", **{s: OUTCOME_COLOURS[s] for s in STAGES[5:]}}
 
 
 class QuestionResult(NamedTuple):
@@ -69,7 +70,7 @@ class QuestionResult(NamedTuple):
     first_rank: int | None                   # the same in the final order (reranked if on); None: not a candidate
     stage: str                               # one of STAGES
     outranked_by_untrusted: bool             # a kept chunk of a non-trusted status ranks above the anchor's
-    outcome: str                             # the answer's judgement: answered | wrong source | refused | abstained
+    outcome: str                             # the answer's judgement (judgement.OUTCOMES)
     answer: str
     reason: str                              # the judgement in one sentence
     seconds: float                           # retrieval share + generation + check
@@ -100,9 +101,6 @@ def setup_workbench(wb: Workbench, setup: Setup) -> Workbench:
     """The workbench that retrieves as the setup says: `wb` itself, or wb.using(**options) for retrieval options."""
     if not setup.retrieval:
         return wb
-    if not hasattr(wb, "using"):
-        raise ValueError(f"Setup {setup.name!r} sets {', '.join(setup.options)}, but this version has no "
-                         "retrieval options: leave them out.")
     try:
         return wb.using(**typed_options(setup.options, wb.using))
     except (TypeError, ValueError) as e:
@@ -121,7 +119,7 @@ def rankings(wb: Workbench, setup: Setup) -> tuple[list, list]:
 
 
 def run_setup(wb: Workbench, setup: Setup, generate: Callable[[str, list], str] = scripted_answer,
-              mode: str = "strict", done: list | None = None,
+              done: list | None = None,
               on_progress: Callable[[int, int, str], None] | None = None, bench: Workbench | None = None
               ) -> list[QuestionResult]:
     """Every valid golden question through the setup: its loss stage, ranks and judged answer.
@@ -144,7 +142,7 @@ def run_setup(wb: Workbench, setup: Setup, generate: Callable[[str, list], str] 
         if on_progress:
             on_progress(q, n, f"{setup.name}: question {q + 1} of {n}")
         done.append(_answer(bench, setup, q, after[q], holders[q], status, ranks_before[q], ranks[q], generate,
-                            mode, share))
+                            share))
     return done
 
 
@@ -152,31 +150,18 @@ def _rank(r: float) -> int | None:
     return int(r) if r != float("inf") else None
 
 
-def _answer(wb, setup, q, final, held, status, rank_before, rank, generate, mode, share) -> QuestionResult:
+def _answer(wb, setup, q, final, held, status, rank_before, rank, generate, share) -> QuestionResult:
     t = time.perf_counter()
     ix, row = wb.index(setup.chunker), wb.check.valid[q]
     kept = [int(c) for c in final[:setup.k]]
     spans = [ix.texts[c] for c in kept]
     answer = generate(row.question, spans)
-    v = verify(answer, spans, mode)
-    j = judge(v, kept, ix, row.doc, wb.trusted)
+    j = judge_answer(answer, spans, kept, ix, row.doc, row.anchor, wb.trusted, with_article=False)
     allowed_holds = setup.statuses is None or any(status[c] in setup.statuses for c in held)
     stage = stage_of(bool(held), allowed_holds, _rank(rank_before), _rank(rank), setup.k, setup.rerank, j.outcome)
     outranked = bool(anchor_place(kept, held, ix, wb.trusted).outranked_by)
     return QuestionResult(row.question, row.doc, _rank(rank_before), _rank(rank), stage, outranked, j.outcome,
                           answer, j.sentence, share + time.perf_counter() - t)
-
-
-def question_stage(wb: Workbench, setup: Setup, q: int, generate: Callable[[str, list], str] = scripted_answer,
-                   mode: str = "strict") -> QuestionResult:
-    """`run_setup` for the valid golden question at position q alone (the rankings are memoised by `wb`)."""
-    bench = setup_workbench(wb, setup)
-    t0 = time.perf_counter()
-    before, after = rankings(bench, setup)
-    holders = bench.holders(setup.chunker)
-    rb, r = first_hit_ranks(holders[q:q + 1], before[q:q + 1])[0], first_hit_ranks(holders[q:q + 1], after[q:q + 1])[0]
-    return _answer(bench, setup, q, after[q], holders[q], bench.index(setup.chunker).statuses(), rb, r, generate,
-                   mode, time.perf_counter() - t0)
 
 
 def loss_counts(results) -> dict:

@@ -186,7 +186,11 @@ def disagreement(answer: str, spans: list[str]) -> str | None:
     -> "The article's checker accepts this answer because it compares strings: '0' is found inside S1 (in 0.6); the
         strict checker compares numbers by value and names whole, and the number '0' does not appear in S1: ..."
     """
-    strict, article = compare_modes(answer, spans)
+    return disagreement_of(answer, spans, *compare_modes(answer, spans))
+
+
+def disagreement_of(answer: str, spans: list[str], strict: Verdict, article: Verdict) -> str | None:
+    """`disagreement` from the two verdicts already computed (no checker runs again)."""
     if strict.verdict == article.verdict:
         return None
     if strict.verdict == "refused" and _STARTS_ABSTAINING.match(claims.normalize(answer)):
