@@ -304,7 +304,7 @@ def test_hand_made_comparison_gives_the_issue_values(hand_made):
     assert (round(lo, 3), round(hi, 3)) == (0.672, 0.969)
     p1 = hand_made.pair("A", "B", 1)
     assert (p1["a_only"], p1["b_only"], p1["both"], p1["neither"]) == (9, 0, 7, 2)
-    assert round(p1["p_value"], 4) == 0.0039 and p1["sentence"].endswith("p = 0.004, not chance.")
+    assert round(p1["p_value"], 4) == 0.0039 and p1["sentence"].endswith("p = 0.004, unlikely to be chance.")
     p5 = hand_made.pair("A", "B", 5)
     assert (p5["a_only"], p5["b_only"], p5["p_value"]) == (0, 0, 1.0)
     assert hand_made.leaderboard.mean_seconds.tolist() == [0.5, 0.5]

@@ -151,6 +151,11 @@ def warn(text: str) -> None:
     st.warning(plain(text))
 
 
+def info(text: str) -> None:
+    """st.info of a text that may hold user, file, server or URL text: shown as plain text."""
+    st.info(plain(text))
+
+
 def success(text: str) -> None:
     """st.success of a text that may hold user, file, server or URL text: shown as plain text."""
     st.success(plain(text))
