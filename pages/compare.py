@@ -46,7 +46,8 @@ if "compare_rows" not in st.session_state:
     st.session_state["compare_rows"] = starting_rows()
 st.subheader("1 · The setups")
 st.caption("Edit any cell, choosing from the lists; add a row for a fourth setup (it starts as a copy of the first). "
-           "Allowed statuses: every status selected means no filter. A cell left empty takes the first row's value.")
+           f"Allowed statuses (this dataset has {widgets.plain(', '.join(statuses))}): every status selected means no "
+           "filter. A cell left empty takes the first row's value.")
 first = st.session_state["compare_rows"].iloc[0]
 rows = st.data_editor(
     st.session_state["compare_rows"], key="compare_editor", num_rows="dynamic", hide_index=True, width="stretch",

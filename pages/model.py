@@ -75,22 +75,26 @@ if done is None:
             "status filter.")
     st.stop()
 
-st.markdown("**Operating metrics** (answers are verified sentence by sentence; a false refusal is a refused "
-            "answer although the anchor was inside the spans).")
+st.markdown("**Operating metrics** (every answer is verified sentence by sentence, then judged: answered only when it "
+            "is grounded on the document that holds the answer and states the golden anchor; a false refusal is a "
+            "refused answer although the anchor was inside the spans).")
 metrics = pd.DataFrame([{"filter": label, **outcomes.operating_metrics(df)} for label, df in done.items()])
 st.dataframe(widgets.readable(metrics), hide_index=True, width="stretch",
              column_config={c: st.column_config.NumberColumn(format="%.3f") for c in
-                            ("answer rate", "refusal rate", "abstention rate")})
+                            ("answer rate", "grounded rate", "refusal rate", "abstention rate")})
 cols = st.columns(len(done))
 for col, (label, df) in zip(cols, done.items()):
     with col:
         st.markdown(f"**{widgets.plain(label)}**")
         m = outcomes.operating_metrics(df)
-        tiles = st.columns(4)
-        tiles[0].metric("Answered", f"{m['answer_rate']:.0%}", help="Anchored: every sentence cites a span that holds its numbers and names.")
-        tiles[1].metric("Refused", f"{m['refusal_rate']:.0%}", help="The checker refused the answer.")
-        tiles[2].metric("Abstained", f"{m['abstention_rate']:.0%}", help="The model said NOT IN THE CONTEXT.")
-        tiles[3].metric("False refusals", m["false_refusals"], help="Refused although the anchor was in the spans.")
+        tiles = st.columns(5)
+        tiles[0].metric("Answered", f"{m['answer_rate']:.0%}", help="Grounded on the anchor's document and states "
+                                                                    "the golden anchor: the only green outcome.")
+        tiles[1].metric("Grounded", f"{m['grounded_rate']:.0%}", help="The checker accepted it: every sentence cites a "
+                                                                     "span that holds its numbers and names. Right or not.")
+        tiles[2].metric("Refused", f"{m['refusal_rate']:.0%}", help="The checker refused the answer.")
+        tiles[3].metric("Abstained", f"{m['abstention_rate']:.0%}", help="The model said NOT IN THE CONTEXT.")
+        tiles[4].metric("False refusals", m["false_refusals"], help="Refused although the anchor was in the spans.")
         st.dataframe(df.outcome.value_counts().rename_axis("outcome").reset_index(), hide_index=True, width="stretch")
         st.dataframe(df[["question", "outcome", "reason", "answer"]], hide_index=True, width="stretch")
         st.download_button(f"Download ({widgets.plain(label)}) CSV", df.to_csv(index=False).encode(),

@@ -118,7 +118,8 @@ st.markdown(f"**{c['documents']}** documents, **{c['total_words']:,}** words · 
 widgets.golden_table(wb)
 if wb.check.valid:
     ceil = data.table("ceiling")
-    st.markdown("Ceiling with the article's settings: " + " · ".join(f"k = {r.k}: **{r.ceiling:.3f}**" for r in ceil.itertuples()))
+    st.markdown("Ceiling (recall@k) · fixed 160/32 · no filter · no rerank: "
+                + " · ".join(f"k = {r.k}: **{r.ceiling:.3f}**" for r in ceil.itertuples()))
 
 engine_form.stored_indexes()        # when the pages search on PostgreSQL: what it holds, and dropping it
 

@@ -216,7 +216,7 @@ def test_uploaded_names_ids_statuses_and_golden_rows_are_plain_text(open_page, s
 
     main(page).get_by_role("button", name="Use these documents").click()
     expect(main(page).locator("h3").filter(has_text="Active dataset: name:")).to_be_visible(timeout=SLOW_MS)
-    expect(main(page)).to_contain_text("Ceiling with the article's settings")
+    expect(main(page)).to_contain_text("Ceiling (recall@k) · fixed 160/32 · no filter · no rerank")
     wait_idle(page)
     side = page.locator('[data-testid="stSidebar"]')
     expect(side).to_contain_text("Dataset: name:")

@@ -109,7 +109,7 @@ def test_upload_validate_measure_and_export(server, page, tmp_path):
     expect(main).to_contain_text("2 of 4 golden questions valid")
     expect(main).to_contain_text("Unknown document 'nowhere.txt'")
     expect(main).to_contain_text("different upper/lower case")
-    expect(main).to_contain_text("Ceiling with the article's settings")
+    expect(main).to_contain_text("Ceiling (recall@k) · fixed 160/32 · no filter · no rerank")
     wait_idle(page, timeout=SLOW_MS)   # the run that shows the upload is over: the download buttons are final
     screenshot(page, "your-data-uploaded")
 

@@ -130,3 +130,17 @@ def test_no_preset_is_green_unless_it_states_its_anchor(both, which, allowed):
         kinds = [p.kind for p in tried]
         holder = any(" ".join(row.anchor.split()) in " ".join(s.split()) for s in a.spans)
         assert ("the anchor, cited" in kinds) == holder
+
+
+def test_the_latency_of_a_trained_encoder_counts_encoding_the_question(wb):
+    """Each timed search encodes its question: the query cache is empty before every search."""
+    mini = wb.using(retriever="minilm")
+    calls = []
+    real = mini.embedder.model.encode
+    mini.embedder.model.encode = lambda texts, *a, **k: calls.append(texts) or real(texts, *a, **k)
+    try:
+        from rag_core.evaluation.tables import latency
+        latency(mini, runs=1, repetitions=1)
+    finally:
+        mini.embedder.model.encode = real
+    assert len(calls) == 2 * len(wb.questions)          # both routes, every question encoded each time

@@ -68,8 +68,9 @@ def test_golden_set_through_a_model_gives_outcomes_and_metrics(server, protocol)
     n = len(Workbench.bundled().check.valid)
     assert list(metrics["filter"]) == ["no filter", "status = current"]
     assert list(metrics.questions) == [n, n]
-    rates = metrics[["answer_rate", "refusal_rate", "abstention_rate"]].sum(axis=1)
-    assert all(abs(r - 1) < 1e-9 for r in rates)            # every answer is exactly one of the three
+    rates = metrics[["grounded_rate", "refusal_rate", "abstention_rate"]].sum(axis=1)
+    assert all(abs(r - 1) < 1e-9 for r in rates)            # every answer is exactly one of the three verdicts
+    assert (metrics.answer_rate <= metrics.grounded_rate).all()   # answered: grounded, and the anchor stated
     outcomes = at.dataframe[2].value                        # per-question table, no filter
     assert len(outcomes) == n and set(outcomes.columns) >= {"question", "outcome", "reason", "answer"}
 

@@ -147,12 +147,11 @@ def pipeline(df: pd.DataFrame, quote=str):
         scale = alt.Scale(domain=list(GOLDEN_OUTCOMES), range=[COLOURS[o] for o in GOLDEN_OUTCOMES])
     long = df.melt(id_vars=["filter"], value_vars=[c for c in names if c in df], var_name="outcome", value_name="questions")
     long["outcome"] = long.outcome.map(names)
-    long["order"] = long.outcome.map({n: i for i, n in enumerate(scale.domain)})
-    chart = alt.Chart(long).mark_bar().encode(
+    chart = alt.Chart(long).mark_bar().encode(         # stacked in the colour legend's order
         y=alt.Y("filter:N", title="filter"), x=alt.X("questions:Q", title="questions", axis=alt.Axis(**COUNT_AXIS)),
         color=alt.Color("outcome:N", scale=scale, title="outcome", sort=list(scale.domain),
                         legend=alt.Legend(orient="bottom", columns=2)),
-        order=alt.Order("order:Q"), tooltip=["filter", "outcome", "questions"]).properties(height=140)
+        tooltip=["filter", "outcome", "questions"]).properties(height=140)
     return chart, captions.pipeline(df, quote)
 
 

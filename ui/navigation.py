@@ -31,8 +31,14 @@ PAGES = (
 
 
 def pages() -> list:
-    """The st.Page objects of the menu; the first is the entry page (served at /)."""
-    return [st.Page(p.script, title=p.title, icon=p.icon, default=i == 0) for i, p in enumerate(PAGES)]
+    """The st.Page objects of the menu; the first is the entry page, served at / and, through a hidden twin, at its
+    own name too (/overview), so that a link naming it is no "Page not found". Streamlit keys a page by its URL path,
+    so the entry page takes the path "home" (never shown: it is served at /)."""
+    entry = PAGES[0]
+    return ([st.Page(entry.script, title=entry.title, icon=entry.icon, default=True, url_path="home")]
+            + [st.Page(p.script, title=p.title, icon=p.icon) for p in PAGES[1:]]
+            + [st.Page(entry.script, title=entry.title, icon=entry.icon, url_path=Path(entry.script).stem,
+                       visibility="hidden")])
 
 
 def url_path(page) -> str:

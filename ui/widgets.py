@@ -15,9 +15,11 @@ import streamlit as st
 
 from rag_core.text import cached_words
 
-STATUS_COLOURS = {"current": "green", "draft": "orange", "outdated": "red"}
-OTHER_COLOURS = ("blue", "violet", "gray")
-CSS = {"green": "#1b7f3b", "orange": "#b85c00", "red": "#b3261e", "blue": "#1f5fbf", "violet": "#6b3fa0", "gray": "#555"}
+# statuses are metadata, not verdicts: their colours are none of the outcomes' (green, blue, orange, red, grey), so
+# a draft's badge never looks like an error and a current one never looks like a right answer
+STATUS_COLOURS = {"current": "teal", "draft": "plum", "outdated": "brown"}
+OTHER_COLOURS = ("slate", "olive", "gray")
+CSS = {"teal": "#0f6e78", "plum": "#8a3f7a", "brown": "#7a5a2e", "slate": "#44546a", "olive": "#5f6b1f", "gray": "#555"}
 
 GLOSSARY = {
     "Document": "One file of the corpus, with a status. The bundled corpus has 18 Python standard-library modules "
@@ -33,10 +35,16 @@ GLOSSARY = {
     "Golden question": "A test question with a known answer: the document that answers it and the anchor.",
     "Anchor": "The literal sentence of a document that contains a golden question's answer. A chunk counts as "
               "right only if it contains the whole anchor.",
-    "Similarity": "How close a chunk is to the question for the first search (a cosine between 0 and 1 of the "
-                  "hashing encoder's word vectors). It counts shared words; it does not understand meaning.",
+    "Similarity": "The first search's score of a chunk for the question; its scale depends on the retriever: a "
+                  "cosine up to 1 for hashing and MiniLM, an unbounded sum for BM25 (7.265 is possible), a fused "
+                  "1/(60 + rank) sum for hybrid (at most about 0.033). Compare scores only within one search.",
     "Bi-encoder": "The first, fast search: the question and each chunk are turned into vectors separately, then "
-                  "compared. Here it is the article's hashing encoder.",
+                  "compared. By default the article's hashing encoder; MiniLM is a trained one.",
+    "BM25": "A classic lexical retriever: each word shared with the question counts by its rarity and how often "
+            "the chunk uses it, less in long chunks.",
+    "MiniLM": "all-MiniLM-L6-v2, a small trained sentence encoder run offline: close meanings score close even "
+              "without shared words.",
+    "Hybrid": "BM25 and MiniLM together: each chunk's two ranks are fused, 1/(60 + rank) each, summed.",
     "Candidate": "A chunk brought back by the first search, for the reranker to reorder.",
     "Rerank": "A second pass that re-reads each (question, chunk) pair and reorders the candidates. It can "
               "only move up what the candidates already contain.",
@@ -48,22 +56,47 @@ GLOSSARY = {
     "Ceiling": "The share of golden questions whose anchor is inside the chunks handed to the model. "
                "No prompt and no bigger model can score above it.",
     "Recall@k": "The ceiling at k: the share of golden questions whose anchor is in the first k chunks. Shown as "
-                "a number between 0 and 1 (0.389 = 7 of 18 questions).",
+                "a number between 0 and 1 (0.389 = 7 of 18 questions). Every figure says whether the filter and the "
+                "rerank were on.",
     "Contradicted": "A question with at least one chunk of an untrusted status (draft, outdated) in its top 3.",
-    "Verdict": "The citation checker's decision on an answer: anchored (every number and technical name is in "
-               "the cited span), refused, or abstained (the answer says the spans do not contain it).",
+    "Verdict": "The citation checker's decision on an answer: anchored, also called grounded (every number and "
+               "technical name is in the cited span), refused, or abstained. Grounded is not right: the outcome "
+               "below adds where the words come from and whether the answer states the golden anchor.",
+    "States the anchor": "An answer states a golden anchor when it holds every number of the anchor (by value), "
+                         "every technical name (whole), and at least two thirds of its other words (any order, "
+                         "stopwords aside).",
+    "Nothing to check": "A sentence with no number, no technical name and no word of the span it cites ('The answer "
+                        "is: [S3].') claims nothing the checker can test: the strict checker refuses it.",
     "Strict checker": "The default checker: numbers are compared by value as whole numbers (0.6 is not 0 or 6), "
                       "names as whole names, and an abstention must be the whole answer.",
     "Article's checker": "The article's checker: it looks for each number or name as a piece of the span's text, "
                          "so '0' passes against '0.6'. The article's tables use it.",
-    "Answered": "Grounded in the cited spans, and from the right source (for a golden question, the document "
-                "that holds the anchor; otherwise a trusted status). The only green outcome.",
+    "Answered": "Grounded in the cited spans, from the document that holds the golden anchor, and the answer "
+                "states the anchor. The only green outcome.",
+    "Misses the answer": "Grounded, and from the right document, but the answer does not state the golden anchor: "
+                         "it quotes another sentence (blue, not green).",
+    "Grounded": "For a question with no golden answer: every claim is in trusted spans, but nobody can say whether "
+                "it answers (grey).",
     "Wrong source": "Grounded, but on a span of another document or an untrusted status: a faithful quote of the "
                     "wrong page.",
+    "Anchored / right source": "The article's own labels, kept in its tables: 'right source' means the cited span "
+                               "comes from the anchor's document, not that the sentence states the answer.",
     "Refused": "The checker found a sentence without a citation, a citation to a span that does not exist, or a "
                "number or name that the cited span lacks.",
     "Abstained": "The answer says NOT IN THE CONTEXT: the spans do not hold the answer.",
     "False refusal": "A refused answer although the anchor was among the spans handed over.",
+    "p-value": "The chance of a split of questions at least this lopsided if the two setups were equally good. "
+               "Below 0.05: unlikely to be chance; above: could be chance.",
+    "95 % interval": "The range that holds the true ceiling 95 times in 100 (Wilson's interval): with 18 questions "
+                     "it is wide, so two setups whose intervals overlap may not really differ.",
+    "McNemar test": "The exact test for two setups on the same questions: it looks only at the questions one finds "
+                    "and the other does not.",
+    "Power": "How many golden questions it would take to tell a difference of this size apart 8 times in 10 (an "
+             "estimate).",
+    "Loss stages": "Where a golden question is lost, in pipeline order: cut (a boundary cuts its anchor "
+                   "everywhere), filtered (only untrusted chunks hold it), not retrieved (not among the candidates), "
+                   "ranked out (a candidate below k), lost by rerank (within k before the rerank, below after), then "
+                   "the answer: refused, abstained, wrong source, misses the answer, answered.",
     "Trap 3": "The article's third trap: golden questions written with the document's own words flatter a word-"
               "matching search. The same questions phrased as a user would score lower.",
     "Lost in the middle": "Models read the middle of a long context worst; putting the best span first and the "

@@ -214,6 +214,11 @@ class Embedder:
                 v = self._queries[question] = self.model.encode([question])[0]
             return v
 
+    def forget_queries(self) -> None:
+        """Drop the remembered question vectors, so that the next `query` encodes (a timing counts it)."""
+        with self._lock:
+            self._queries.clear()
+
 
 @functools.cache
 def _default_for(path: str, problem: str) -> Embedder:
