@@ -156,7 +156,7 @@ def test_claims_docstring_examples():
     assert numbers("Cutoff 0.60, sizes 1,000 and .5, not base64") == \
         [("0.60", Decimal("0.6")), ("1,000", Decimal(1000)), (".5", Decimal("0.5"))]
     assert numbers("[0,1] and 1,000") == [("0", 0), ("1", 1), ("1,000", 1000)]
-    assert numbers("version 3.14.1, 1.5ms, x-1, 2**31") == [("3.14.1", (3, 14, 1)), ("1", 1), ("2", 2), ("31", 31)]
+    assert numbers("version 3.14.1, 1.5ms, x-1, 2**31") == [("3.14.1", ("version", "3.14.1")), ("1", 1), ("2", 2), ("31", 31)]
     assert names("Use itertools.combinations or b64encode, e.g. now") == ["itertools.combinations", "b64encode"]
     assert not Claims("see itertools.combinations_with_replacement").has_name("itertools.combinations")
     assert Claims("default 0.6, see difflib.get_close_matches").has_number(Decimal("0.60"))
@@ -191,8 +191,8 @@ def test_verify_grounding_is_the_article():
      "overlooks the abstention before them; the strict checker refuses it because claims follow, and an abstention "
      "must be the whole answer."),
     ("**not in the context**", "The article's checker refuses this answer because it does not start with NOT IN THE "
-     "CONTEXT written exactly so; the strict checker reads it as an abstention (case, emphasis, quotes and a final "
-     "period do not matter)."),
+     "CONTEXT written exactly so; the strict checker reads it as an abstention (case, emphasis, quotes and final "
+     "punctuation do not matter)."),
 ])
 def test_disagreement_says_why(answer, said):
     assert disagreement(answer, DEFAULT) == said
@@ -364,10 +364,29 @@ _THOUSANDS = re.compile(r"[1-9]\d{0,2}(?:,\d{3})+(?:\.\d+)?")
 _PLAIN = re.compile(r"\d+(?:\.\d+)?|\.\d+")
 
 
+WORD_VALUES = {w: i for i, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve "
+                                           "thirteen fourteen fifteen sixteen seventeen eighteen nineteen".split())}
+WORD_VALUES.update({w: 10 * i for i, w in enumerate("twenty thirty forty fifty sixty seventy eighty ninety".split(), 2)})
+
+
+def oracle_word_values(text) -> set:
+    """Values written in words, read generously (a value too many only drops a case): every number word, each
+    tens-unit pair and each 'N hundred': 'twenty-one' -> {20, 1, 21}; 'two hundred' -> {2, 200}."""
+    toks = re.findall(r"[a-z]+", text.lower())
+    values = {Decimal(WORD_VALUES[t]) for t in toks if t in WORD_VALUES}
+    for a, b in zip(toks, toks[1:]):
+        if a in WORD_VALUES and b in WORD_VALUES:
+            values.add(Decimal(WORD_VALUES[a] + WORD_VALUES[b]))
+        if a in WORD_VALUES and b in ("hundred", "thousand"):
+            values.add(Decimal(WORD_VALUES[a] * (100 if b == "hundred" else 1000)))
+    return values
+
+
 @functools.lru_cache(maxsize=None)
 def oracle_values(text) -> set:
-    """Every value a span states as a whole number: '(default 0.6) in [0, 1]' -> {0.6, 0, 1}; 'base64' -> {}."""
-    values = set()
+    """Every value a span states as a whole number, in digits or words: '(default 0.6) in [0, 1]' -> {0.6, 0, 1};
+    'base64' -> {}; 'two points' -> {2}."""
+    values = oracle_word_values(nfkc(text))
     for tok in _SPLIT.split(nfkc(text)):
         tok = tok.strip(".,")
         for part in [tok] if _THOUSANDS.fullmatch(tok) else tok.split(","):
@@ -412,6 +431,9 @@ def changed(literal: str) -> list[str]:
     else:
         out += [plain + "0", str(int(plain) + 1), f"{int(plain) * 1000:,}"] + ([plain[:-1]] if len(plain) > 1 else [])
     return out
+
+
+VERSIONED = re.compile(r"\b(?:python|py|cpython|pypy|versions?|ver|v|releases?)\s*$", re.I)
 
 
 def reformatted(literal: str) -> list[str]:
@@ -460,7 +482,8 @@ def generate_cases(span_pool, name_pool, rng):
                     if Decimal(new.replace(",", "")) not in oracle_values(text):
                         cases.append(("changed number", body[:m.start()] + new + body[m.end():] + f" [S{k}].",
                                       spans, "refused"))
-                for new in reformatted(m[0]):
+                versioned = VERSIONED.search(body[:m.start()])       # "version 1": "1.0" would be another version
+                for new in reformatted(m[0])[:1 if versioned else None]:
                     cases.append(("reformatted number", body[:m.start()] + new + body[m.end():] + f" [S{k}].",
                                   spans, "anchored"))
             digits = list(dict.fromkeys(d for v in re.findall(r"\d+", text) for d in (v, v[:-1], v[1:], v[:2]) if d))
