@@ -34,8 +34,8 @@ million ("two hundred and five", "a thousand"), a decimal point read out ("zero 
 digits after "point" one word each), simple fractions after a count ("nine tenths" 0.9, "one half",
 "three quarters", "two thirds", "a half", "a quarter", "two and a half" 2.5; denominators half,
 third, quarter, fifth, tenth, hundredth, thousandth). "one" alone is a pronoun, not a number, after
-the, this, that, which, each, every, any, no, some, another, or before of, another, by and the modal
-verbs (can, could, may, might, must, should, would, will).
+the, this, that, which, each, every, any, no, some, another, or before of, another and the modal
+verbs (can, could, may, might, must, should, would, will): "the one", "one of them", "one can".
 
 Technical names. A word with a dot, an underscore, an inner capital or a digit next to a letter
 (b64encode, sha256) is a name. It matches a whole name of the span, or whole dotted parts of one
@@ -82,8 +82,9 @@ _PARTS = {w: d for d, ws in [(2, "half halves"), (3, "third thirds"), (4, "quart
 _A_BEFORE = {"hundred", "thousand", "million", "half", "quarter"}          # "a hundred", "a half"
 _TOKENS = "|".join(sorted([*_ONES, *_TENS, *_SCALES, *_PARTS, "point", "and", "a"], key=len, reverse=True))
 WORD_NUMBER = re.compile(rf"(?<![\w.])(?:{_TOKENS})(?!\w)(?:[\s-]+(?:{_TOKENS})(?!\w))*", re.I)
+_PIECE, _LAST_WORD, _FIRST_WORD = re.compile(r"[^\s-]+"), re.compile(r"(\w+)\W{0,3}$"), re.compile(r"\W{0,3}(\w+)")
 _PRONOUN_BEFORE = frozenset("the this that which each every any no some another".split())
-_PRONOUN_AFTER = frozenset("of another by can could may might must should would will".split())
+_PRONOUN_AFTER = frozenset("of another can could may might must should would will".split())
 _LONG = 200                     # claims and candidates longer than this are not compared for "what the span has"
 
 
@@ -157,7 +158,7 @@ def _word_numbers(text: str) -> list[tuple[int, str, Decimal]]:
     """(position, as written, value) of each number written in words: "n is twenty-one" -> [(5, 'twenty-one', 21)]."""
     out = []
     for run in WORD_NUMBER.finditer(text):
-        pieces = list(re.finditer(r"[^\s-]+", run[0]))
+        pieces = list(_PIECE.finditer(run[0]))
         t = [p[0].lower() for p in pieces]
         i = 0
         while i < len(t):
@@ -175,8 +176,8 @@ def _word_numbers(text: str) -> list[tuple[int, str, Decimal]]:
 
 def _pronoun(text: str, start: int, end: int) -> bool:
     """Whether the "one" at text[start:end] is a pronoun: "the one", "one of", "one can"."""
-    before = re.search(r"(\w+)\W{0,3}$", text[max(0, start - 16):start])
-    after = re.match(r"\W{0,3}(\w+)", text[end:end + 16])
+    before = _LAST_WORD.search(text[max(0, start - 16):start])
+    after = _FIRST_WORD.match(text[end:end + 16])
     return bool(before and before[1].lower() in _PRONOUN_BEFORE or after and after[1].lower() in _PRONOUN_AFTER)
 
 
