@@ -122,6 +122,8 @@ def test_versions_and_decimals_that_agree_are_anchored(answer, span):
     ("Call Get_Close_Matches [S1].", "Call difflib.get_close_matches(word)", "difflib.get_close_matches"),
     ("Use JsonDecoder [S1].", "Use json.JSONDecoder to decode.", "json.JSONDecoder"),
     ("Use jsondecoder.decode [S1].", "Use JSONDecoder.decode to decode.", "JSONDecoder.decode"),
+    ("Get_Close_Matches takes a cutoff [S1].", "difflib.get_close_matches takes a cutoff.", "difflib.get_close_matches"),
+    ("It grows by a third with Base64 [S1].", "base64 grows the data by a third.", "base64"),     # not the first word
 ])
 def test_a_name_in_another_case_is_refused(answer, span, instead):
     s, a = compare_modes(answer, [span])
@@ -133,6 +135,8 @@ def test_a_name_in_another_case_is_refused(answer, span, instead):
     ("The DEFAULT_CUTOFF is 0.6 [S1].", "default_cutoff = 0.6"),       # written in capitals: any case
     ("Hash with sha256 [S1].", "hashlib.SHA256 returns a hash."),
     ("Call get_close_matches [S1].", "Call difflib.get_close_matches(word)"),
+    ("Base64 grows the data by a third [S1].", "base64 grows the data by a third."),    # a sentence's first word
+    ("Get_close_matches takes a cutoff [S1].", "difflib.get_close_matches takes a cutoff."),
 ])
 def test_names_in_capitals_match_in_any_case(answer, span):
     assert strict(answer, [span]) == "anchored"

@@ -460,6 +460,31 @@ def truncated(name: str) -> list[str]:
     return [t for t in out if len(t) > 2 and t[-1] not in "._" and oracle_names(t) == [t]]
 
 
+TENS = "twenty thirty forty fifty sixty seventy eighty ninety".split()
+NEXT_TO_WORDS = set(WORD_VALUES) | set(TENS) | {"hundred", "thousand", "million", "point", "and", "a", "half", "halves"} | {
+    f"{d}{s}" for d in ("third", "quarter", "fifth", "tenth", "hundredth", "thousandth") for s in ("", "s")}
+
+
+def spelled(n: int) -> str:
+    """0..99 in words: 7 -> 'seven', 21 -> 'twenty-one', 40 -> 'forty'."""
+    ones = [w for w, v in sorted(WORD_VALUES.items(), key=lambda kv: kv[1]) if v < 20]
+    return ones[n] if n < 20 else TENS[n // 10 - 2] + (f"-{ones[n % 10]}" if n % 10 else "")
+
+
+def alone(body: str, m: re.Match) -> bool:
+    """Whether the number at m has no word next to it that would join it in words ("5 hundred", "2 thirds")."""
+    before = re.findall(r"[A-Za-z]+", body[:m.start()][-20:])
+    after = re.findall(r"[A-Za-z]+", body[m.end():][:20])
+    return not (before and before[-1].lower() in NEXT_TO_WORDS and re.search(r"[A-Za-z][\s-]*$", body[:m.start()])
+                or after and after[0].lower() in NEXT_TO_WORDS and re.match(r"[\s-]*[A-Za-z]", body[m.end():]))
+
+
+def oracle_has_name_cased(name, text) -> bool:
+    """A name is in a span with its case, or in any case when either side is written in capitals."""
+    return any(m[0] == name or m[0] == m[0].upper() or name == name.upper()
+               for m in re.finditer(r"(?<!\w)" + re.escape(name) + r"(?!\w)", nfkc(text), re.I))
+
+
 def cite(sentence_tokens, k):
     return f"{' '.join(sentence_tokens).rstrip('.')} [S{k}]."
 
@@ -498,6 +523,19 @@ def generate_cases(span_pool, name_pool, rng):
                     answer, n = where.subn(lambda _: new, body, count=1)
                     if n and not oracle_has_name(new, text):
                         cases.append((cls, f"{answer} [S{k}].", spans, "refused"))
+            for m in number_tokens(body)[:2]:                              # deterministic: the rng stays as it was
+                if m[0].isdigit() and int(m[0]) < 98 and alone(body, m):
+                    for value in (int(m[0]), int(m[0]) + 2):
+                        if value == int(m[0]) or Decimal(value) not in oracle_values(text):
+                            cases.append(("number in words", f"{body[:m.start()]}{spelled(value)}{body[m.end():]} [S{k}].",
+                                          spans, "anchored" if value == int(m[0]) else "refused"))
+            for name in oracle_names(body)[:2]:
+                where = re.compile(r"(?<![\w.])" + re.escape(name) + r"(?!\w)")
+                for new in dict.fromkeys([name.upper(), name[0] + name[1:].swapcase()]):
+                    answer, n = where.subn(lambda _: new, body, count=1)
+                    if n and new != name and oracle_names(new) == [new]:        # "BYTESio" is no name
+                        cases.append(("name in another case", f"{answer} [S{k}].", spans,
+                                      "anchored" if oracle_has_name_cased(new, text) else "refused"))
             bad = rng.choice([0, len(spans) + 1, len(spans) + rng.randint(2, 50)])
             cases.append(("out-of-range citation", f"{body} [S{bad}].", spans, "refused"))
             cases.append(("out-of-range citation", f"{body} [S{k}][S{bad}].", spans, "refused"))

@@ -41,7 +41,9 @@ Technical names. A word with a dot, an underscore, an inner capital or a digit n
 (b64encode, sha256) is a name. It matches a whole name of the span, or whole dotted parts of one
 ("get_close_matches" is in "difflib.get_close_matches"), with its case (Python's names are
 case-sensitive: "JsonDecoder" is not "JSONDecoder"), except that a name written with no lower-case
-letter matches in any case, on either side ("DEFAULT_CUTOFF", "SHA256" for "sha256").
+letter matches in any case, on either side ("DEFAULT_CUTOFF", "SHA256" for "sha256"). The verifier
+also lets the first word of a sentence be capitalised as English writes it ("Base64 adds a third"
+for base64; "Get_close_matches" at the start, never "Get_Close_Matches").
 
 Left out on purpose: units glued to a number ("10ms" is a name, compared whole, so "10 ms" does not
 match it), decimal commas ("0,6" is two numbers, 0 and 6), spaces as thousands separators,

@@ -149,7 +149,9 @@ def _missing(bare: str, cited: tuple, spans: list[str], mode: str):
     have = claims.of(" ".join(spans[n - 1] for n in cited))
     said, named = claims.numbers(bare), claims.names(bare)
     numbers = tuple(dict.fromkeys(lit for lit, value in said if not have.has_claim(lit, value)))
-    names = tuple(x for x in named if not have.has_name(x))
+    first = claims.WORD.search(bare)                                # "Base64 adds a third" may stand for base64
+    opening = first[0] if first and first[0][:1].isupper() else None
+    names = tuple(x for x in named if not have.has_name(x) and not (x == opening and have.has_name(x[0].lower() + x[1:])))
     values = dict(reversed(said))                                   # as written -> its first value
     near = [(x, have.near_number(x, values.get(x))) for x in numbers[:5]] + [(x, have.near_name(x)) for x in names[:5]]
     testable = bool(said or named) or have.has_word_of(bare)
@@ -219,7 +221,7 @@ def verify(answer: str, spans: list[str], mode: str = "strict") -> Verdict:
         return Verdict("refused", (), "The answer is empty.", mode)
     checks = tuple(check_sentence(s, spans, mode) for s in sentences)
     if strict and ABSTENTION.fullmatch(CITATION.sub("", norm)):                       # "NOT IN THE CONTEXT [S1]."
-        return _claimed_abstention(checks, next(i for i, c in enumerate(checks) if c.cited))
+        return _claimed_abstention(checks, next((i for i, c in enumerate(checks) if c.cited), 0))
     if strict and _STARTS_ABSTAINING.match(norm):
         checks = (checks[0]._replace(ok=False, explanation="It says NOT IN THE CONTEXT, yet the answer goes on."),) \
             + checks[1:]
