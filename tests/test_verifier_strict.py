@@ -161,6 +161,9 @@ def test_claims_docstring_examples():
     assert not Claims("see itertools.combinations_with_replacement").has_name("itertools.combinations")
     assert Claims("default 0.6, see difflib.get_close_matches").has_number(Decimal("0.60"))
     assert (closest("0", ["1", "0.6"]), closest("0.9", ["0", "0.6"]), closest("7", ["abc"])) == ("0.6", "0.6", None)
+    assert numbers("Python 3.10 since 2024-01-15, zero point nine") == \
+        [("3.10", ("version", "3.10")), ("2024-01-15", ("date", 2024, 1, 15)), ("zero point nine", Decimal("0.9"))]
+    assert closest("JsonDecoder", ["JSONDecoder"]) == "JSONDecoder"
 
 
 # ---- modes, the disagreement sentence, the verdict ------------------------------------------------
