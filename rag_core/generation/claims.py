@@ -12,7 +12,7 @@ The article's checker compares characters, so "0" is found inside "0.6" and "com
     closest("0", ["0.6", "1"]) -> "0.6"
 
 Every text is first put in Unicode compatibility form (NFKC: full-width "０．６" is "0.6") and the
-minus sign U+2212 becomes "-". The rules, in the order they are applied:
+minus sign U+2212 becomes "-". The rules:
 
 Numbers. A number is a whole token: never glued to a letter, a digit or an underscore ("64" is not
 in "base64"), with "," or "_" as thousands separators ("1,000" is 1000, "1,000,000" is another
@@ -51,7 +51,12 @@ scientific notation ("1e-6" reads as the name "1e" and the number 6), dates in a
 YYYY-MM-DD ("January 15, 2024", "15/01/2024": plain numbers), a version in a list after its word
 ("Python 3.10 and 3.11": only 3.10 is a version), ordinals ("first", "third" alone), "half" or
 "point six" without a count before them, digits mixed with words ("3 thousand", "1.5 million": 3
-and 1.5), "dozen", "once", "twice", and words in other languages.
+and 1.5), "dozen", "once", "twice", words in other languages, and the English ambiguity of "and"
+("one hundred and five hundred" reads as 105).
+
+Cost: every reading is linear in the length of the text, and no number of unbounded length becomes a
+Python int (a 5,000-digit number is a Decimal, a version stays a string), so no text can make it
+raise or hang; dotted names are indexed up to 8 parts per run (longer ones are looked up word by word).
 """
 from __future__ import annotations
 
