@@ -156,11 +156,14 @@ def test_claims_docstring_examples():
     assert numbers("Cutoff 0.60, sizes 1,000 and .5, not base64") == \
         [("0.60", Decimal("0.6")), ("1,000", Decimal(1000)), (".5", Decimal("0.5"))]
     assert numbers("[0,1] and 1,000") == [("0", 0), ("1", 1), ("1,000", 1000)]
-    assert numbers("version 3.14.1, 1.5ms, x-1, 2**31") == [("3.14.1", (3, 14, 1)), ("1", 1), ("2", 2), ("31", 31)]
+    assert numbers("version 3.14.1, 1.5ms, x-1, 2**31") == [("3.14.1", ("version", "3.14.1")), ("1", 1), ("2", 2), ("31", 31)]
     assert names("Use itertools.combinations or b64encode, e.g. now") == ["itertools.combinations", "b64encode"]
     assert not Claims("see itertools.combinations_with_replacement").has_name("itertools.combinations")
     assert Claims("default 0.6, see difflib.get_close_matches").has_number(Decimal("0.60"))
     assert (closest("0", ["1", "0.6"]), closest("0.9", ["0", "0.6"]), closest("7", ["abc"])) == ("0.6", "0.6", None)
+    assert numbers("Python 3.10 since 2024-01-15, zero point nine") == \
+        [("3.10", ("version", "3.10")), ("2024-01-15", ("date", 2024, 1, 15)), ("zero point nine", Decimal("0.9"))]
+    assert closest("JsonDecoder", ["JSONDecoder"]) == "JSONDecoder"
 
 
 # ---- modes, the disagreement sentence, the verdict ------------------------------------------------
@@ -191,8 +194,8 @@ def test_verify_grounding_is_the_article():
      "overlooks the abstention before them; the strict checker refuses it because claims follow, and an abstention "
      "must be the whole answer."),
     ("**not in the context**", "The article's checker refuses this answer because it does not start with NOT IN THE "
-     "CONTEXT written exactly so; the strict checker reads it as an abstention (case, emphasis, quotes and a final "
-     "period do not matter)."),
+     "CONTEXT written exactly so; the strict checker reads it as an abstention (case, emphasis, quotes and final "
+     "punctuation do not matter)."),
 ])
 def test_disagreement_says_why(answer, said):
     assert disagreement(answer, DEFAULT) == said
@@ -364,10 +367,29 @@ _THOUSANDS = re.compile(r"[1-9]\d{0,2}(?:,\d{3})+(?:\.\d+)?")
 _PLAIN = re.compile(r"\d+(?:\.\d+)?|\.\d+")
 
 
+WORD_VALUES = {w: i for i, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve "
+                                           "thirteen fourteen fifteen sixteen seventeen eighteen nineteen".split())}
+WORD_VALUES.update({w: 10 * i for i, w in enumerate("twenty thirty forty fifty sixty seventy eighty ninety".split(), 2)})
+
+
+def oracle_word_values(text) -> set:
+    """Values written in words, read generously (a value too many only drops a case): every number word, each
+    tens-unit pair and each 'N hundred': 'twenty-one' -> {20, 1, 21}; 'two hundred' -> {2, 200}."""
+    toks = re.findall(r"[a-z]+", text.lower())
+    values = {Decimal(WORD_VALUES[t]) for t in toks if t in WORD_VALUES}
+    for a, b in zip(toks, toks[1:]):
+        if a in WORD_VALUES and b in WORD_VALUES:
+            values.add(Decimal(WORD_VALUES[a] + WORD_VALUES[b]))
+        if a in WORD_VALUES and b in ("hundred", "thousand"):
+            values.add(Decimal(WORD_VALUES[a] * (100 if b == "hundred" else 1000)))
+    return values
+
+
 @functools.lru_cache(maxsize=None)
 def oracle_values(text) -> set:
-    """Every value a span states as a whole number: '(default 0.6) in [0, 1]' -> {0.6, 0, 1}; 'base64' -> {}."""
-    values = set()
+    """Every value a span states as a whole number, in digits or words: '(default 0.6) in [0, 1]' -> {0.6, 0, 1};
+    'base64' -> {}; 'two points' -> {2}."""
+    values = oracle_word_values(nfkc(text))
     for tok in _SPLIT.split(nfkc(text)):
         tok = tok.strip(".,")
         for part in [tok] if _THOUSANDS.fullmatch(tok) else tok.split(","):
@@ -414,6 +436,9 @@ def changed(literal: str) -> list[str]:
     return out
 
 
+VERSIONED = re.compile(r"\b(?:python|py|cpython|pypy|versions?|ver|v|releases?)\s*$", re.I)
+
+
 def reformatted(literal: str) -> list[str]:
     """The same value written otherwise: '0.6' -> ['０．６', '0.60', '0.600', '.6'], '1000' -> [..., '1,000', '1_000']."""
     plain = literal.replace(",", "")
@@ -438,6 +463,31 @@ def truncated(name: str) -> list[str]:
     return [t for t in out if len(t) > 2 and t[-1] not in "._" and oracle_names(t) == [t]]
 
 
+TENS = "twenty thirty forty fifty sixty seventy eighty ninety".split()
+NEXT_TO_WORDS = set(WORD_VALUES) | set(TENS) | {"hundred", "thousand", "million", "point", "and", "a", "half", "halves"} | {
+    f"{d}{s}" for d in ("third", "quarter", "fifth", "tenth", "hundredth", "thousandth") for s in ("", "s")}
+
+
+def spelled(n: int) -> str:
+    """0..99 in words: 7 -> 'seven', 21 -> 'twenty-one', 40 -> 'forty'."""
+    ones = [w for w, v in sorted(WORD_VALUES.items(), key=lambda kv: kv[1]) if v < 20]
+    return ones[n] if n < 20 else TENS[n // 10 - 2] + (f"-{ones[n % 10]}" if n % 10 else "")
+
+
+def alone(body: str, m: re.Match) -> bool:
+    """Whether the number at m has no word next to it that would join it in words ("5 hundred", "2 thirds")."""
+    before = re.findall(r"[A-Za-z]+", body[:m.start()][-20:])
+    after = re.findall(r"[A-Za-z]+", body[m.end():][:20])
+    return not (before and before[-1].lower() in NEXT_TO_WORDS and re.search(r"[A-Za-z][\s-]*$", body[:m.start()])
+                or after and after[0].lower() in NEXT_TO_WORDS and re.match(r"[\s-]*[A-Za-z]", body[m.end():]))
+
+
+def oracle_has_name_cased(name, text) -> bool:
+    """A name is in a span with its case, or in any case when either side is written in capitals."""
+    return any(m[0] == name or m[0] == m[0].upper() or name == name.upper()
+               for m in re.finditer(r"(?<!\w)" + re.escape(name) + r"(?!\w)", nfkc(text), re.I))
+
+
 def cite(sentence_tokens, k):
     return f"{' '.join(sentence_tokens).rstrip('.')} [S{k}]."
 
@@ -460,7 +510,8 @@ def generate_cases(span_pool, name_pool, rng):
                     if Decimal(new.replace(",", "")) not in oracle_values(text):
                         cases.append(("changed number", body[:m.start()] + new + body[m.end():] + f" [S{k}].",
                                       spans, "refused"))
-                for new in reformatted(m[0]):
+                versioned = VERSIONED.search(body[:m.start()])       # "version 1": "1.0" would be another version
+                for new in reformatted(m[0])[:1 if versioned else None]:
                     cases.append(("reformatted number", body[:m.start()] + new + body[m.end():] + f" [S{k}].",
                                   spans, "anchored"))
             digits = list(dict.fromkeys(d for v in re.findall(r"\d+", text) for d in (v, v[:-1], v[1:], v[:2]) if d))
@@ -475,6 +526,19 @@ def generate_cases(span_pool, name_pool, rng):
                     answer, n = where.subn(lambda _: new, body, count=1)
                     if n and not oracle_has_name(new, text):
                         cases.append((cls, f"{answer} [S{k}].", spans, "refused"))
+            for m in number_tokens(body)[:2]:                              # deterministic: the rng stays as it was
+                if m[0].isdigit() and int(m[0]) < 98 and alone(body, m):
+                    for value in (int(m[0]), int(m[0]) + 2):
+                        if value == int(m[0]) or Decimal(value) not in oracle_values(text):
+                            cases.append(("number in words", f"{body[:m.start()]}{spelled(value)}{body[m.end():]} [S{k}].",
+                                          spans, "anchored" if value == int(m[0]) else "refused"))
+            for name in oracle_names(body)[:2]:
+                where = re.compile(r"(?<![\w.])" + re.escape(name) + r"(?!\w)")
+                for new in dict.fromkeys([name.upper(), name[0] + name[1:].swapcase()]):
+                    answer, n = where.subn(lambda _: new, body, count=1)
+                    if n and new != name and oracle_names(new) == [new]:        # "BYTESio" is no name
+                        cases.append(("name in another case", f"{answer} [S{k}].", spans,
+                                      "anchored" if oracle_has_name_cased(new, text) else "refused"))
             bad = rng.choice([0, len(spans) + 1, len(spans) + rng.randint(2, 50)])
             cases.append(("out-of-range citation", f"{body} [S{bad}].", spans, "refused"))
             cases.append(("out-of-range citation", f"{body} [S{k}][S{bad}].", spans, "refused"))

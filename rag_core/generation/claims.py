@@ -1,41 +1,99 @@
-"""What a sentence claims, read strictly: numbers as values, technical names as whole names.
+"""What a sentence claims, read strictly: numbers as values, dates as dates, versions as written, names whole.
 
 The article's checker compares characters, so "0" is found inside "0.6" and "combinations" inside
 "combinations_with_replacement". The strict checker compares claims instead, read by this module:
 
     numbers("Cutoff 0.60, sizes 1,000 and .5, not base64")
     -> [('0.60', Decimal('0.60')), ('1,000', Decimal('1000')), ('.5', Decimal('0.5'))]
+    numbers("Python 3.10 since 2024-01-15, zero point nine")
+    -> [('3.10', ('version', '3.10')), ('2024-01-15', ('date', 2024, 1, 15)), ('zero point nine', Decimal('0.9'))]
     names("Use itertools.combinations or b64encode, e.g. now") -> ['itertools.combinations', 'b64encode']
     Claims("see itertools.combinations_with_replacement").has_name("itertools.combinations") -> False
     closest("0", ["0.6", "1"]) -> "0.6"
 
 Every text is first put in Unicode compatibility form (NFKC: full-width "０．６" is "0.6") and the
-minus sign U+2212 becomes "-". A number is a whole token: never glued to a letter, a digit or an
-underscore ("64" is not in "base64"), with "," or "_" as thousands separators ("1,000" is 1000,
-"1,000,000" is another number) and compared by value (0.60 = 0.6 = .6). Three or more dotted parts
-make a version ("3.14.1"), compared part by part. A technical name is a word with a dot, an
-underscore, an inner capital or a digit next to a letter (b64encode, sha256); it matches a whole
-name of the span, or whole dotted parts of one ("get_close_matches" is in "difflib.get_close_matches").
+minus sign U+2212 becomes "-". The rules:
+
+Numbers. A number is a whole token: never glued to a letter, a digit or an underscore ("64" is not
+in "base64"), with "," or "_" as thousands separators ("1,000" is 1000, "1,000,000" is another
+number), compared by value (0.60 = 0.6 = .6).
+
+Dates. YYYY-MM-DD ("2024-01-15") is one claim, compared as a date: "2024-15-01" is another date, not
+the same three numbers. A span's date also states its year, month and day as numbers ("in 2024").
+
+Versions. A dotted number is a version when it has two or more dots ("3.14.1", "192.168.0.1"), or
+when it comes right after one of the words python, py, cpython, pypy, version(s), ver, v, release(s)
+("Python 3.10", "version 2.5"). A version is compared as written, with no reading as a decimal:
+"Python 3.10" is not "Python 3.1", "3.11" is not "3.110". When either side reads a number as a
+version, the two must be written the same ("3.10" in the answer matches "Python 3.10" in the span,
+"3.1" does not); between two plain decimals the value decides ("0.60" matches "0.6").
+
+Numbers written as words are numbers, both ways ("three" is 3, "n is 3" matches "n is three"):
+zero to nineteen, the tens (twenty ... ninety, "twenty-one", "twenty one"), hundred, thousand and
+million ("two hundred and five", "a thousand"), a decimal point read out ("zero point nine" is 0.9,
+digits after "point" one word each), simple fractions after a count ("nine tenths" 0.9, "one half",
+"three quarters", "two thirds", "a half", "a quarter", "two and a half" 2.5; denominators half,
+third, quarter, fifth, tenth, hundredth, thousandth). "one" alone is a pronoun, not a number, after
+the, this, that, which, each, every, any, no, some, another, or before of, another and the modal
+verbs (can, could, may, might, must, should, would, will): "the one", "one of them", "one can".
+
+Technical names. A word with a dot, an underscore, an inner capital or a digit next to a letter
+(b64encode, sha256) is a name. It matches a whole name of the span, or whole dotted parts of one
+("get_close_matches" is in "difflib.get_close_matches"), with its case (Python's names are
+case-sensitive: "JsonDecoder" is not "JSONDecoder"), except that a name written with no lower-case
+letter matches in any case, on either side ("DEFAULT_CUTOFF", "SHA256" for "sha256"). The verifier
+also lets the first word of a sentence be capitalised as English writes it ("Base64 adds a third"
+for base64; "Get_close_matches" at the start, never "Get_Close_Matches").
 
 Left out on purpose: units glued to a number ("10ms" is a name, compared whole, so "10 ms" does not
-match it), decimal commas ("0,6" is two numbers, 0 and 6), spaces as thousands separators, and
-scientific notation ("1e-6" reads as the name "1e" and the number 6).
+match it), decimal commas ("0,6" is two numbers, 0 and 6), spaces as thousands separators,
+scientific notation ("1e-6" reads as the name "1e" and the number 6), dates in any other form than
+YYYY-MM-DD ("January 15, 2024", "15/01/2024": plain numbers), a version in a list after its word
+("Python 3.10 and 3.11": only 3.10 is a version), ordinals ("first", "third" alone), "half" or
+"point six" without a count before them, digits mixed with words ("3 thousand", "1.5 million": 3
+and 1.5), "dozen", "once", "twice", words in other languages, and the English ambiguity of "and"
+("one hundred and five hundred" reads as 105).
+
+Cost: every reading is linear in the length of the text, and no number of unbounded length becomes a
+Python int (a 5,000-digit number is a Decimal, a version stays a string), so no text can make it
+raise or hang; dotted names are indexed up to 8 parts per run (longer ones are looked up word by word).
 """
 from __future__ import annotations
 
+import bisect
 import difflib
 import functools
 import re
 import unicodedata
 from decimal import Decimal
 
+from rag_core.text import words as content_words
+
 # a number: not glued to a word ("base64", "2016.pdf"), an escape ("\0") or another number;
-# "1,000", "1_000", "0.6", ".5", "3.14.1", "-2"
-NUMBER = re.compile(r"(?<![\w.\\])(?<!\d,)(?P<sign>[-+]?)(?P<body>\.?\d[\d,_.]*)(?!\w|\.\w|[,_]\d)")
-PART = re.compile(r"\d*\.?\d+|\d+(?:\.\d+){2,}")                    # "0.6", ".5", "1000", "3.14.1"
+# "1,000", "1_000", "0.6", ".5", "3.14.1", "-2". A number never starts inside a run of digits and
+# separators ("1,,2" is one token), so each run is scanned once: the time stays linear in the text.
+NUMBER = re.compile(r"(?<![\w.\\])(?<![\d_.,],)(?P<sign>[-+]?)(?P<body>\.?\d[\d,_.]*)(?!\w|\.\w|[,_]\d)")
+DATE = re.compile(r"(?<![\w.\\-])(\d{4})-(\d\d?)-(\d\d?)(?!\w|[-.,]\d)")               # "2024-01-15"
+VERSION_WORD = re.compile(r"(?<!\w)(?:python|py|cpython|pypy|versions?|ver|v|releases?)[ \t]{0,3}$", re.I)
 THOUSANDS = re.compile(r"[1-9]\d{0,2}(?:,\d{3})+(?:\.\d+)?")      # "1,000,000.5"; "0,100" is a list
 WORD = re.compile(r"\w+(?:\.\w+)*")                                # "difflib.get_close_matches", "sha256"
 _INNER_CAPITAL, _LETTER, _DIGIT = re.compile(r"[a-z][A-Z]"), re.compile(r"[^\W\d_]"), re.compile(r"\d")
+
+_ONES = dict(zip("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
+                 "sixteen seventeen eighteen nineteen".split(), range(20)))
+_TENS = dict(zip("twenty thirty forty fifty sixty seventy eighty ninety".split(), range(20, 100, 10)))
+_SCALES = {"hundred": 100, "thousand": 1000, "million": 10 ** 6}
+_PARTS = {w: d for d, ws in [(2, "half halves"), (3, "third thirds"), (4, "quarter quarters"), (5, "fifth fifths"),
+                             (10, "tenth tenths"), (100, "hundredth hundredths"), (1000, "thousandth thousandths")]
+          for w in ws.split()}
+_A_BEFORE = {"hundred", "thousand", "million", "half", "quarter"}          # "a hundred", "a half"
+_TOKENS = "|".join(sorted([*_ONES, *_TENS, *_SCALES, *_PARTS, "point", "and", "a"], key=len, reverse=True))
+_FIRST = "".join(sorted({w[0] for w in _TOKENS.split("|")}))           # a first letter to look for: 3x faster
+WORD_NUMBER = re.compile(rf"(?=[{_FIRST}])(?<![\w.])(?:{_TOKENS})(?!\w)(?:[\s-]+(?:{_TOKENS})(?!\w))*", re.I)
+_PIECE, _LAST_WORD, _FIRST_WORD = re.compile(r"[^\s-]+"), re.compile(r"(\w+)\W{0,3}$"), re.compile(r"\W{0,3}(\w+)")
+_PRONOUN_BEFORE = frozenset("the this that which each every any no some another".split())
+_PRONOUN_AFTER = frozenset("of another can could may might must should would will".split())
+_LONG = 200                     # claims and candidates longer than this are not compared for "what the span has"
 
 
 def normalize(text: str) -> str:
@@ -43,27 +101,133 @@ def normalize(text: str) -> str:
     return unicodedata.normalize("NFKC", text).replace("\u2212", "-")
 
 
-def _key(part: str, negative: bool):
-    """A comparable value: "0.60" -> Decimal('0.60') (equal to 0.6), "3.14.1" -> (3, 14, 1)."""
-    part = part.replace("_", "")
-    if part.count(".") > 1:
-        return tuple(int(p) for p in part.split("."))
-    value = Decimal(part)
-    return -value if negative else value
+def _valid(part: str) -> bool:
+    """Digits with dots, no empty piece but a leading one: "0.6", ".5", "1000", "3.14.1"; not "1..2", "3.", "."."""
+    pieces = part.split(".")
+    return all(p.isdecimal() for p in pieces[1:]) and (pieces[0].isdecimal() or pieces[0] == "" and len(pieces) == 2)
+
+
+def _integer(t: list[str], i: int) -> tuple[int, int] | None:
+    """(value, next index) of the whole number written in words at t[i]: "two hundred and five" -> 205."""
+    def below_hundred(j):
+        if j < len(t) and t[j] in _ONES:
+            return _ONES[t[j]], j + 1
+        if j < len(t) and t[j] in _TENS:
+            if j + 1 < len(t) and 0 < _ONES.get(t[j + 1], 0) < 10:
+                return _TENS[t[j]] + _ONES[t[j + 1]], j + 2
+            return _TENS[t[j]], j + 1
+        return None
+
+    def below_thousand(j):
+        head = below_hundred(j) or ((1, j + 1) if j + 1 < len(t) and t[j] == "a" and t[j + 1] in _SCALES else None)
+        if head is None:
+            return None
+        value, k = head
+        if k < len(t) and t[k] == "hundred" and value:
+            value, k = value * 100, k + 1
+            tail = below_hundred(k + 1) if k < len(t) and t[k] == "and" else below_hundred(k)
+            if tail:
+                value, k = value + tail[0], tail[1]
+        return value, k
+
+    first = below_thousand(i)
+    if first is None:
+        return None
+    total, (value, k), last_scale = 0, first, None
+    while k < len(t) and t[k] in ("thousand", "million") and value and (last_scale is None or _SCALES[t[k]] < last_scale):
+        last_scale = _SCALES[t[k]]
+        total, k = total + value * last_scale, k + 1
+        nxt = below_thousand(k + 1) if k < len(t) and t[k] == "and" else below_thousand(k)
+        value, k = nxt if nxt else (0, k)
+    return total + value, k
+
+
+def _word_number(t: list[str], i: int) -> tuple[Decimal, int] | None:
+    """(value, next index) of the number written in words at t[i], with its decimals or fraction, or None."""
+    if t[i] == "a" and i + 1 < len(t) and t[i + 1] in ("half", "quarter"):
+        return Decimal(1) / _PARTS[t[i + 1]], i + 2
+    whole = _integer(t, i)
+    if whole is None:
+        return None
+    value, k = Decimal(whole[0]), whole[1]
+    if k + 1 < len(t) and t[k] == "point" and t[k + 1] in _ONES and _ONES[t[k + 1]] < 10:
+        digits, k = [], k + 1
+        while k < len(t) and t[k] in _ONES and _ONES[t[k]] < 10:
+            digits, k = digits + [str(_ONES[t[k]])], k + 1
+        return value + Decimal("0." + "".join(digits)), k
+    if k < len(t) and t[k] in _PARTS:
+        return value / _PARTS[t[k]], k + 1
+    if k + 2 < len(t) and t[k:k + 3] == ["and", "a", "half"]:
+        return value + Decimal("0.5"), k + 3
+    return value, k
+
+
+def _word_numbers(text: str) -> list[tuple[int, str, Decimal]]:
+    """(position, as written, value) of each number written in words: "n is twenty-one" -> [(5, 'twenty-one', 21)]."""
+    out = []
+    for run in WORD_NUMBER.finditer(text):
+        pieces = list(_PIECE.finditer(run[0]))
+        t = [p[0].lower() for p in pieces]
+        i = 0
+        while i < len(t):
+            got = _word_number(t, i)
+            if got is None:
+                i += 1
+                continue
+            value, j = got
+            start, end = run.start() + pieces[i].start(), run.start() + pieces[j - 1].end()
+            if not (j - i == 1 and t[i] == "one" and _pronoun(text, start, end)):
+                out.append((start, text[start:end], value))
+            i = j
+    return out
+
+
+def _pronoun(text: str, start: int, end: int) -> bool:
+    """Whether the "one" at text[start:end] is a pronoun: "the one", "one of", "one can"."""
+    before = _LAST_WORD.search(text[max(0, start - 16):start])
+    after = _FIRST_WORD.match(text[end:end + 16])
+    return bool(before and before[1].lower() in _PRONOUN_BEFORE or after and after[1].lower() in _PRONOUN_AFTER)
 
 
 def numbers(text: str) -> list[tuple[str, object]]:
-    """(as written, value) for every number of `text`: "[0,1] and 1,000" -> [('0', 0), ('1', 1), ('1,000', 1000)]."""
-    out = []
-    for m in NUMBER.finditer(normalize(text)):
+    """(as written, value) for every number of `text`, in order: "[0,1] and 1,000" -> [('0', 0), ('1', 1), ('1,000', 1000)].
+
+    A value is a Decimal, ('version', as written) or ('date', year, month, day); see the module's rules.
+    """
+    text = normalize(text)
+    found = [(m.start(), m[0], ("date", int(m[1]), int(m[2]), int(m[3]))) for m in DATE.finditer(text)]
+    dates = [(s, s + len(lit)) for s, lit, _ in found]
+    starts = [s for s, _ in dates]
+    for m in NUMBER.finditer(text):
+        d = bisect.bisect_right(starts, m.start()) - 1
+        if d >= 0 and m.start() < dates[d][1]:
+            continue                                                    # a piece of a date
         body = m["body"].rstrip(",_.")
         parts = [body] if THOUSANDS.fullmatch(body.replace("_", "")) else body.split(",")
+        offset = m.start("body")
         for i, part in enumerate(parts):
             part = part.strip("_").rstrip(".")
-            if PART.fullmatch(part.replace(",", "").replace("_", "")):
-                literal = ("-" if i == 0 and m["sign"] == "-" else "") + part
-                out.append((literal, _key(part.replace(",", ""), literal.startswith("-"))))
-    return out
+            plain = part.replace(",", "").replace("_", "")
+            if not _valid(plain):
+                continue
+            literal = ("-" if i == 0 and m["sign"] == "-" else "") + part
+            if plain.count(".") > 1 or "." in plain and i == 0 and VERSION_WORD.search(text, max(0, m.start() - 12),
+                                                                                      m.start()):
+                value = ("version", plain)
+            else:
+                value = Decimal(plain)
+                value = value.copy_negate() if literal.startswith("-") else value     # exact, whatever its length
+            found.append((offset, literal, value))
+            offset += len(part) + 1
+    found += _word_numbers(text)
+    return [(lit, value) for _, lit, value in sorted(found, key=lambda f: f[0])]
+
+
+def plain(literal: str, value) -> str:
+    """The number in digits, for comparing how it looks: ('zero point nine', 0.9) -> "0.9"; ('3.10', ...) -> "3.10"."""
+    if isinstance(value, Decimal) and not _DIGIT.search(literal):
+        return format(value.normalize(), "f") if len(literal) < _LONG else literal
+    return literal
 
 
 def is_name(word: str) -> bool:
@@ -83,19 +247,30 @@ def names(text: str) -> list[str]:
     return list(dict.fromkeys(w for w in WORD.findall(normalize(text)) if is_name(w)))
 
 
+def _shouted(name: str) -> bool:
+    """No lower-case letter: "SHA256", "DEFAULT_CUTOFF" -> True; "JSONDecoder" -> False."""
+    return name == name.upper()
+
+
 def closest(claim: str, candidates) -> str | None:
-    """What the span has that looks most like `claim`: the most similar candidate by difflib's ratio,
-    among those containing it, contained in it, or at least 0.6 similar; None when nothing is close.
+    """What the span has that looks most like `claim`: the most similar candidate by difflib's ratio
+    (case aside), among those containing it, contained in it, or at least 0.6 similar; None when nothing
+    is close, and for texts over 200 characters (comparing those would cost more than it tells).
 
     closest("0", ["1", "0.6"]) -> "0.6";  closest("0.9", ["0", "0.6"]) -> "0.6";  closest("7", ["abc"]) -> None
+    closest("JsonDecoder", ["JSONDecoder"]) -> "JSONDecoder"
     """
+    if len(claim) > _LONG:
+        return None
     c, best, best_ratio = claim.lower(), None, 0.0
     sm = difflib.SequenceMatcher()
     sm.set_seq2(c)                                  # analysed once, as difflib.get_close_matches does
     for cand in dict.fromkeys(candidates):
+        if cand == claim or len(cand) > _LONG:
+            continue
         k = cand.lower()
         sm.set_seq1(k)
-        if k == c or not (c in k or k in c or sm.real_quick_ratio() >= 0.6 and sm.quick_ratio() >= 0.6):
+        if not (c in k or k in c or sm.real_quick_ratio() >= 0.6 and sm.quick_ratio() >= 0.6):
             continue
         ratio = sm.ratio()
         if (c in k or k in c or ratio >= 0.6) and ratio > best_ratio:
@@ -104,34 +279,68 @@ def closest(claim: str, candidates) -> str | None:
 
 
 class Claims:
-    """The numbers and names a span holds, ready to be asked about (build it with `of`, which caches).
+    """The numbers, names and content words a span holds, ready to be asked about (build it with `of`, which caches).
 
     Claims("default 0.6, see difflib.get_close_matches").has_number(Decimal("0.60")) -> True
     """
 
+    RUN = 8                                                     # dotted names this long are looked up word by word
+
     def __init__(self, text: str):
+        text = normalize(text)
         self.numbers = numbers(text)                            # [(as written, value)]
-        self.values = {v for _, v in self.numbers}
-        self.words = list(dict.fromkeys(WORD.findall(normalize(text))))
+        self.values, self.written, self.dates = set(), set(), set()
+        for literal, value in self.numbers:
+            if isinstance(value, Decimal):
+                self.values.add(value)                          # by value: 0.6 = 0.60
+                if "." in literal:
+                    self.written.add(literal)                   # "3.10" as written, for a version of the answer
+            elif value[0] == "version":
+                self.written.add(value[1])
+            else:
+                self.dates.add(value)
+                self.values.update(Decimal(v) for v in value[1:])
+        self.words = list(dict.fromkeys(WORD.findall(text)))
         self.names = [w for w in self.words if is_name(w)]
         self.glued = [w for w in self.names if _DIGIT.search(w)]     # words with digits: "base64", "sha256"
-        self.paths = set()                                      # every run of whole dotted parts, lower case
+        self.content = frozenset(content_words(text))           # rag_core.text.words: lower case, stopwords aside
+        self.paths, self.folded, self.shouted = set(), set(), set()   # runs of whole dotted parts
+        self.long = [w for w in self.words if w.count(".") >= self.RUN]
         for w in self.words:
-            parts = w.lower().split(".")
-            if len(parts) == 1:
-                self.paths.add(parts[0])
-            else:
-                self.paths.update(".".join(parts[i:j]) for i in range(len(parts)) for j in range(i + 1, len(parts) + 1))
+            parts = w.split(".")
+            for i in range(len(parts)):
+                for j in range(i + 1, min(len(parts), i + self.RUN) + 1):
+                    run = ".".join(parts[i:j])
+                    self.paths.add(run)
+                    self.folded.add(run.lower())
+                    if _shouted(run):
+                        self.shouted.add(run.lower())
 
     def has_number(self, value) -> bool:
-        return value in self.values
+        """A value of `numbers`: a Decimal by value, a version as written, a date as a date."""
+        if isinstance(value, Decimal):
+            return value in self.values
+        return value[1] in self.written if value[0] == "version" else value in self.dates
+
+    def has_claim(self, literal: str, value) -> bool:
+        """Whether the span states this number of the answer: by value, or as written when the span reads it
+        as a version ("3.10" of the answer against "Python 3.10")."""
+        return self.has_number(value) or isinstance(value, Decimal) and literal in self.written
 
     def has_name(self, name: str) -> bool:
-        return normalize(name).lower() in self.paths
+        """Whole, with its case; a name with no lower-case letter, or one the span writes so, in any case."""
+        n = normalize(name)
+        if n.count(".") >= self.RUN:
+            return any(f".{n}." in f".{w}." for w in self.long)
+        return n in self.paths or n.lower() in self.shouted or _shouted(n) and n.lower() in self.folded
 
-    def near_number(self, literal: str) -> str | None:
+    def has_word_of(self, text: str) -> bool:
+        """Whether `text` has a content word (rag_core.text.words) of the span: "The answer is:" -> only "answer"."""
+        return not self.content.isdisjoint(content_words(normalize(text)))
+
+    def near_number(self, literal: str, value=None) -> str | None:
         """The span's number, or word with digits, closest to `literal` ("64" -> "base64")."""
-        return closest(literal, [n for n, _ in self.numbers] + self.glued)
+        return closest(plain(literal, value), [n for n, _ in self.numbers] + self.glued)
 
     def near_name(self, name: str) -> str | None:
         return closest(name, self.names)

@@ -10,8 +10,20 @@ Two modes. `article` is the article's checker, exactly: it compares strings, so 
 "0.6", "64" in "base64", "itertools.combinations" in "itertools.combinations_with_replacement",
 while "0.60" is not found in "0.6"; and any answer that starts with NOT IN THE CONTEXT abstains,
 whatever follows. The tables that reproduce the article use it. `strict`, the default, reads
-claims (see `claims`): numbers by value as whole tokens, names whole, and an abstention only when
-the whole answer is the phrase (any case, emphasis, quotes, a final period).
+claims (see `claims`: numbers by value as whole tokens, numbers written as words, dates as dates,
+versions as written, names whole and with their case) and adds these rules, in this order:
+
+    abstention          the whole answer is the phrase NOT IN THE CONTEXT, in any case, with emphasis,
+                        quotes, spaces and final punctuation around it ("**Not in the context!**")
+    claimed abstention  a sentence that says NOT IN THE CONTEXT (in capitals anywhere, or in any case
+                        at its end) and cites a span is refused: an abstention cites nothing, and a
+                        citation with no answer supports nothing ("The answer is NOT IN THE CONTEXT [S1].")
+    abstention + more   an answer that starts with the phrase and goes on is refused
+    per sentence        a citation, spans that exist, every number and name in the cited spans
+    nothing to check    an answer none of whose sentences has a number, a technical name or a content
+                        word (rag_core.text.words, stopwords aside) of the spans it cites is refused, its
+                        reason starting "Nothing to check:" ("The answer is: [S3][S2]."). A sentence with
+                        nothing to check passes when another sentence of the answer makes a claim.
 
     verify("The default cutoff is 0 [S1].", ["Optional arg cutoff (default 0.6)"], "article").verdict -> "anchored"
     verify("The default cutoff is 0 [S1].", ["Optional arg cutoff (default 0.6)"]).reason
@@ -19,6 +31,9 @@ the whole answer is the phrase (any case, emphasis, quotes, a final period).
 
 Both explain every sentence: which citation, which number or name is missing from which span,
 which citation is out of range; strict also says what the span has instead when it is close.
+No answer makes either mode raise: a citation of more than 18 digits is out of range (shown as
+"S" and its first digits), and strict compares nothing in a way whose cost grows faster than the
+text (1 MB answers are checked in well under a second).
 
 What strict still cannot see, on purpose (it compares claims, not meaning):
     meaning      "the cutoff is 0.6 [S1]" passes although S1 says 0.6 of another parameter
@@ -26,6 +41,7 @@ What strict still cannot see, on purpose (it compares claims, not meaning):
     a wrong but existing citation: the draft note S2 says 0.9, so "0.9 [S2]" is anchored, and false
     a number elsewhere in the span: "is 0 [S1]" passes if S1 holds [0, 1], even if the default is 0.6
     words that are not names: "combinations" is plain English, "combinations_with_replacement" is a name
+    whether the answer answers: one content word of the span is enough to have something to check
 It guarantees grounding, not truth: that failure is repaired upstream, by the filter.
 """
 from __future__ import annotations
@@ -45,8 +61,13 @@ NAME = re.compile(r"\b(?:[A-Za-z_][A-Za-z0-9_]*\.[A-Za-z_][A-Za-z0-9_]*"
                   r"|[a-z]+_[a-z_]+)\b")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 _DRESS = r"""[\s*_`"'“”‘’«»]*"""                      # emphasis, quotes and spaces around the phrase
-ABSTENTION = re.compile(_DRESS + r"not\s+in\s+the\s+context" + _DRESS + r"\.?" + _DRESS, re.I)
+_TAIL = r"""[\s*_`"'“”‘’«».!?;:]*"""                  # the same, and any final punctuation
+ABSTENTION = re.compile(_DRESS + r"not\s+in\s+the\s+context" + _TAIL, re.I)
 _STARTS_ABSTAINING = re.compile(_DRESS + r"not\s+in\s+the\s+context\b", re.I)
+# a sentence that says the phrase: in capitals anywhere, or in any case as its last words
+_CLAIMS_ABSTAINING = re.compile(r"NOT\s+IN\s+THE\s+CONTEXT|(?i:not\s+in\s+the\s+context)" + _TAIL + r"\Z")
+_CITED_ABSTENTION = "a claimed abstention with a citation is not an answer"
+_BIG = 10 ** 18                 # a span number of more than 18 digits: out of range, shown by its first digits
 
 VERDICTS = ("anchored", "refused", "abstained")
 MODES = ("strict", "article")
@@ -61,6 +82,7 @@ class SentenceCheck(NamedTuple):
     ok: bool
     explanation: str        # one plain sentence
     closest: tuple = ()     # strict: (missing, what the cited spans have instead), e.g. (("0", "0.6"),)
+    testable: bool = True   # strict: it has a number, a name or a content word of its cited spans
 
 
 class Verdict(NamedTuple):
@@ -82,8 +104,26 @@ class Verdict(NamedTuple):
                                "out_of_range": list(s.out_of_range)} for s in self.sentences]}
 
 
+def _short(x: str) -> str:
+    """A claim as shown: whole up to 60 characters, else its start and its length."""
+    return x if len(x) <= 60 else f"{x[:40]}... ({len(x):,} characters)"
+
+
 def _quote(items) -> str:
-    return ", ".join(f"'{x}'" for x in items)
+    items = list(items)
+    shown = ", ".join(f"'{_short(x)}'" for x in items[:10])
+    return shown if len(items) <= 10 else f"{shown} and {len(items) - 10:,} more"
+
+
+def _span_number(digits: str) -> int:
+    """The number of a citation's digits: "3" -> 3, "007" -> 7; more than 18 digits -> _BIG (no such span)."""
+    digits = digits.lstrip("0") or "0"
+    return int(digits) if len(digits) <= 18 else _BIG
+
+
+def _cited(text: str) -> tuple:
+    """Span numbers cited by `text`, in order, without repeats: "[S1][S1][S3]" -> (1, 3)."""
+    return tuple(dict.fromkeys(_span_number(c) for c in CITATION.findall(text)))
 
 
 def _handed_over(n_spans: int) -> str:
@@ -95,27 +135,32 @@ def _handed_over(n_spans: int) -> str:
 
 def _spans_named(cited, joiner: str) -> str:
     """(1,) -> 'S1'; (1, 3) -> 'S1 or S3' (joiner 'or') or 'S1 and S3' (joiner 'and')."""
-    names = [f"S{n}" for n in cited]
+    names = [f"S{n}" if n < _BIG else "S(a number of more than 18 digits)" for n in cited]
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + f" {joiner} " + names[-1]
 
 
 def _missing(bare: str, cited: tuple, spans: list[str], mode: str):
-    """(missing numbers, missing names, closest pairs) of a sentence against the union of its cited spans."""
+    """(missing numbers, missing names, closest pairs, testable) of a sentence against its cited spans."""
     if mode == "article":
         union = " ".join(spans[n - 1] for n in cited).lower()
         numbers = tuple(dict.fromkeys(x for x in NUMBER.findall(bare) if x.lower() not in union))
         names = tuple(dict.fromkeys(x for x in NAME.findall(bare) if x.lower() not in union))
-        return numbers, names, ()
+        return numbers, names, (), True
     have = claims.of(" ".join(spans[n - 1] for n in cited))
-    numbers = tuple(dict.fromkeys(lit for lit, value in claims.numbers(bare) if not have.has_number(value)))
-    names = tuple(x for x in claims.names(bare) if not have.has_name(x))
-    near = [(x, have.near_number(x)) for x in numbers] + [(x, have.near_name(x)) for x in names]
-    return numbers, names, tuple((x, c) for x, c in near if c)
+    said, named = claims.numbers(bare), claims.names(bare)
+    numbers = tuple(dict.fromkeys(lit for lit, value in said if not have.has_claim(lit, value)))
+    first = claims.WORD.search(bare)                                # "Base64 adds a third" may stand for base64
+    opening = first[0] if first and first[0][:1].isupper() else None
+    names = tuple(x for x in named if not have.has_name(x) and not (x == opening and have.has_name(x[0].lower() + x[1:])))
+    values = dict(reversed(said))                                   # as written -> its first value
+    near = [(x, have.near_number(x, values.get(x))) for x in numbers[:5]] + [(x, have.near_name(x)) for x in names[:5]]
+    testable = bool(said or named) or have.has_word_of(bare)
+    return numbers, names, tuple((x, c) for x, c in near if c), testable
 
 
 def check_sentence(sentence: str, spans: list[str], mode: str = "strict") -> SentenceCheck:
     text = sentence if mode == "article" else claims.normalize(sentence)     # strict: "［S1］" is [S1]
-    cited = tuple(dict.fromkeys(int(c) for c in CITATION.findall(text)))      # "[S1][S1]" cites S1 once
+    cited = _cited(text)                                                      # "[S1][S1]" cites S1 once
     if not cited:
         return SentenceCheck(sentence, (), (), (), (), False,
                              "No citation: the sentence does not say which span it comes from "
@@ -126,7 +171,7 @@ def check_sentence(sentence: str, spans: list[str], mode: str = "strict") -> Sen
                              f"Cites {_spans_named(out, 'and')}, which {'does' if len(out) == 1 else 'do'} not exist: "
                              f"{_handed_over(len(spans))} handed over.")
     bare = CITATION.sub("", text)        # without this, the "3" of "[S3]" would be searched too
-    numbers, names, near = _missing(bare, cited, spans, mode)
+    numbers, names, near, testable = _missing(bare, cited, spans, mode)
     if numbers or names:
         parts = []
         if numbers:
@@ -137,11 +182,27 @@ def check_sentence(sentence: str, spans: list[str], mode: str = "strict") -> Sen
         instead = ""
         if near:
             says = "the span says" if len(cited) == 1 else "the spans say"
-            instead = f": {says} " + "; ".join(f"{c}, not {x}" for x, c in near)
+            instead = f": {says} " + "; ".join(f"{_short(c)}, not {_short(x)}" for x, c in near)
         return SentenceCheck(sentence, cited, (), numbers, names, False,
-                             f"The {' and the '.join(parts)} {where}{instead}.", near)
+                             f"The {' and the '.join(parts)} {where}{instead}.", near, testable)
+    if not testable:
+        return SentenceCheck(sentence, cited, (), (), (), True, _nothing(cited, "this sentence") +
+                             "; it passes because another sentence of the answer makes a claim.", (), False)
     return SentenceCheck(sentence, cited, (), (), (), True,
                          f"Every number and technical name appears in {_spans_named(cited, 'or')}.")
+
+
+def _nothing(cited: tuple, what: str) -> str:
+    """'Nothing to check: <what> has no number, no technical name and no word of S3'."""
+    return f"Nothing to check: {what} has no number, no technical name and no word of {_spans_named(cited, 'or')}"
+
+
+def _claimed_abstention(checks: tuple, i: int) -> Verdict:
+    """Refuse an answer whose sentence i says NOT IN THE CONTEXT and cites a span."""
+    why = (f"It says NOT IN THE CONTEXT and cites {_spans_named(checks[i].cited, 'and')}: {_CITED_ABSTENTION} "
+           f"(an abstention cites nothing, and a citation must support a claim).")
+    checks = checks[:i] + (checks[i]._replace(ok=False, explanation=why),) + checks[i + 1:]
+    return Verdict("refused", checks, f"Sentence {i + 1}: {why}", "strict")
 
 
 def verify(answer: str, spans: list[str], mode: str = "strict") -> Verdict:
@@ -151,21 +212,35 @@ def verify(answer: str, spans: list[str], mode: str = "strict") -> Verdict:
     if not isinstance(answer, str):
         raise ValueError(f"The answer must be text, got {type(answer).__name__}.")
     strict = mode == "strict"
-    abstains = ABSTENTION.fullmatch(claims.normalize(answer)) if strict else answer.strip().startswith(ABSTAIN)
+    norm = claims.normalize(answer) if strict else answer
+    abstains = ABSTENTION.fullmatch(norm) if strict else answer.strip().startswith(ABSTAIN)
     if abstains:
         return Verdict("abstained", (), "The answer says the spans do not contain it.", mode)
     sentences = [f.strip() for f in _SENTENCE_END.split(answer) if f.strip()]
     if not sentences:
         return Verdict("refused", (), "The answer is empty.", mode)
     checks = tuple(check_sentence(s, spans, mode) for s in sentences)
-    if strict and _STARTS_ABSTAINING.match(claims.normalize(answer)):
+    if strict and ABSTENTION.fullmatch(CITATION.sub("", norm)):                       # "NOT IN THE CONTEXT [S1]."
+        return _claimed_abstention(checks, next((i for i, c in enumerate(checks) if c.cited), 0))
+    if strict and _STARTS_ABSTAINING.match(norm):
         checks = (checks[0]._replace(ok=False, explanation="It says NOT IN THE CONTEXT, yet the answer goes on."),) \
             + checks[1:]
         return Verdict("refused", checks, "The answer says NOT IN THE CONTEXT and then goes on: an abstention "
                                           "must be the whole answer, and claims after it are not one.", mode)
+    if strict:
+        for i, c in enumerate(checks):
+            if c.cited and _CLAIMS_ABSTAINING.search(CITATION.sub("", claims.normalize(c.sentence))):
+                return _claimed_abstention(checks, i)
     bad = [c for c in checks if not c.ok]
     if bad:
         return Verdict("refused", checks, f"Sentence {checks.index(bad[0]) + 1}: {bad[0].explanation}", mode)
+    if strict and not any(c.testable for c in checks):
+        cited = tuple(dict.fromkeys(n for c in checks for n in c.cited))
+        checks = tuple(c._replace(ok=False, explanation=_nothing(c.cited, "the sentence") + ".") for c in checks)
+        return Verdict("refused", checks, _nothing(cited, "the answer") + (
+            ", so nothing in it can be looked for in the span it cites: a citation alone is not an answer."
+            if len(cited) == 1 else
+            ", so nothing in it can be looked for in the spans it cites: citations alone are not an answer."), mode)
     return Verdict("anchored", checks, "Every sentence cites a span that contains its numbers and names.", mode)
 
 
@@ -193,6 +268,9 @@ def disagreement_of(answer: str, spans: list[str], strict: Verdict, article: Ver
     """`disagreement` from the two verdicts already computed (no checker runs again)."""
     if strict.verdict == article.verdict:
         return None
+    if strict.verdict == "refused" and (_CITED_ABSTENTION in strict.reason or strict.reason.startswith("Nothing")):
+        return (f"The article's checker says {article.verdict} ({article.reason}); "
+                f"the strict checker says {strict.verdict} ({strict.reason})")
     if strict.verdict == "refused" and _STARTS_ABSTAINING.match(claims.normalize(answer)):
         said = ("abstains because the answer starts with NOT IN THE CONTEXT" if article.verdict == "abstained" else
                 f"says {article.verdict}: it checks the claims and overlooks the abstention before them")
@@ -200,8 +278,8 @@ def disagreement_of(answer: str, spans: list[str], strict: Verdict, article: Ver
                 f"abstention must be the whole answer.")
     if strict.verdict == "abstained":
         return ("The article's checker refuses this answer because it does not start with NOT IN THE CONTEXT written "
-                "exactly so; the strict checker reads it as an abstention (case, emphasis, quotes and a final period "
-                "do not matter).")
+                "exactly so; the strict checker reads it as an abstention (case, emphasis, quotes and final "
+                "punctuation do not matter).")
     bad = next(c for c in (strict if strict.verdict == "refused" else article).sentences if not c.ok)
     if not (bad.missing_numbers or bad.missing_names):
         return (f"The article's checker says {article.verdict} ({article.reason}); "
@@ -210,12 +288,16 @@ def disagreement_of(answer: str, spans: list[str], strict: Verdict, article: Ver
     where = _spans_named(bad.cited, "or")
     if strict.verdict == "refused":
         near = dict(bad.closest).get(claim)
-        inside = f" (in {near})" if near and claim.lower() in near.lower() else ""
+        inside = f" (in {_short(near)})" if near and claim.lower() in near.lower() else ""
         union = " ".join(spans[n - 1] for n in bad.cited).lower()
-        found = (f"'{claim}' is found inside {where}{inside}" if claim.lower() in union
-                 else f"it reads '{claim}' in pieces that {where} contains")      # "1,000,000": 1, 000, 000
+        if not any(ch.isdigit() for ch in claim) and claim in bad.missing_numbers:
+            found = f"it looks for digits only, and '{_short(claim)}' is written in words"
+        elif claim.lower() in union:
+            found = f"'{_short(claim)}' is found inside {where}{inside}"
+        else:
+            found = f"it reads '{_short(claim)}' in pieces that {where} contains"      # "1,000,000": 1, 000, 000
         why = bad.explanation[0].lower() + bad.explanation[1:]
         return (f"The article's checker accepts this answer because it compares strings: {found}; the strict "
                 f"checker compares numbers by value and names whole, and {why}")
-    return (f"The article's checker refuses this answer because '{claim}' is not written the same way in {where}; "
-            f"the strict checker compares numbers by value and names whole, and finds every claim there.")
+    return (f"The article's checker refuses this answer because '{_short(claim)}' is not written the same way in "
+            f"{where}; the strict checker compares numbers by value and names whole, and finds every claim there.")

@@ -1,0 +1,275 @@
+"""The strict checker on the cases a real model writes (issue 17) and on answers that claim nothing (issue 16).
+
+Each group starts with the cases that were judged wrongly before (they fail on the old checker) and ends with
+the controls that must keep their verdict. The last test feeds generated odd inputs (random unicode, huge numbers,
+many brackets, 1 MB answers) to both modes and asserts a verdict comes back, in bounded time.
+"""
+import json
+import random
+import time
+from decimal import Decimal
+
+import pytest
+
+from rag_core.__main__ import main
+from rag_core.generation.claims import Claims, numbers
+from rag_core.generation.verifier import MODES, VERDICTS, Verdict, compare_modes, disagreement, verify
+
+
+def strict(answer, spans):
+    return verify(answer, spans).verdict
+
+
+# ---- numbers written as words are numbers, both ways ----------------------------------------------
+
+CUTOFF = ["The default cutoff is 0.6."]
+
+
+@pytest.mark.parametrize("answer", ["The default cutoff is zero point nine [S1].", "The default cutoff is nine tenths [S1].",
+                                    "The default cutoff is Zero Point Nine [S1].", "The default cutoff is a half [S1]."])
+def test_a_number_in_words_is_checked(answer):
+    v = verify(answer, CUTOFF)
+    assert v.verdict == "refused" and v.sentences[0].missing_numbers and "does not appear in S1" in v.reason
+
+
+def test_a_number_in_words_is_shown_with_what_the_span_has():
+    assert verify("The default cutoff is zero point nine [S1].", CUTOFF).reason == \
+        "Sentence 1: The number 'zero point nine' does not appear in S1: the span says 0.6, not zero point nine."
+
+
+@pytest.mark.parametrize("answer, spans", [
+    ("The default n is 3 [S1].", ["The default n is three."]),
+    ("The default n is three [S1].", ["The default n is 3."]),
+    ("The default cutoff is zero point six [S1].", CUTOFF),
+    ("The default cutoff is six tenths [S1].", CUTOFF),
+    ("It holds 21 items [S1].", ["It holds twenty-one items."]),
+    ("It holds two hundred and five items [S1].", ["It holds 205 items."]),
+])
+def test_the_same_number_in_words_or_digits_is_anchored(answer, spans):
+    assert strict(answer, spans) == "anchored"
+
+
+@pytest.mark.parametrize("text, values", [
+    ("twenty-one, twenty one, ninety nine, seventeen", [21, 21, 99, 17]),
+    ("two hundred and five, a hundred, a thousand, one million two hundred thousand", [205, 100, 1000, 1200000]),
+    ("zero point six five, nine tenths, three quarters, one half, a quarter, two and a half",
+     ["0.65", "0.9", "0.75", "0.5", "0.25", "2.5"]),
+    ("one two three", [1, 2, 3]),                                       # three numbers, not six
+    ("the one, one of them, which one, one can see, each one", []),   # "one" as a pronoun
+    ("half the time, the third argument, at this point six", [6]),      # left out: no count before them
+    ("3 thousand", [3]),                                                # left out: digits mixed with words
+])
+def test_numbers_in_words(text, values):
+    assert [v for _, v in numbers(text)] == [Decimal(str(x)) for x in values]
+
+
+# ---- dates compare as dates ------------------------------------------------------------------------
+
+RELEASED = ["Released on 2024-01-15."]
+
+
+def test_a_date_with_day_and_month_swapped_is_refused():
+    assert compare_modes("Released on 2024-15-01 [S1].", RELEASED)[0].verdict == "refused"
+    assert verify("Released on 2024-15-01 [S1].", RELEASED, "article").verdict == "anchored"     # found as a bag
+    assert verify("Released on 2024-01-16 [S1].", RELEASED).verdict == "refused"
+
+
+@pytest.mark.parametrize("answer", ["Released on 2024-01-15 [S1].", "Released in 2024 [S1].",
+                                    "Released on ２０２４-０１-１５ [S1]."])
+def test_the_same_date_or_its_year_is_anchored(answer):
+    assert strict(answer, RELEASED) == "anchored"
+
+
+def test_a_date_is_one_claim():
+    assert numbers("on 2024-01-15, not 2024-15-01") == [("2024-01-15", ("date", 2024, 1, 15)),
+                                                         ("2024-15-01", ("date", 2024, 15, 1))]
+
+
+# ---- versions are not decimals ---------------------------------------------------------------------
+
+@pytest.mark.parametrize("answer, span", [
+    ("Requires Python 3.1 [S1].", "Requires Python 3.10."),
+    ("Requires Python 3.10 [S1].", "Requires Python 3.1."),
+    ("Requires Python 3.110 [S1].", "Requires Python 3.11."),
+    ("It runs on 3.110 [S1].", "Requires Python 3.11."),                 # the span reads it as a version
+    ("Needs version 2.50 [S1].", "Needs version 2.5."),
+    ("Fixed in 3.14.01 [S1].", "Fixed in 3.14.1."),                      # two dots: a version, as written
+])
+def test_a_version_is_compared_as_written(answer, span):
+    assert compare_modes(answer, [span])[0].verdict == "refused"
+    assert verify(answer, [span]).sentences[0].missing_numbers
+
+
+def test_a_version_says_what_the_span_has():
+    assert verify("Requires Python 3.1 [S1].", ["Requires Python 3.10."]).reason == \
+        "Sentence 1: The number '3.1' does not appear in S1: the span says 3.10, not 3.1."
+
+
+@pytest.mark.parametrize("answer, span", [
+    ("Requires Python 3.10 [S1].", "Requires Python 3.10."),
+    ("It needs 3.10 [S1].", "Requires Python 3.10."),                    # written the same
+    ("Requires Python 3.10 [S1].", "Tested on 3.10 only."),
+    ("The default cutoff is 0.60 [S1].", "The default cutoff is 0.6."),  # plain decimals: by value
+    ("The ratio is 3.110 [S1].", "The ratio is 3.11."),
+])
+def test_versions_and_decimals_that_agree_are_anchored(answer, span):
+    assert strict(answer, [span]) == "anchored"
+
+
+# ---- technical names are case-sensitive ------------------------------------------------------------
+
+@pytest.mark.parametrize("answer, span, instead", [
+    ("Call Get_Close_Matches [S1].", "Call difflib.get_close_matches(word)", "difflib.get_close_matches"),
+    ("Use JsonDecoder [S1].", "Use json.JSONDecoder to decode.", "json.JSONDecoder"),
+    ("Use jsondecoder.decode [S1].", "Use JSONDecoder.decode to decode.", "JSONDecoder.decode"),
+    ("Get_Close_Matches takes a cutoff [S1].", "difflib.get_close_matches takes a cutoff.", "difflib.get_close_matches"),
+    ("It grows by a third with Base64 [S1].", "base64 grows the data by a third.", "base64"),     # not the first word
+])
+def test_a_name_in_another_case_is_refused(answer, span, instead):
+    s, a = compare_modes(answer, [span])
+    assert (s.verdict, a.verdict) == ("refused", "anchored")
+    assert s.sentences[0].closest[0][1] == instead and f"the span says {instead}, not " in s.reason
+
+
+@pytest.mark.parametrize("answer, span", [
+    ("The DEFAULT_CUTOFF is 0.6 [S1].", "default_cutoff = 0.6"),       # written in capitals: any case
+    ("Hash with sha256 [S1].", "hashlib.SHA256 returns a hash."),
+    ("Call get_close_matches [S1].", "Call difflib.get_close_matches(word)"),
+    ("Base64 grows the data by a third [S1].", "base64 grows the data by a third."),    # a sentence's first word
+    ("Get_close_matches takes a cutoff [S1].", "difflib.get_close_matches takes a cutoff."),
+])
+def test_names_in_capitals_match_in_any_case(answer, span):
+    assert strict(answer, [span]) == "anchored"
+
+
+def test_has_name_examples():
+    c = Claims("json.JSONDecoder, difflib.get_close_matches, DEFAULT_CUTOFF")
+    assert [c.has_name(n) for n in ("JSONDecoder", "JsonDecoder", "Get_Close_Matches", "default_cutoff", "JSONDECODER")] \
+        == [True, False, False, True, True]
+
+
+# ---- abstentions -----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("answer", ["NOT IN THE CONTEXT!", "NOT IN THE CONTEXT?", "NOT IN THE CONTEXT!!", "Not in the context;",
+                                    "**NOT IN THE CONTEXT!**", '"NOT IN THE CONTEXT!"', "NOT IN THE CONTEXT…",
+                                    "_Not in the context!_.", "NOT IN THE CONTEXT:"])
+def test_an_abstention_with_any_final_punctuation_abstains(answer):
+    assert strict(answer, CUTOFF) == "abstained"
+
+
+@pytest.mark.parametrize("answer", ["The answer is NOT IN THE CONTEXT [S1].", "NOT IN THE CONTEXT [S1].",
+                                    "**NOT IN THE CONTEXT** [S1]", "The answer is not in the context [S1].",
+                                    "The cutoff is 0.6 [S1]. The rest is NOT IN THE CONTEXT [S1]."])
+def test_a_claimed_abstention_with_a_citation_is_refused(answer):
+    v = verify(answer, CUTOFF)
+    assert v.verdict == "refused"
+    assert "It says NOT IN THE CONTEXT and cites S1: a claimed abstention with a citation is not an answer" in v.reason
+    assert not v.sentences[-1].ok
+
+
+def test_not_in_the_context_of_something_is_plain_english():
+    assert strict("This is not in the context of threads [S1].", ["This is not in the context of threads."]) == "anchored"
+
+
+def test_the_disagreement_on_a_claimed_abstention_names_both_reasons():
+    said = disagreement("NOT IN THE CONTEXT [S1].", CUTOFF)
+    assert said.startswith("The article's checker says abstained") and "claimed abstention" in said
+
+
+# ---- nothing to check ------------------------------------------------------------------------------
+
+SPANS = ["Optional arg cutoff (default 0.6) is a float in [0, 1].", "NOTE (draft): the cutoff of get_close_matches.",
+         "Return a list of the best good enough matches."]
+
+
+@pytest.mark.parametrize("answer, where", [("The answer is: [S3].", "S3"), ("The answer is: [S3][S2].", "S3 or S2"),
+                                           ("It is so [S1]. Yes [S2].", "S1 or S2")])
+def test_an_answer_with_nothing_to_check_is_refused(answer, where):
+    s, a = compare_modes(answer, SPANS)
+    assert (s.verdict, a.verdict) == ("refused", "anchored")
+    assert s.reason.startswith(f"Nothing to check: the answer has no number, no technical name and no word of {where}, "
+                               "so nothing in it can be looked for in the span")
+    assert all(not c.ok and c.explanation.startswith("Nothing to check:") for c in s.sentences)
+
+
+@pytest.mark.parametrize("answer", ["Return a list of the best good enough matches [S3].",     # copied: passes
+                                    "The best matches [S3].",                                 # words of S3
+                                    "The cutoff is 0.6 [S1]. Fine [S2].",                     # a claim elsewhere
+                                    "It is 0.6 [S1]."])
+def test_an_answer_with_something_to_check_passes(answer):
+    assert strict(answer, SPANS) == "anchored"
+
+
+def test_a_sentence_with_nothing_to_check_says_so_when_it_passes():
+    v = verify("The cutoff is 0.6 [S1]. Fine [S2].", SPANS)
+    assert v.sentences[1].ok and not v.sentences[1].testable
+    assert v.sentences[1].explanation.startswith("Nothing to check: this sentence has no number")
+
+
+# ---- no answer crashes the checker -----------------------------------------------------------------
+
+HUGE = "1" * 4301
+
+
+@pytest.mark.parametrize("answer", [f"The cutoff is 0.{HUGE} [S1].", f"Version {HUGE}.{HUGE}.{HUGE} [S1].",
+                                    f"It is {HUGE}.{HUGE} [S1].", f"It is 0.6 [S{HUGE}].", f"It is 0.6 [S1][S{'0' * 5000}7].",
+                                    f"NOT IN THE CONTEXT [S{HUGE}]."])
+def test_huge_numbers_give_a_verdict(answer):
+    for mode in MODES:
+        v = verify(answer, CUTOFF, mode)
+        assert v.verdict == ("abstained" if mode == "article" and answer.startswith("NOT") else "refused")
+        assert json.dumps(v.as_dict())
+    disagreement(answer, CUTOFF)
+
+
+def test_a_huge_citation_is_out_of_range_and_shown_short():
+    v = verify(f"It is 0.6 [S{HUGE}].", CUTOFF)
+    assert v.reason == ("Sentence 1: Cites S(a number of more than 18 digits), which does not exist: only S1 was "
+                        "handed over.")
+
+
+def test_the_cli_gives_a_verdict_for_a_huge_number(capsys, tmp_path):
+    spans = tmp_path / "spans.json"
+    spans.write_text(json.dumps(CUTOFF))
+    assert main(["verify", "--spans", str(spans), "--answer", f"It is 1.{HUGE}.2 [S1].", "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["verdict"] == "refused"
+
+
+def odd_answers(rng: random.Random):
+    """Generated odd answers: random unicode, digits and separators, brackets and citations, number words,
+    the abstention phrase, huge numbers; and a few 1 MB answers built to be slow for a backtracking reader."""
+    pieces = ["0", "1", "9", ".", ",", "_", "-", "+", "[", "]", "[S", "S", "[S1]", "[S0]", "[S99]", " ", "\n", "*", "`",
+              "NOT IN THE CONTEXT", "not in the context", "one", "twenty", "hundred", "point", "tenths", "a", "and",
+              "Python", "version", "v", "2024-01-15", "e", "x", "é", "\u2212", "０", "．", "\u0000", "\ud800", "\U0001F600",
+              "difflib.get_close_matches", "JSONDecoder", "!", "?", ":", "\\"]
+    for _ in range(300):
+        n = rng.randint(0, 60)
+        yield "".join(rng.choice(pieces) if rng.random() < 0.8 else chr(rng.randint(1, 0x10FFFF)) for _ in range(n))
+    for _ in range(20):
+        yield "".join(rng.choice("0123456789.,_") for _ in range(rng.randint(4000, 20000))) + " [S1]."
+    mb = 1_000_000
+    yield "1" * mb + ".1.1 [S1]."                         # a long run of digits, then dots
+    yield "1,," * (mb // 3) + "a [S1]."                   # separators that restart a number on each digit
+    yield "_,1" * (mb // 3) + "a [S1]."
+    yield "[" * mb
+    yield "[S1]" * (mb // 4)
+    yield "a." * (mb // 2) + "b [S1]."                    # one dotted name of 500,000 parts
+    yield "one two three " * (mb // 14) + "[S1]."
+    yield "".join(chr(rng.randint(32, 0x2FFFF)) for _ in range(mb // 4))
+
+
+def test_generated_odd_answers_always_get_a_verdict():
+    rng = random.Random(17)
+    span_sets = [CUTOFF, SPANS, [], ["", "x" * 10_000 + " 0.6 " * 1000], ["Python 3.10 on 2024-01-15, twenty-one."]]
+    slowest = 0.0
+    for answer in odd_answers(rng):
+        spans = rng.choice(span_sets)
+        for mode in MODES:
+            start = time.perf_counter()
+            v = verify(answer, spans, mode)
+            slowest = max(slowest, time.perf_counter() - start)
+            assert isinstance(v, Verdict) and v.verdict in VERDICTS and isinstance(v.reason, str)
+            json.dumps(v.as_dict())
+        if len(answer) < 100_000:
+            disagreement(answer, spans)
+    assert slowest < 60, f"the slowest answer took {slowest:.1f} s"      # linear: about 5 s for 1 MB on a busy machine
