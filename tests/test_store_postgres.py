@@ -19,7 +19,7 @@ from rag_core.evaluation.setup import Setup
 from rag_core.retrieval.engines.pgtables import lock_id
 from rag_core.retrieval.engines.pgwire import mask_url
 from rag_core.store import FILE_NAME, SCHEMA, Store
-from rag_core.store_postgres import TABLES, VERSION_TABLE
+from rag_core.store.postgres import TABLES, VERSION_TABLE
 from test_store import RESULT, ROOT
 from test_store import (  # noqa: F401  collected again here: they run against this module's `store`
     test_a_dataset_is_kept_by_its_content_hash, test_a_run_round_trips, test_deleting,

@@ -10,12 +10,13 @@
 
 Where: `Store.default()` reads OPENBOOK_STORE. Unset (or 'sqlite'): the file in the data folder,
 `datadir.data_dir()` (OPENBOOK_DATA_DIR; "off" keeps nothing: every save is a no-op that returns None and
-`describe()` says so), see store_sqlite. 'postgres': the database at OPENBOOK_DATABASE_URL, the search engine's,
-in tables of their own, see store_postgres. Both behave the same: every write is one transaction, so sessions and
+`describe()` says so), see sqlite.py. 'postgres': the database at OPENBOOK_DATABASE_URL, the search engine's,
+in tables of their own, see postgres.py. Both behave the same: every write is one transaction, so sessions and
 processes writing at once lose nothing, and a store written in another format is never touched (every call raises
 a ValueError saying which one and how to fix it).
 
-This module holds what the two share: the records, the keys, and the SQL of each call, written once with `?`
+This module holds what the two share: the SQL of each call (the records, keys and format number are in
+records.py), written once with `?`
 placeholders and {datasets}/{runs} for the table names. A backend runs it: `read(sql, args)` -> rows,
 `write([(sql, args), ...])` as one transaction, `insert(sql, args)` -> the new row's id, `check()`, `compact()`,
 and `describe()` -> where, and how to remove everything (the end of Store.describe()'s "... are kept in ").
@@ -25,100 +26,27 @@ compared with a silent mis-read), copying runs from one backend to the other, an
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import zlib
-from datetime import datetime, timezone
 from pathlib import Path
-from typing import NamedTuple
 
 from rag_core.data.corpus import Document
 from rag_core.data.golden import GoldenRow
 from rag_core.datadir import ENV, data_dir
 from rag_core.evaluation.losses import QuestionResult
 from rag_core.evaluation.setup import Setup, parse_setup
-
-SCHEMA = 1                                  # the format this version reads and writes
-FILE_NAME = "openbook.sqlite3"
-STORE_ENV = "OPENBOOK_STORE"                # unset or 'sqlite': the data folder; 'postgres': OPENBOOK_DATABASE_URL
-
-
-class SavedDataset(NamedTuple):
-    key: str
-    name: str
-    documents: tuple          # Document, in order
-    golden: tuple             # GoldenRow, in order
-
-
-class DatasetInfo(NamedTuple):
-    key: str
-    name: str
-    documents: int
-    words: int
-    questions: int            # golden rows, valid or not
-    created_at: str           # ISO 8601, UTC
-
-
-class RunInfo(NamedTuple):
-    id: int
-    created_at: str           # ISO 8601, UTC
-    name: str                 # the setup's name
-    setup: str                # Setup.to_text()
-    dataset_key: str
-    dataset_name: str
-    golden_key: str           # golden_key() of the questions run: runs with the same one compare question by question
-    model: str                # "scripted", or the model's name
-    questions: int
-    answered: int             # questions whose loss stage is "answered"
-    found: int                # questions whose anchor was among the k chunks kept
-    chunks: int | None        # chunks in the setup's index
-
-
-class Run(NamedTuple):
-    info: RunInfo
-    setup: Setup
-    results: list             # QuestionResult, in golden-set order
-
-
-def dataset_key(name: str, documents, golden) -> str:
-    """The content hash a dataset is known by, in links and here: 'user-' + 16 hex digits of its name, documents
-    (id, status, text) and golden rows (question, doc, anchor); the dashboard's uploads are keyed the same way."""
-    h = hashlib.sha256(f"{name}\0".encode())
-    for d in documents:
-        h.update(f"{d.id}\0{d.status}\0{d.text}\0".encode())
-    for r in golden:
-        h.update(f"{r.question}\0{r.doc}\0{r.anchor}\0".encode())
-    return "user-" + h.hexdigest()[:16]
-
-
-def golden_key(rows) -> str:
-    """The hash of golden rows (question, doc, anchor), in order: 'g-' + 16 hex digits."""
-    h = hashlib.sha256()
-    for r in rows:
-        h.update(f"{r.question}\0{r.doc}\0{r.anchor}\0".encode())
-    return "g-" + h.hexdigest()[:16]
-
-
-def written_by(version) -> str:
-    """Which Open Book wrote a store of another format, for the backends' messages (this one reads format 1):
-    0 -> 'written by an older version of Open Book (format 0; this one reads format 1)'; 2 -> '... a newer ...'."""
-    when = ("an older" if isinstance(version, int) and version < SCHEMA else
-            "a newer" if isinstance(version, int) else "an unknown")
-    return f"written by {when} version of Open Book (format {version}; this one reads format {SCHEMA})"
-
-
-def _now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+from rag_core.store.records import (FILE_NAME, STORE_ENV, DatasetInfo, Run, RunInfo, SavedDataset, dataset_key,
+                                    now)
 
 
 class Store:
     def __init__(self, path: Path | str | None, db=None):
         """Store(path): the SQLite file at path, or a store that keeps nothing (None). Store.postgres(url) for a
-        database; `db` is the backend itself (store_sqlite.SqliteFile, store_postgres.PostgresTables)."""
+        database; `db` is the backend itself (sqlite.SqliteFile, postgres.PostgresTables)."""
         self.path = Path(path) if path is not None else None
         if db is None and self.path is not None:
-            from rag_core.store_sqlite import SqliteFile
+            from rag_core.store.sqlite import SqliteFile
             db = SqliteFile(self.path)
         self._db = db                       # None: keep nothing
 
@@ -140,7 +68,7 @@ class Store:
     @classmethod
     def postgres(cls, url: str) -> "Store":
         """The store in the PostgreSQL database at url (postgresql://user:password@host:5432/database)."""
-        from rag_core.store_postgres import PostgresTables
+        from rag_core.store.postgres import PostgresTables
         return cls(None, PostgresTables(url))
 
     def __repr__(self) -> str:
@@ -179,7 +107,7 @@ class Store:
                                            ensure_ascii=False).encode(), 3)
         words = sum(len(d.text.split()) for d in documents)
         self._db.write([("INSERT INTO {datasets} VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (key) DO NOTHING",
-                         (key, name, len(documents), words, len(golden), content, _now()))])
+                         (key, name, len(documents), words, len(golden), content, now()))])
         return key
 
     def load_dataset(self, key: str) -> SavedDataset | None:
@@ -218,7 +146,7 @@ class Store:
         return self._db.insert("INSERT INTO {runs} (created_at, name, setup, dataset_key, dataset_name, golden_key, "
                                "model, questions, answered, found, chunks, results) "
                                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                               (_now(), setup.name, setup.to_text(), dataset_key, dataset_name, golden, model,
+                               (now(), setup.name, setup.to_text(), dataset_key, dataset_name, golden, model,
                                 len(results), answered, found, chunks, body))
 
     def save_comparison(self, comparison, dataset_key: str, dataset_name: str, golden: str,

@@ -11,7 +11,7 @@ that is not an Open Book database, is damaged, or was written in another format 
 raises a ValueError naming the file and how to fix it (move it away or delete it). A file deleted by hand (how
 describe() says to remove everything) is started anew, empty.
 
-Left out on purpose: sharing between users (it is a local file: see store_postgres for that).
+Left out on purpose: sharing between users (it is a local file: see postgres.py for that).
 """
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ from contextlib import closing
 from pathlib import Path
 
 from rag_core.datadir import ENV
-from rag_core.store import SCHEMA, written_by
+from rag_core.store.records import SCHEMA, written_by
 
 BUSY_MS = 30_000                            # how long a writer waits for another one before giving up
 TABLES = {"datasets": "datasets", "runs": "runs"}    # the names in Store's SQL -> the tables in the file
