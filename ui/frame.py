@@ -35,7 +35,7 @@ def draw():
 
     for warning in settings.init(settings.SHARED) + [w for w in [data.dataset_from_link()] if w]:
         widgets.warn(warning)
-    if data.engine_status().problem:        # said here too: on a phone the sidebar is folded away
+    if data.engine_status(recheck=True).problem:      # said here too: on a phone the sidebar is folded away
         st.warning("Searching in process: the database chosen in the sidebar cannot be used. The sidebar says why "
                    "and offers to try again.", icon=":material/database:")
 
