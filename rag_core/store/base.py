@@ -96,6 +96,13 @@ class Store:
         if self.enabled:
             self._db.check()
 
+    @property
+    def read_only(self) -> str | None:
+        """Why nothing new can be saved while what was saved is still listed (a data folder that cannot be
+        written), or None. Every save and delete then raises ValueError with this reason."""
+        self.check()
+        return getattr(self._db, "read_only", None) if self.enabled else None
+
     # ---- datasets -------------------------------------------------------------------------------------
     def save_dataset(self, name: str, documents, golden=()) -> str | None:
         """Keep an uploaded dataset under its content hash (the same key is kept once); None when switched off."""
