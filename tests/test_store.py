@@ -72,6 +72,26 @@ def test_deleting(store):
     assert store.list_runs() == [] and store.list_datasets() == []
 
 
+def test_a_session_sees_runs_on_built_in_datasets_and_on_the_upload_it_holds_only(store):
+    """The rule of Store's docstring: runs on built-in datasets are everyone's; a run on an upload only where that
+    upload is open. Without `holding` (the command line) every run is seen."""
+    mine, theirs = dataset_key("mine", DOCS, GOLDEN), dataset_key("theirs", DOCS, GOLDEN)
+    shared = store.save_run(Setup("shared"), [RESULT], "bundled", "Bundled", "g-1")
+    a = store.save_run(Setup("a"), [RESULT], mine, "mine", "g-1")
+    b = store.save_run(Setup("b"), [RESULT], theirs, "theirs", "g-1")
+    assert [r.name for r in store.list_runs(golden="g-1", holding=mine)] == ["a", "shared"]
+    assert [r.name for r in store.list_runs(golden="g-1", holding="bundled")] == ["shared"]
+    assert [r.name for r in store.list_runs(golden="g-1")] == ["b", "a", "shared"]
+    assert store.load_run(a, holding=mine).info.name == "a" and store.load_run(shared, holding=theirs)
+    with pytest.raises(ValueError, match=f"There is no saved run {b}"):
+        store.load_run(b, holding=mine)
+    store.delete_run(b, holding=mine)                        # not seen: not deleted
+    store.delete_run(shared, holding="bundled-user")
+    assert [r.name for r in store.list_runs()] == ["b", "a"]
+    store.delete_run(b, holding=theirs)
+    assert [r.name for r in store.list_runs()] == ["a"]
+
+
 def test_saved_runs_compare_as_the_live_ones(store, wb):
     live = compare(wb, [default_setup(wb, "filter"), parse_setup("no filter: statuses=all", default_setup(wb))])
     g = golden_key(wb.check.valid)

@@ -5,8 +5,9 @@
     key = store.save_dataset("notes", documents, golden_rows)         # "user-3f2a...", the same key as a link's data=
     run = store.save_run(setup, results, key, "notes", golden_key(rows), model="scripted")
     store.list_runs(key) -> [RunInfo(id, created_at, name, setup, model, questions, answered, ...)]
+    store.list_runs(golden=g, holding=key)  # what a dashboard session holding dataset `key` may see (below)
     store.load_run(run) -> Run(info, setup, results)
-    store.delete_run(run); store.delete_dataset(key); store.delete_all()
+    store.delete_run(run, holding=key); store.delete_dataset(key); store.delete_all()
 
 Where: `Store.default()` reads OPENBOOK_STORE. Unset (or 'sqlite'): the file in the data folder,
 `datadir.data_dir()` (OPENBOOK_DATA_DIR; "off" keeps nothing: every save is a no-op that returns None and
@@ -15,9 +16,16 @@ in tables of their own, see postgres.py. Both behave the same: every write is on
 processes writing at once lose nothing, and a store written in another format is never touched (every call raises
 a ValueError saying which one and how to fix it).
 
+Who sees a run. A run on a built-in dataset (a key that is a name: 'bundled', 'bundled-user', 'stdlib') is
+everyone's. A run on an upload (a content key, 'user-...') is seen only where that upload is open: by the
+session that made it while it holds the upload, and by any session holding the same documents and golden set
+(uploaded again, or opened through a link to the upload, which works because the upload is kept here with its
+runs). So a session never lists, loads or deletes runs made on documents it does not have. A caller says which
+dataset it holds with `holding=` (the dashboard: the session's active dataset); without it (the command line, run
+by whoever owns the file or database) every run is seen.
+
 This module holds what the two share: the SQL of each call (the records, keys and format number are in
-records.py), written once with `?`
-placeholders and {datasets}/{runs} for the table names. A backend runs it: `read(sql, args)` -> rows,
+records.py), written once with `?` placeholders and {datasets}/{runs} for the table names. A backend runs it: `read(sql, args)` -> rows,
 `write([(sql, args), ...])` as one transaction, `insert(sql, args)` -> the new row's id, `check()`, `compact()`,
 and `describe()` -> where, and how to remove everything (the end of Store.describe()'s "... are kept in ").
 
@@ -36,8 +44,8 @@ from rag_core.data.golden import GoldenRow
 from rag_core.datadir import ENV, data_dir
 from rag_core.evaluation.losses import QuestionResult
 from rag_core.evaluation.setup import Setup, parse_setup
-from rag_core.store.records import (FILE_NAME, STORE_ENV, DatasetInfo, Run, RunInfo, SavedDataset, dataset_key,
-                                    now)
+from rag_core.store.records import (FILE_NAME, STORE_ENV, UPLOAD, DatasetInfo, Run, RunInfo, SavedDataset,
+                                    dataset_key, now)
 
 
 class Store:
@@ -167,11 +175,21 @@ class Store:
     _INFO = ("SELECT id, created_at, name, setup, dataset_key, dataset_name, golden_key, model, questions, answered, "
              "found, chunks FROM {runs}")
 
-    def list_runs(self, dataset_key: str | None = None, golden: str | None = None) -> list[RunInfo]:
-        """Past runs, newest first; only those of a dataset or a golden set when given."""
+    @staticmethod
+    def _seen(holding: str | None) -> tuple[list, list]:
+        """The WHERE terms and arguments that keep the runs a holder of dataset `holding` may see (module docstring):
+        None -> ([], []); 'user-3f2a...' -> (["(substr(dataset_key, 1, 5) <> ? OR dataset_key = ?)"], [...])."""
+        if holding is None:
+            return [], []
+        return [f"(substr(dataset_key, 1, {len(UPLOAD)}) <> ? OR dataset_key = ?)"], [UPLOAD, holding]
+
+    def list_runs(self, dataset_key: str | None = None, golden: str | None = None,
+                  holding: str | None = None) -> list[RunInfo]:
+        """Past runs, newest first; only those of a dataset or a golden set when given, and only those a session
+        holding dataset `holding` may see when given (runs on other uploads are left out)."""
         if not self.enabled:
             return []
-        where, args = [], []
+        where, args = self._seen(holding)
         for col, v in (("dataset_key", dataset_key), ("golden_key", golden)):
             if v is not None:
                 where.append(f"{col} = ?")
@@ -179,19 +197,24 @@ class Store:
         sql = self._INFO + (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY id DESC"
         return [RunInfo(*r) for r in self._db.read(sql, args)]
 
-    def load_run(self, run_id: int) -> Run:
-        """A saved run with its setup and per-question results; ValueError when there is none with this id."""
-        rows = self._db.read(self._INFO.replace(" FROM", ", results FROM") + " WHERE id = ?", (int(run_id),)) \
-            if self.enabled else []
+    def load_run(self, run_id: int, holding: str | None = None) -> Run:
+        """A saved run with its setup and per-question results; ValueError when there is none with this id (that
+        a session holding dataset `holding` may see, when given)."""
+        where, args = self._seen(holding)
+        rows = self._db.read(self._INFO.replace(" FROM", ", results FROM") + " WHERE " +
+                             " AND ".join(["id = ?"] + where), [int(run_id)] + args) if self.enabled else []
         if not rows:
             raise ValueError(f"There is no saved run {run_id}" + ("." if self.enabled else f" ({ENV} is off)."))
         info = RunInfo(*rows[0][:-1])
         results = [QuestionResult(**r) for r in json.loads(rows[0][-1])]
         return Run(info, parse_setup(info.setup, options="any"), results)
 
-    def delete_run(self, run_id: int) -> None:
+    def delete_run(self, run_id: int, holding: str | None = None) -> None:
+        """Forget a run (only if a session holding dataset `holding` may see it, when given)."""
         if self.enabled:
-            self._db.write([("DELETE FROM {runs} WHERE id = ?", (int(run_id),))])
+            where, args = self._seen(holding)
+            self._db.write([("DELETE FROM {runs} WHERE " + " AND ".join(["id = ?"] + where),
+                             tuple([int(run_id)] + args))])
 
     def delete_all(self) -> None:
         """Forget every dataset and run; the file or the tables stay, empty (delete them by hand to remove them too)."""

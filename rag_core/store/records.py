@@ -18,6 +18,7 @@ from rag_core.evaluation.setup import Setup
 SCHEMA = 1                                  # the format this version reads and writes
 FILE_NAME = "openbook.sqlite3"
 STORE_ENV = "OPENBOOK_STORE"                # unset or 'sqlite': the data folder; 'postgres': OPENBOOK_DATABASE_URL
+UPLOAD = "user-"                            # how the key of an upload begins (dataset_key); built-in ones are names
 
 
 class SavedDataset(NamedTuple):
@@ -65,7 +66,7 @@ def dataset_key(name: str, documents, golden) -> str:
         h.update(f"{d.id}\0{d.status}\0{d.text}\0".encode())
     for r in golden:
         h.update(f"{r.question}\0{r.doc}\0{r.anchor}\0".encode())
-    return "user-" + h.hexdigest()[:16]
+    return UPLOAD + h.hexdigest()[:16]
 
 
 def golden_key(rows) -> str:
