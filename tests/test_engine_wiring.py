@@ -94,6 +94,23 @@ def test_recall_of_the_approximate_engine_is_measured(on_pg):
     assert on_pg.using(engine="postgres-hnsw").index(ARTICLE_CHUNKER).engine.approximate
 
 
+def test_a_stopped_server_is_seen_on_the_engine_s_connection_without_a_query(pg):
+    """What the frame looks at once a run: the engine's open connection, read without a round trip."""
+    from rag_core.retrieval.engines.registry import engine_from
+    engine = engine_from("postgres", pg.url())
+    assert not engine.still_open()                   # nothing opened yet
+    engine.check()
+    assert engine.still_open() and engine.still_open()
+    pg.stop()
+    try:
+        assert not engine.still_open()
+    finally:
+        pg.start()
+    engine.check()                                   # a restarted server: connected again
+    assert engine.still_open()
+    engine.close()
+
+
 def test_an_unknown_engine_says_which_exist(memory_wb):
     with pytest.raises(ValueError, match="memory, postgres, postgres-hnsw"):
         memory_wb.using(engine="elastic")

@@ -350,3 +350,22 @@ def test_a_read_only_folder_with_an_empty_file_or_none(tmp_path):
     assert done.returncode == 0 and done.stdout.startswith("[] ") and "read-only" in done.stdout, done
     done = read_only_run(tmp_path, "folder and file", "-c", EMPTY, str(tmp_path / "inner" / FILE_NAME))
     assert "cannot be opened: Read-only file system. Set OPENBOOK_DATA_DIR to a writable folder" in done.stdout, done
+
+
+WRITABLE_AGAIN = """
+import subprocess, sys
+from rag_core.evaluation.setup import Setup
+from rag_core.store import Store
+store = Store(sys.argv[1])
+print(bool(store.read_only), [r.name for r in store.list_runs()])
+subprocess.run(["umount", sys.argv[2]], check=True)          # the folder made writable while the store is open
+store.save_run(Setup("after"), [], "b", "B", "g-1")
+print(store.read_only, [r.name for r in store.list_runs()])
+"""
+
+
+def test_a_folder_made_writable_again_is_saved_to(tmp_path):
+    Store(tmp_path / FILE_NAME).save_run(Setup("before"), [RESULT], "b", "B", "g-1")
+    done = read_only_run(tmp_path, "folder and file", "-c", WRITABLE_AGAIN, str(tmp_path / FILE_NAME), str(tmp_path))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["True ['before']", "None ['after', 'before']"]

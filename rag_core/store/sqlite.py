@@ -205,6 +205,10 @@ class SqliteFile:
     def write(self, statements) -> int | None:
         """Run [(sql, args), ...] as one IMMEDIATE transaction; the last row id."""
         self._recheck()
+        if self.read_only and self._cannot_write() is None:     # made writable since: checked again, then saved
+            with self._lock:
+                self._checked, self.read_only = False, None
+            self.check()
         if self.read_only:
             raise ValueError(self.read_only.replace("Nothing new can be saved", "This cannot be saved", 1))
         try:
