@@ -153,17 +153,25 @@ d[1].download_button("Comparison (Markdown)", result.to_markdown(), "open-book-c
 
 # ---- runs kept for later
 st.subheader("5 · Runs kept for later")
+holding = data.dataset().key           # runs on another session's upload are never listed here (see rag_core.store)
 try:
     store = data.store()
-    st.caption(widgets.plain(store.describe()))
+    if store.read_only:                # what was saved is listed; nothing can be kept or deleted, and it says why
+        widgets.warn(store.describe())
+    else:
+        st.caption(widgets.plain(store.describe()))
+    if store.enabled:
+        st.caption("Runs on the built-in datasets are shared by every session of this dashboard; runs on an upload "
+                   "are listed only where that upload is open (the session that made them, or a link to it).")
     golden = golden_key(wb.check.valid)
-    if store.enabled and st.button("Keep this comparison", key="compare_save", icon=":material/save:"):
+    if store.enabled and not store.read_only and st.button("Keep this comparison", key="compare_save",
+                                                            icon=":material/save:"):
         ds = data.dataset()
         if ds.uploaded:
             store.save_dataset(ds.name, ds.documents, ds.golden)
         store.save_comparison(result, ds.key, ds.name, golden, model=cfg.model if uses_model else "scripted")
         st.toast("Kept.")
-    runs = store.list_runs(golden=golden) if store.enabled else []
+    runs = store.list_runs(golden=golden, holding=holding) if store.enabled else []
 except ValueError as e:
     widgets.error(str(e))
     runs = []
@@ -176,15 +184,20 @@ if runs:
                                                                    for r in runs if r.id == i)))
     if len(pick) >= 2:
         try:
-            old = compare_runs([store.load_run(i) for i in pick], ks=result.ks)
+            old = compare_runs([store.load_run(i, holding=holding) for i in pick], ks=result.ks)
             st.altair_chart(charts.leaderboard(old.recall), width="stretch")
             for p in (old.pair(x, y, k) for x, y in itertools.combinations(old.names, 2)):
                 st.markdown(f"- {widgets.plain(p['sentence'])} {widgets.plain(p['power_sentence'])}")
             st.dataframe(old.grid, hide_index=True, width="stretch")
         except ValueError as e:
             widgets.error(str(e))
-    gone = st.selectbox("Delete a run", [None] + [r.id for r in runs], key="compare_delete_pick",
-                        format_func=lambda i: "—" if i is None else f"#{i}")
-    if gone is not None and st.button(f"Delete run #{gone}", key="compare_delete", icon=":material/delete:"):
-        store.delete_run(gone)
-        st.rerun()
+    if not store.read_only:
+        gone = st.selectbox("Delete a run", [None] + [r.id for r in runs], key="compare_delete_pick",
+                            format_func=lambda i: "—" if i is None else f"#{i}")
+        if gone is not None and st.button(f"Delete run #{gone}", key="compare_delete", icon=":material/delete:"):
+            try:
+                store.delete_run(gone, holding=holding)
+            except ValueError as e:
+                widgets.error(str(e))
+                st.stop()
+            st.rerun()

@@ -8,6 +8,7 @@ each is a readable sentence, the password never shown, and the pages keep workin
 from __future__ import annotations
 
 import re
+from contextlib import contextmanager
 
 import pandas as pd
 import pytest
@@ -91,6 +92,23 @@ def test_recall_of_the_approximate_engine_is_measured(on_pg):
     assert exact == 1.0
     assert 0.5 <= approx <= 1.0
     assert on_pg.using(engine="postgres-hnsw").index(ARTICLE_CHUNKER).engine.approximate
+
+
+def test_a_stopped_server_is_seen_on_the_engine_s_connection_without_a_query(pg):
+    """What the frame looks at once a run: the engine's open connection, read without a round trip."""
+    from rag_core.retrieval.engines.registry import engine_from
+    engine = engine_from("postgres", pg.url())
+    assert not engine.still_open()                   # nothing opened yet
+    engine.check()
+    assert engine.still_open() and engine.still_open()
+    pg.stop()
+    try:
+        assert not engine.still_open()
+    finally:
+        pg.start()
+    engine.check()                                   # a restarted server: connected again
+    assert engine.still_open()
+    engine.close()
 
 
 def test_an_unknown_engine_says_which_exist(memory_wb):
@@ -221,17 +239,42 @@ def test_a_server_down_then_back_after_try_again(pg, reader, memory_wb):
     assert chunk_labels(at) == expected_labels(memory_wb, CUTOFF)
 
 
-def test_a_server_gone_between_the_check_and_a_search_is_a_message(pg, reader, memory_wb):
+@contextmanager
+def refused(pg):
+    """The database answers, but refuses every table to the dashboard's user: a search fails after the check (as
+    one does when the server stops between the frame's look and a search), while the connection stays open."""
+    pg.sql(f"REVOKE ALL ON ALL TABLES IN SCHEMA public FROM {USER}", database="openbook_ui")
+    try:
+        yield
+    finally:
+        pg.sql(f"GRANT ALL ON ALL TABLES IN SCHEMA public TO {USER}", database="openbook_ui")
+
+
+def test_a_search_that_fails_after_the_check_is_a_message(pg, reader):
     at = on_postgres(open_page("ask"), reader)
     assert not at.sidebar.error
-    pg.stop()
-    try:
+    with refused(pg):
         at.text_input(key="ask_question").set_value("How does bisect.insort keep a list sorted?").run()
         assert not at.exception and not chunk_labels(at)
-        assert any("cannot be reached" in shown(e.value) for e in at.main.error)       # said where the search was
-        at.run()                                                  # the next run: in process, the reason in the sidebar
+        assert any("permission denied" in shown(e.value) for e in at.main.error)       # said where the search was
+        assert PASSWORD not in everything_shown(at)
+
+
+def test_a_stopped_database_is_not_claimed_on_the_next_run(pg, reader, memory_wb):
+    """The database stops while nothing searches (every ranking already kept): the very next run of the page says
+    it searches in process, in the sidebar and on the page, and does; never "Searching on PostgreSQL"."""
+    at = on_postgres(open_page("ask"), reader)
+    at.text_input(key="ask_question").set_value(CUTOFF).run()
+    assert "Searching on PostgreSQL" in everything_shown(at) and chunk_labels(at)
+    pg.stop()
+    try:
+        at.run()
         assert_fine(at)
-        assert any("every page searches in process" in e.value for e in at.sidebar.error) and chunk_labels(at)
+        assert "Searching on PostgreSQL" not in everything_shown(at)
+        assert any("cannot be reached" in shown(e.value) and "every page searches in process" in e.value
+                   for e in at.sidebar.error)
+        assert any(w.value.startswith("Searching in process") for w in at.main.warning)
+        assert chunk_labels(at) == expected_labels(memory_wb, CUTOFF)
     finally:
         pg.start()
 
@@ -239,18 +282,14 @@ def test_a_server_gone_between_the_check_and_a_search_is_a_message(pg, reader, m
 def test_a_page_without_its_own_error_handling_says_the_search_stopped(pg, reader):
     at = open_page("ablations", query={"engine": "postgres"}, session={"database_url": reader})
     assert not at.sidebar.error
-    pg.stop()
-    try:
+    with refused(pg):
         at.sidebar.selectbox(key="retriever").set_value("bm25").run()     # tables not computed yet: they search
         assert not at.exception
-        assert any("The search stopped" in e.value and "cannot be reached" in shown(e.value) for e in at.main.error)
+        assert any("The search stopped" in e.value and "permission denied" in shown(e.value) for e in at.main.error)
         assert PASSWORD not in everything_shown(at)
-        at.run()
-        assert_fine(at)
-        assert any("every page searches in process" in e.value for e in at.sidebar.error)
-        assert len(at.dataframe) == 9                                  # every table, in process
-    finally:
-        pg.start()
+    at.button(key="engine_failed_rerun").click().run()                 # allowed again: the page is whole
+    assert_fine(at)
+    assert not at.main.error and len(at.dataframe) == 9
 
 
 def test_compare_on_postgres_keeps_its_runs_in_the_same_database(reader, monkeypatch):

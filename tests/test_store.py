@@ -4,6 +4,7 @@ import sqlite3
 import subprocess
 import sys
 import threading
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -69,6 +70,26 @@ def test_deleting(store):
     store.save_dataset("rockets", DOCS, GOLDEN)
     store.delete_all()
     assert store.list_runs() == [] and store.list_datasets() == []
+
+
+def test_a_session_sees_runs_on_built_in_datasets_and_on_the_upload_it_holds_only(store):
+    """The rule of Store's docstring: runs on built-in datasets are everyone's; a run on an upload only where that
+    upload is open. Without `holding` (the command line) every run is seen."""
+    mine, theirs = dataset_key("mine", DOCS, GOLDEN), dataset_key("theirs", DOCS, GOLDEN)
+    shared = store.save_run(Setup("shared"), [RESULT], "bundled", "Bundled", "g-1")
+    a = store.save_run(Setup("a"), [RESULT], mine, "mine", "g-1")
+    b = store.save_run(Setup("b"), [RESULT], theirs, "theirs", "g-1")
+    assert [r.name for r in store.list_runs(golden="g-1", holding=mine)] == ["a", "shared"]
+    assert [r.name for r in store.list_runs(golden="g-1", holding="bundled")] == ["shared"]
+    assert [r.name for r in store.list_runs(golden="g-1")] == ["b", "a", "shared"]
+    assert store.load_run(a, holding=mine).info.name == "a" and store.load_run(shared, holding=theirs)
+    with pytest.raises(ValueError, match=f"There is no saved run {b}"):
+        store.load_run(b, holding=mine)
+    store.delete_run(b, holding=mine)                        # not seen: not deleted
+    store.delete_run(shared, holding="bundled-user")
+    assert [r.name for r in store.list_runs()] == ["b", "a"]
+    store.delete_run(b, holding=theirs)
+    assert [r.name for r in store.list_runs()] == ["a"]
 
 
 def test_saved_runs_compare_as_the_live_ones(store, wb):
@@ -236,3 +257,115 @@ def test_deleting_the_file_by_hand_starts_an_empty_store(store):
         f.unlink()
     assert store.list_runs() == []
     assert store.save_run(Setup(), [RESULT], "b", "B", "g-1") == 1
+
+
+@pytest.mark.parametrize("table", ["runs", "datasets"])
+def test_a_dropped_table_says_the_file_is_damaged_and_what_to_do(store, table):
+    """Not "another program may hold it": what is wrong (a table is missing), and the fix."""
+    store.save_run(Setup(), [RESULT], "b", "B", "g-1")
+    with closing(sqlite3.connect(store.path)) as con:
+        con.execute(f"DROP TABLE {table}")
+    again = Store(store.path)                               # a new process: it checks the file first
+    for call in (again.list_runs, again.list_datasets, lambda: again.save_run(Setup(), [RESULT], "b", "B", "g-1"),
+                 store.list_runs if table == "runs" else store.list_datasets):    # one that checked before the drop
+        with pytest.raises(ValueError) as e:
+            call()
+        message = str(e.value)
+        assert "another program may hold it" not in message, message
+        assert f"table {table} is missing" in message and "damaged" in message, message
+        assert "Move it away or delete it" in message, message
+
+
+# ---- a data folder that cannot be written: what was saved is still listed -------------------------
+
+READ_ONLY = """
+import json, sys
+from rag_core.evaluation.losses import QuestionResult
+from rag_core.evaluation.setup import Setup
+from rag_core.store import Store
+store = Store(sys.argv[1])
+out = {"runs": [r.name for r in store.list_runs()], "datasets": [d.name for d in store.list_datasets()],
+       "loaded": store.load_run(store.list_runs()[-1].id).info.name if store.list_runs() else None,
+       "read_only": store.read_only, "describe": store.describe()}
+r = QuestionResult("q", "d", 1, 1, "answered", False, "answered", "a", "r", 0.0)
+for name, call in (("save", lambda: store.save_run(Setup("new"), [r], "b", "B", "g-1")),
+                   ("delete", lambda: store.delete_run(store.list_runs()[0].id))):
+    try:
+        call()
+        out[name] = "done"
+    except ValueError as e:
+        out[name] = str(e)
+print(json.dumps(out))
+"""
+MOUNTS = {   # how the data folder is made read-only (a private mount namespace: read-only even for root)
+    "folder and file": 'mount --bind -o ro "$1" "$1"',
+    "folder only (the file writable)": 'mount --bind -o ro "$1" "$1" && mount --bind "$1/$2" "$1/$2" && '
+                                       'mount -o remount,bind,rw "$1/$2"',
+    "file only": 'mount --bind -o ro "$1/$2" "$1/$2"',
+}
+
+
+def read_only_run(folder: Path, how: str, *argv) -> subprocess.CompletedProcess:
+    """Run python argv with the data folder made read-only as `how` says, in a mount namespace of its own (as a
+    folder of mode 0555 or a file of 0444 is to any user but root; root ignores those, not a read-only mount)."""
+    shell = f'{MOUNTS[how]} && shift 2 && exec "$@"'
+    return subprocess.run(["unshare", "-rm", "sh", "-c", shell, "sh", str(folder), FILE_NAME, sys.executable, *argv],
+                          cwd=str(ROOT), capture_output=True, text=True, timeout=120)
+
+
+@pytest.mark.parametrize("how", list(MOUNTS))
+def test_a_read_only_data_folder_lists_what_was_saved_and_says_why_nothing_can_be_saved(tmp_path, how):
+    import json
+    store = Store(tmp_path / FILE_NAME)
+    store.save_dataset("rockets", DOCS, GOLDEN)
+    for name in ("first", "second"):
+        store.save_run(Setup(name), [RESULT], "b", "B", "g-1")
+    before = store.path.read_bytes()
+    done = read_only_run(tmp_path, how, "-c", READ_ONLY, str(store.path))
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    assert out["runs"] == ["second", "first"] and out["datasets"] == ["rockets"] and out["loaded"] == "first"
+    assert out["read_only"] and "read-only" in out["read_only"] and str(store.path) in out["read_only"]
+    for said in (out["save"], out["delete"], out["describe"]):
+        assert "cannot be saved" in said or "Nothing new can be saved" in said, said
+        assert "writable" in said and "OPENBOOK_DATA_DIR" in said, said
+    assert store.path.read_bytes() == before
+    assert [r.name for r in store.list_runs()] == ["second", "first"] and store.read_only is None
+
+
+EMPTY = """
+import sys
+from rag_core.store import Store
+store = Store(sys.argv[1])
+try:
+    print(store.list_runs(), store.read_only)
+except ValueError as e:
+    print(e)
+"""
+
+
+def test_a_read_only_folder_with_an_empty_file_or_none(tmp_path):
+    (tmp_path / FILE_NAME).touch()                     # nothing saved yet: nothing to list, and saving is not possible
+    done = read_only_run(tmp_path, "folder and file", "-c", EMPTY, str(tmp_path / FILE_NAME))
+    assert done.returncode == 0 and done.stdout.startswith("[] ") and "read-only" in done.stdout, done
+    done = read_only_run(tmp_path, "folder and file", "-c", EMPTY, str(tmp_path / "inner" / FILE_NAME))
+    assert "cannot be opened: Read-only file system. Set OPENBOOK_DATA_DIR to a writable folder" in done.stdout, done
+
+
+WRITABLE_AGAIN = """
+import subprocess, sys
+from rag_core.evaluation.setup import Setup
+from rag_core.store import Store
+store = Store(sys.argv[1])
+print(bool(store.read_only), [r.name for r in store.list_runs()])
+subprocess.run(["umount", sys.argv[2]], check=True)          # the folder made writable while the store is open
+store.save_run(Setup("after"), [], "b", "B", "g-1")
+print(store.read_only, [r.name for r in store.list_runs()])
+"""
+
+
+def test_a_folder_made_writable_again_is_saved_to(tmp_path):
+    Store(tmp_path / FILE_NAME).save_run(Setup("before"), [RESULT], "b", "B", "g-1")
+    done = read_only_run(tmp_path, "folder and file", "-c", WRITABLE_AGAIN, str(tmp_path / FILE_NAME), str(tmp_path))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["True ['before']", "None ['after', 'before']"]

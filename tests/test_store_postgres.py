@@ -19,12 +19,13 @@ from rag_core.evaluation.setup import Setup
 from rag_core.retrieval.engines.pgtables import lock_id
 from rag_core.retrieval.engines.pgwire import mask_url
 from rag_core.store import FILE_NAME, SCHEMA, Store
-from rag_core.store_postgres import TABLES, VERSION_TABLE
+from rag_core.store.postgres import TABLES, VERSION_TABLE
 from test_store import RESULT, ROOT
 from test_store import (  # noqa: F401  collected again here: they run against this module's `store`
     test_a_dataset_is_kept_by_its_content_hash, test_a_run_round_trips, test_deleting,
     test_eight_threads_writing_at_once_lose_nothing, test_runs_are_listed_newest_first_and_by_dataset,
-    test_saved_runs_compare_as_the_live_ones)
+    test_saved_runs_compare_as_the_live_ones,
+    test_a_session_sees_runs_on_built_in_datasets_and_on_the_upload_it_holds_only)
 
 USER, PASSWORD = "keeper", "s3cret-Horse&7"        # a role that owns the fresh databases and gives its password
 STORE_TABLES = [*TABLES.values(), VERSION_TABLE]

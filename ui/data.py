@@ -6,7 +6,8 @@
 - `read_uploads`, `read_golden`: the user's files, read once per session.
 - `latency()`: the latency table, timed live.
 - `engine_status()`: the search engine in use (the sidebar's, or the in-process one while the database fails),
-  checked once per choice; `engine_recall()` of an approximate engine against exact search.
+  checked once per choice and again once its connection closed; `engine_recall()` of an approximate engine against
+  exact search.
 
 Left out on purpose: any computation (it belongs to rag_core) and persistence across server restarts.
 """
@@ -145,16 +146,23 @@ def database_url() -> str:
     return registry.database_url(st.session_state.get("database_url"))
 
 
-def engine_status() -> EngineStatus:
+def engine_status(recheck: bool = False) -> EngineStatus:
     """The sidebar's engine when it answers (connected and checked once per engine and URL), else the in-process
-    one with the reason. `forget_engine_status()` makes the next call check again."""
+    one with the reason. `forget_engine_status()` makes the next call check again.
+
+    A database that answered is checked again when a call failed since (in this session or another), and, with
+    `recheck` (the frame's first call of every script run), when its connection no longer looks open: a stopped
+    server closes it, so the run that follows already searches in process and says why. That look costs no
+    round trip; only a closed connection costs a check (a reconnect, when the server was merely restarted)."""
     name = st.session_state.get("engine", "memory")
     if name == "memory":
         return EngineStatus("memory", None, "in-process index (exact)")
     key = (name, database_url())
     held = st.session_state.get("_engine_status")
-    if held is not None and held[0] == key and held[1].problem is None and registry.shared(*key).failed:
-        held = None                        # it failed since it was checked (in this session or another): again
+    if held is not None and held[0] == key and held[1].problem is None:
+        engine = registry.shared(*key)
+        if engine.failed or (recheck and not engine.still_open()):
+            held = None                    # it failed, or its connection closed, since it was checked: again
     if held is None or held[0] != key:
         try:
             engine = registry.shared(*key)

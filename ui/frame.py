@@ -37,7 +37,7 @@ def draw():
         widgets.warn(warning)
     if st.query_params.get("data") != data.dataset().key:      # every page's address names its dataset
         st.query_params["data"] = data.dataset().key
-    if data.engine_status().problem:        # said here too: on a phone the sidebar is folded away
+    if data.engine_status(recheck=True).problem:      # said here too: on a phone the sidebar is folded away
         st.warning("Searching in process: the database chosen in the sidebar cannot be used. The sidebar says why "
                    "and offers to try again.", icon=":material/database:")
 

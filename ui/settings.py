@@ -2,9 +2,15 @@
 
 A setting lives in st.session_state under its widget key, in a shadow key that survives page switches,
 and in the URL (st.query_params), so a copied link opens the same view. A malformed value in a link
-falls back to the default and says so (as plain text: a link's text is never Markdown).
+falls back to the default and says so (as plain text: a link's text is never Markdown); so does a value the
+active dataset does not have (a document or a status of another dataset).
 
     init(("ask_k",)) -> ["The link's value 'abc' for 'ask_k' is not valid; using '3'."]
+    init(("corpus_doc",)) -> ["The link's value 'gone.md' for 'corpus_doc' is not valid (this dataset has no
+                              document 'gone.md'); using the first document."]
+
+Statuses in a link are joined by ',' with '%', ',' and '|' escaped in each ('a,b' -> 'a%2Cb'), so any status
+comes back whole; a link written before (nothing escaped) reads as it always did.
 
 Left out on purpose: caches and datasets (ui.data), the model server's settings (ui.model_config,
 never in a link), the database URL (ui.engine_form, never in a link).
@@ -13,6 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any, Callable
+from urllib.parse import unquote
 
 import streamlit as st
 
@@ -40,8 +47,27 @@ def _choice(choices):
     return parse
 
 
+def _status_text(status: str) -> str:
+    """One status as a link writes it: 'a,b' -> 'a%2Cb', 'x|y' -> 'x%7Cy', '-' -> '%2D' (alone, '-' means none)."""
+    text = status.replace("%", "%25").replace(",", "%2C").replace("|", "%7C")
+    return "%2D" if text == "-" else text
+
+
 def _statuses(s: str) -> list:
-    return [x for x in s.split(",") if x] if s != "-" else []
+    """A link's statuses: 'current,a%2Cb' -> ['current', 'a,b']; '-' -> []."""
+    return [unquote(x) for x in s.split(",") if x] if s != "-" else []
+
+
+def _dump_statuses(values) -> str:
+    return ",".join(_status_text(v) for v in values) or "-"
+
+
+def _documents() -> list:
+    return [d.id for d in data.workbench().corpus.documents]
+
+
+def _dataset_statuses() -> list:
+    return list(data.workbench().corpus.statuses)
 
 
 @dataclass(frozen=True)
@@ -51,13 +77,34 @@ class Setting:
     dump: Callable[[Any], str] = str            # value -> URL text
     lo: int | None = None                       # smallest number the widget accepts
     hi: int | None = None                       # largest
+    within: Callable[[], list] | None = None    # what the active dataset has (its documents, its statuses), or None
+    what: str = ""                              # one of those, in words: "document", "status"
+    blank: str = ""                             # how a warning says an empty default: "the first document"
 
     def read(self, text: str):
-        """The value of a link's text; ValueError when malformed or outside [lo, hi]."""
+        """The value of a link's text; ValueError when malformed, outside [lo, hi], or not in the active dataset
+        (then its message says which: "this dataset has no status 'x'")."""
         value = self.parse(text)
         if (self.lo is not None and value < self.lo) or (self.hi is not None and value > self.hi):
             raise ValueError(text)
+        if self.within is not None:
+            have = set(self.within())
+            missing = [v for v in (value if isinstance(value, list) else [value]) if v not in have]
+            if missing:
+                raise ValueError(f"this dataset has no {self.what} {', '.join(repr(m) for m in missing)}")
         return value
+
+    def fallback(self):
+        """The default, keeping only what the active dataset has (a list setting)."""
+        if self.within is None or not isinstance(self.default, list):
+            return self.default
+        have = set(self.within())
+        return [v for v in self.default if v in have]
+
+    def said(self, value) -> str:
+        """A value as a warning says it: "'3'", or `blank` for an empty one."""
+        text = self.dump(value)
+        return self.blank if self.blank and text in ("", "-") else repr(text)
 
 
 SETTINGS = {
@@ -67,9 +114,10 @@ SETTINGS = {
     "ask_question": Setting("", str),
     "ask_candidates": Setting(20, int, lo=1, hi=500),
     "ask_k": Setting(3, int, lo=1, hi=50),
-    "ask_statuses": Setting(["current"], _statuses, lambda v: ",".join(v) or "-"),
+    "ask_statuses": Setting(["current"], _statuses, _dump_statuses, within=_dataset_statuses, what="status",
+                            blank="no status"),
     "ask_rerank": Setting(True, _bool, lambda v: "1" if v else "0"),
-    "corpus_doc": Setting("", str),
+    "corpus_doc": Setting("", str, within=_documents, what="document", blank="the first document"),
     "retriever": Setting("hashing", _choice(RETRIEVERS)),
     "reranker": Setting("lexical", _choice(RERANKERS)),
     "engine": Setting("memory", _choice(ENGINES)),
@@ -92,8 +140,11 @@ def init(keys) -> list[str]:
         if key in st.query_params:
             try:
                 value = s.read(st.query_params[key])
-            except (ValueError, TypeError):
-                warnings.append(f"The link's value {st.query_params[key]!r} for '{key}' is not valid; using {s.dump(s.default)!r}.")
+            except (ValueError, TypeError) as e:
+                value = s.fallback()
+                why = f" ({e})" if s.within is not None and str(e).startswith("this dataset") else ""
+                warnings.append(f"The link's value {st.query_params[key]!r} for '{key}' is not valid{why}; "
+                                f"using {s.said(value)}.")
         st.session_state[key] = value
         st.session_state[shadow] = value
     return warnings

@@ -28,6 +28,7 @@ index tables, TLS settings beyond what the URL says (libpq reads sslmode=... fro
 """
 from __future__ import annotations
 
+import select
 import threading
 import weakref
 from typing import Iterable
@@ -123,6 +124,22 @@ class PostgresEngine(SearchEngine):
                     self.close()
                     if attempt == 2 or not lost or isinstance(e, psycopg.errors.QueryCanceled):
                         raise readable(e, self.url) from None
+
+    def still_open(self) -> bool:
+        """Whether the engine's connection still looks open, read without a round trip: a server that stopped or
+        restarted closed it (or wrote to it while idle), so its socket reads as ready. False without a connection;
+        True while another thread uses it (that call's outcome lands in `failed`)."""
+        if not self._lock.acquire(blocking=False):
+            return True
+        try:
+            conn = self._conn
+            if conn is None or conn.closed or conn.broken:
+                return False
+            return not select.select([conn.fileno()], [], [], 0)[0]
+        except (OSError, ValueError, psycopg.Error):
+            return False
+        finally:
+            self._lock.release()
 
     def close(self) -> None:
         with self._lock:

@@ -8,25 +8,32 @@
 The file is opened per call (safe across threads and processes) in WAL mode with a busy timeout, and every write
 is one IMMEDIATE transaction, so sessions writing at once wait for each other instead of losing a run. A file
 that is not an Open Book database, is damaged, or was written in another format is never touched: every call
-raises a ValueError naming the file and how to fix it (move it away or delete it). A file deleted by hand (how
-describe() says to remove everything) is started anew, empty.
+raises a ValueError naming the file and how to fix it (move it away or delete it); so is a file missing one of
+its tables (dropped by hand, or changed by another program). A file deleted by hand (how describe() says to
+remove everything) is started anew, empty.
 
-Left out on purpose: sharing between users (it is a local file: see store_postgres for that).
+A file that cannot be written (its folder or the file read-only, for this user or on a read-only disk) is opened
+read-only instead: what was saved is listed and loaded, `read_only` says why nothing new can be saved, and every
+write raises a ValueError saying so and what to do.
+
+Left out on purpose: sharing between users (it is a local file: see postgres.py for that).
 """
 from __future__ import annotations
 
 import sqlite3
+import tempfile
 import threading
 import time
 from contextlib import closing
 from pathlib import Path
 
 from rag_core.datadir import ENV
-from rag_core.store import SCHEMA, written_by
+from rag_core.store.records import SCHEMA, written_by
 
 BUSY_MS = 30_000                            # how long a writer waits for another one before giving up
 TABLES = {"datasets": "datasets", "runs": "runs"}    # the names in Store's SQL -> the tables in the file
 _MAGIC = b"SQLite format 3\x00"
+NEEDED = ("openbook_schema", "datasets", "runs")          # the tables of a whole store file
 _TABLES = """
 CREATE TABLE openbook_schema (version INTEGER NOT NULL);
 CREATE TABLE datasets (key TEXT PRIMARY KEY, name TEXT NOT NULL, documents INTEGER NOT NULL, words INTEGER NOT NULL,
@@ -44,11 +51,15 @@ class SqliteFile:
         self.path = Path(path)
         self._checked = False
         self._lock = threading.Lock()
+        self.read_only: str | None = None     # why nothing can be saved (set by check()), or None
+        self._empty = False                   # read-only and holding no table yet: every read is empty
 
     def __repr__(self) -> str:
         return f"SqliteFile({str(self.path)!r})"
 
     def describe(self) -> str:
+        if self.read_only:
+            return f"the SQLite file {self.path}. {self.read_only}"
         return (f"the SQLite file {self.path}. Delete a run or a dataset in the run history, or delete that file to "
                 f"remove everything; set {ENV}=off before starting to keep nothing.")
 
@@ -57,9 +68,49 @@ class SqliteFile:
                 f"another folder, or to 'off' to keep nothing.")
 
     def _connect(self) -> sqlite3.Connection:
+        if self.read_only:
+            return self._connect_read_only()
         con = sqlite3.connect(self.path, timeout=BUSY_MS / 1000, isolation_level=None)
         con.execute(f"PRAGMA busy_timeout = {BUSY_MS}")
         return con
+
+    def _connect_read_only(self) -> sqlite3.Connection:
+        """The file opened read-only. SQLite reads a WAL file read-only only where it can make the -shm file beside
+        it (or finds one); in a read-only folder it is opened as immutable (nobody can write there either)."""
+        uri = self.path.resolve().as_uri()
+        for mode in ("?mode=ro", "?mode=ro&immutable=1"):
+            con = sqlite3.connect(uri + mode, uri=True, timeout=BUSY_MS / 1000, isolation_level=None)
+            try:
+                con.execute("SELECT count(*) FROM sqlite_master").fetchone()
+                return con
+            except sqlite3.OperationalError:
+                con.close()
+                if "immutable" in mode:
+                    raise
+
+    def _cannot_write(self) -> str | None:
+        """Why the file cannot be written, or None: 'its folder /data is read-only (Permission denied)'. It creates
+        an empty file where there is none, never changes one, and tries a scratch file beside it (SQLite keeps its
+        write-ahead log and lock files there)."""
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise ValueError(f"The data file {self.path} cannot be opened: {e.strerror or e}. Set {ENV} to a "
+                             "writable folder, or to 'off' to keep nothing.") from None
+        try:
+            with self.path.open("ab"):
+                pass
+        except OSError as e:
+            if not self.path.is_file():
+                raise ValueError(f"The data file {self.path} cannot be opened: {e.strerror or e}. Set {ENV} to a "
+                                 "writable folder, or to 'off' to keep nothing.") from None
+            return f"the file is read-only ({e.strerror or e})"
+        try:
+            with tempfile.TemporaryFile(dir=self.path.parent, prefix=".openbook-"):
+                pass
+        except OSError as e:
+            return f"its folder {self.path.parent} is read-only ({e.strerror or e})"
+        return None
 
     # ---- the file -------------------------------------------------------------------------------------
     def check(self) -> None:
@@ -69,10 +120,9 @@ class SqliteFile:
         with self._lock:
             if self._checked:
                 return
+            why = self._cannot_write()
             try:
-                self.path.parent.mkdir(parents=True, exist_ok=True)
-                with self.path.open("ab+") as f:          # creates an empty file, never changes one
-                    f.seek(0)
+                with self.path.open("rb") as f:
                     head = f.read(16)
             except OSError as e:
                 raise ValueError(f"The data file {self.path} cannot be opened: {e.strerror or e}. Set {ENV} to a "
@@ -80,20 +130,21 @@ class SqliteFile:
             if head and head != _MAGIC:
                 raise ValueError(f"The data file {self.path} is not a SQLite database (damaged, or another kind of "
                                  f"file). {self._fix()}")
+            self.read_only = (f"Nothing new can be saved: the data file {self.path} cannot be written, as {why}. The "
+                              "datasets and runs saved so far are listed, read-only. To save, make it writable, or "
+                              f"set {ENV} to a writable folder.") if why else None
             try:
                 with closing(self._connect()) as con:
                     self._check_schema(con)
-            except sqlite3.OperationalError as e:
-                raise ValueError(f"The data file {self.path} cannot be opened ({e}): another program may hold it, "
-                                 f"or its folder is read-only. Try again; if it persists, set {ENV} to another "
-                                 "folder.") from None
-            except sqlite3.DatabaseError as e:
-                raise ValueError(f"The data file {self.path} cannot be read ({e}): it is damaged. "
-                                 f"{self._fix()}") from None
+            except sqlite3.Error as e:
+                raise self._failure(e, "opened") from None
             self._checked = True
 
     def _check_schema(self, con: sqlite3.Connection) -> None:
         tables = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        self._empty = not tables and bool(self.read_only)
+        if self._empty:
+            return
         if not tables:
             self._wal(con)
             con.execute("BEGIN IMMEDIATE")
@@ -115,6 +166,10 @@ class SqliteFile:
         version = row[0] if row else None
         if version != SCHEMA:
             raise ValueError(f"The data file {self.path} was {written_by(version)}. {self._fix()}")
+        missing = [t for t in NEEDED if t not in tables]
+        if missing:
+            raise ValueError(f"The data file {self.path} is damaged: its table {', '.join(missing)} is missing (dropped "
+                             f"by hand, or changed by another program), so what it held is gone. {self._fix()}")
 
     @staticmethod
     def _wal(con: sqlite3.Connection) -> None:
@@ -139,15 +194,23 @@ class SqliteFile:
     # ---- calls ----------------------------------------------------------------------------------------
     def read(self, sql: str, args=()) -> list:
         self._recheck()
+        if self._empty:
+            return []
         try:
             with closing(self._connect()) as con:
                 return con.execute(sql.format_map(TABLES), args).fetchall()
-        except sqlite3.DatabaseError as e:
-            raise ValueError(f"The data file {self.path} cannot be read ({e}). {self._fix()}") from None
+        except sqlite3.Error as e:
+            raise self._failure(e, "read") from None
 
     def write(self, statements) -> int | None:
         """Run [(sql, args), ...] as one IMMEDIATE transaction; the last row id."""
         self._recheck()
+        if self.read_only and self._cannot_write() is None:     # made writable since: checked again, then saved
+            with self._lock:
+                self._checked, self.read_only = False, None
+            self.check()
+        if self.read_only:
+            raise ValueError(self.read_only.replace("Nothing new can be saved", "This cannot be saved", 1))
         try:
             with closing(self._connect()) as con:
                 con.execute("BEGIN IMMEDIATE")
@@ -160,12 +223,30 @@ class SqliteFile:
                 except BaseException:
                     con.execute("ROLLBACK")
                     raise
-        except sqlite3.OperationalError as e:
-            raise ValueError(f"Cannot write to the data file {self.path} ({e}): another program may hold it, or the "
-                             f"disk is full or read-only. Try again; if it persists, set {ENV} to another "
-                             "folder.") from None
-        except sqlite3.DatabaseError as e:
-            raise ValueError(f"The data file {self.path} cannot be written ({e}). {self._fix()}") from None
+        except sqlite3.Error as e:
+            raise self._failure(e, "written") from None
+
+    def _failure(self, e: sqlite3.Error, doing: str) -> ValueError:
+        """What SQLite's error means for the person, and what to do: a missing table is damage, 'locked' another
+        program, 'readonly' the permissions, 'full' the disk; any other error of the file itself is damage."""
+        said = str(e)
+        table = said.partition("no such table: ")[2]
+        if table:
+            return ValueError(f"The data file {self.path} is damaged: its table {table} is missing (dropped by hand, "
+                              f"or changed by another program). {self._fix()}")
+        if "locked" in said or "busy" in said:
+            return ValueError(f"The data file {self.path} cannot be {doing} ({said}): another program holds it. Try "
+                              f"again; if it persists, close that program or set {ENV} to another folder.")
+        if "readonly" in said or "read-only" in said or "unable to open" in said:
+            return ValueError(f"The data file {self.path} cannot be {doing} ({said}): it or its folder is read-only "
+                              f"for this user. Make them writable, or set {ENV} to a writable folder.")
+        if "full" in said:
+            return ValueError(f"The data file {self.path} cannot be {doing} ({said}): the disk is full. Free some "
+                              f"space, or set {ENV} to a folder on another disk.")
+        if isinstance(e, sqlite3.OperationalError):
+            return ValueError(f"The data file {self.path} cannot be {doing} ({said}). Try again; if it persists, "
+                              f"set {ENV} to another folder.")
+        return ValueError(f"The data file {self.path} cannot be {doing} ({said}): it is damaged. {self._fix()}")
 
     def insert(self, sql: str, args) -> int:
         """One INSERT; the new row's id."""
@@ -173,6 +254,8 @@ class SqliteFile:
 
     def compact(self) -> None:
         """Give the space of deleted rows back to the disk (VACUUM), unless another session is reading."""
+        if self.read_only:
+            return
         with closing(self._connect()) as con:
             try:
                 con.execute("VACUUM")

@@ -5,18 +5,27 @@
     key = store.save_dataset("notes", documents, golden_rows)         # "user-3f2a...", the same key as a link's data=
     run = store.save_run(setup, results, key, "notes", golden_key(rows), model="scripted")
     store.list_runs(key) -> [RunInfo(id, created_at, name, setup, model, questions, answered, ...)]
+    store.list_runs(golden=g, holding=key)  # what a dashboard session holding dataset `key` may see (below)
     store.load_run(run) -> Run(info, setup, results)
-    store.delete_run(run); store.delete_dataset(key); store.delete_all()
+    store.delete_run(run, holding=key); store.delete_dataset(key); store.delete_all()
 
 Where: `Store.default()` reads OPENBOOK_STORE. Unset (or 'sqlite'): the file in the data folder,
 `datadir.data_dir()` (OPENBOOK_DATA_DIR; "off" keeps nothing: every save is a no-op that returns None and
-`describe()` says so), see store_sqlite. 'postgres': the database at OPENBOOK_DATABASE_URL, the search engine's,
-in tables of their own, see store_postgres. Both behave the same: every write is one transaction, so sessions and
+`describe()` says so), see sqlite.py. 'postgres': the database at OPENBOOK_DATABASE_URL, the search engine's,
+in tables of their own, see postgres.py. Both behave the same: every write is one transaction, so sessions and
 processes writing at once lose nothing, and a store written in another format is never touched (every call raises
 a ValueError saying which one and how to fix it).
 
-This module holds what the two share: the records, the keys, and the SQL of each call, written once with `?`
-placeholders and {datasets}/{runs} for the table names. A backend runs it: `read(sql, args)` -> rows,
+Who sees a run. A run on a built-in dataset (a key that is a name: 'bundled', 'bundled-user', 'stdlib') is
+everyone's. A run on an upload (a content key, 'user-...') is seen only where that upload is open: by the
+session that made it while it holds the upload, and by any session holding the same documents and golden set
+(uploaded again, or opened through a link to the upload, which works because the upload is kept here with its
+runs). So a session never lists, loads or deletes runs made on documents it does not have. A caller says which
+dataset it holds with `holding=` (the dashboard: the session's active dataset); without it (the command line, run
+by whoever owns the file or database) every run is seen.
+
+This module holds what the two share: the SQL of each call (the records, keys and format number are in
+records.py), written once with `?` placeholders and {datasets}/{runs} for the table names. A backend runs it: `read(sql, args)` -> rows,
 `write([(sql, args), ...])` as one transaction, `insert(sql, args)` -> the new row's id, `check()`, `compact()`,
 and `describe()` -> where, and how to remove everything (the end of Store.describe()'s "... are kept in ").
 
@@ -25,100 +34,27 @@ compared with a silent mis-read), copying runs from one backend to the other, an
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import zlib
-from datetime import datetime, timezone
 from pathlib import Path
-from typing import NamedTuple
 
 from rag_core.data.corpus import Document
 from rag_core.data.golden import GoldenRow
 from rag_core.datadir import ENV, data_dir
 from rag_core.evaluation.losses import QuestionResult
 from rag_core.evaluation.setup import Setup, parse_setup
-
-SCHEMA = 1                                  # the format this version reads and writes
-FILE_NAME = "openbook.sqlite3"
-STORE_ENV = "OPENBOOK_STORE"                # unset or 'sqlite': the data folder; 'postgres': OPENBOOK_DATABASE_URL
-
-
-class SavedDataset(NamedTuple):
-    key: str
-    name: str
-    documents: tuple          # Document, in order
-    golden: tuple             # GoldenRow, in order
-
-
-class DatasetInfo(NamedTuple):
-    key: str
-    name: str
-    documents: int
-    words: int
-    questions: int            # golden rows, valid or not
-    created_at: str           # ISO 8601, UTC
-
-
-class RunInfo(NamedTuple):
-    id: int
-    created_at: str           # ISO 8601, UTC
-    name: str                 # the setup's name
-    setup: str                # Setup.to_text()
-    dataset_key: str
-    dataset_name: str
-    golden_key: str           # golden_key() of the questions run: runs with the same one compare question by question
-    model: str                # "scripted", or the model's name
-    questions: int
-    answered: int             # questions whose loss stage is "answered"
-    found: int                # questions whose anchor was among the k chunks kept
-    chunks: int | None        # chunks in the setup's index
-
-
-class Run(NamedTuple):
-    info: RunInfo
-    setup: Setup
-    results: list             # QuestionResult, in golden-set order
-
-
-def dataset_key(name: str, documents, golden) -> str:
-    """The content hash a dataset is known by, in links and here: 'user-' + 16 hex digits of its name, documents
-    (id, status, text) and golden rows (question, doc, anchor); the dashboard's uploads are keyed the same way."""
-    h = hashlib.sha256(f"{name}\0".encode())
-    for d in documents:
-        h.update(f"{d.id}\0{d.status}\0{d.text}\0".encode())
-    for r in golden:
-        h.update(f"{r.question}\0{r.doc}\0{r.anchor}\0".encode())
-    return "user-" + h.hexdigest()[:16]
-
-
-def golden_key(rows) -> str:
-    """The hash of golden rows (question, doc, anchor), in order: 'g-' + 16 hex digits."""
-    h = hashlib.sha256()
-    for r in rows:
-        h.update(f"{r.question}\0{r.doc}\0{r.anchor}\0".encode())
-    return "g-" + h.hexdigest()[:16]
-
-
-def written_by(version) -> str:
-    """Which Open Book wrote a store of another format, for the backends' messages (this one reads format 1):
-    0 -> 'written by an older version of Open Book (format 0; this one reads format 1)'; 2 -> '... a newer ...'."""
-    when = ("an older" if isinstance(version, int) and version < SCHEMA else
-            "a newer" if isinstance(version, int) else "an unknown")
-    return f"written by {when} version of Open Book (format {version}; this one reads format {SCHEMA})"
-
-
-def _now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+from rag_core.store.records import (FILE_NAME, STORE_ENV, UPLOAD, DatasetInfo, Run, RunInfo, SavedDataset,
+                                    dataset_key, now)
 
 
 class Store:
     def __init__(self, path: Path | str | None, db=None):
         """Store(path): the SQLite file at path, or a store that keeps nothing (None). Store.postgres(url) for a
-        database; `db` is the backend itself (store_sqlite.SqliteFile, store_postgres.PostgresTables)."""
+        database; `db` is the backend itself (sqlite.SqliteFile, postgres.PostgresTables)."""
         self.path = Path(path) if path is not None else None
         if db is None and self.path is not None:
-            from rag_core.store_sqlite import SqliteFile
+            from rag_core.store.sqlite import SqliteFile
             db = SqliteFile(self.path)
         self._db = db                       # None: keep nothing
 
@@ -140,7 +76,7 @@ class Store:
     @classmethod
     def postgres(cls, url: str) -> "Store":
         """The store in the PostgreSQL database at url (postgresql://user:password@host:5432/database)."""
-        from rag_core.store_postgres import PostgresTables
+        from rag_core.store.postgres import PostgresTables
         return cls(None, PostgresTables(url))
 
     def __repr__(self) -> str:
@@ -168,6 +104,13 @@ class Store:
         if self.enabled:
             self._db.check()
 
+    @property
+    def read_only(self) -> str | None:
+        """Why nothing new can be saved while what was saved is still listed (a data folder that cannot be
+        written), or None. Every save and delete then raises ValueError with this reason."""
+        self.check()
+        return getattr(self._db, "read_only", None) if self.enabled else None
+
     # ---- datasets -------------------------------------------------------------------------------------
     def save_dataset(self, name: str, documents, golden=()) -> str | None:
         """Keep an uploaded dataset under its content hash (the same key is kept once); None when switched off."""
@@ -179,7 +122,7 @@ class Store:
                                            ensure_ascii=False).encode(), 3)
         words = sum(len(d.text.split()) for d in documents)
         self._db.write([("INSERT INTO {datasets} VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (key) DO NOTHING",
-                         (key, name, len(documents), words, len(golden), content, _now()))])
+                         (key, name, len(documents), words, len(golden), content, now()))])
         return key
 
     def load_dataset(self, key: str) -> SavedDataset | None:
@@ -218,7 +161,7 @@ class Store:
         return self._db.insert("INSERT INTO {runs} (created_at, name, setup, dataset_key, dataset_name, golden_key, "
                                "model, questions, answered, found, chunks, results) "
                                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                               (_now(), setup.name, setup.to_text(), dataset_key, dataset_name, golden, model,
+                               (now(), setup.name, setup.to_text(), dataset_key, dataset_name, golden, model,
                                 len(results), answered, found, chunks, body))
 
     def save_comparison(self, comparison, dataset_key: str, dataset_name: str, golden: str,
@@ -232,11 +175,21 @@ class Store:
     _INFO = ("SELECT id, created_at, name, setup, dataset_key, dataset_name, golden_key, model, questions, answered, "
              "found, chunks FROM {runs}")
 
-    def list_runs(self, dataset_key: str | None = None, golden: str | None = None) -> list[RunInfo]:
-        """Past runs, newest first; only those of a dataset or a golden set when given."""
+    @staticmethod
+    def _seen(holding: str | None) -> tuple[list, list]:
+        """The WHERE terms and arguments that keep the runs a holder of dataset `holding` may see (module docstring):
+        None -> ([], []); 'user-3f2a...' -> (["(substr(dataset_key, 1, 5) <> ? OR dataset_key = ?)"], [...])."""
+        if holding is None:
+            return [], []
+        return [f"(substr(dataset_key, 1, {len(UPLOAD)}) <> ? OR dataset_key = ?)"], [UPLOAD, holding]
+
+    def list_runs(self, dataset_key: str | None = None, golden: str | None = None,
+                  holding: str | None = None) -> list[RunInfo]:
+        """Past runs, newest first; only those of a dataset or a golden set when given, and only those a session
+        holding dataset `holding` may see when given (runs on other uploads are left out)."""
         if not self.enabled:
             return []
-        where, args = [], []
+        where, args = self._seen(holding)
         for col, v in (("dataset_key", dataset_key), ("golden_key", golden)):
             if v is not None:
                 where.append(f"{col} = ?")
@@ -244,19 +197,24 @@ class Store:
         sql = self._INFO + (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY id DESC"
         return [RunInfo(*r) for r in self._db.read(sql, args)]
 
-    def load_run(self, run_id: int) -> Run:
-        """A saved run with its setup and per-question results; ValueError when there is none with this id."""
-        rows = self._db.read(self._INFO.replace(" FROM", ", results FROM") + " WHERE id = ?", (int(run_id),)) \
-            if self.enabled else []
+    def load_run(self, run_id: int, holding: str | None = None) -> Run:
+        """A saved run with its setup and per-question results; ValueError when there is none with this id (that
+        a session holding dataset `holding` may see, when given)."""
+        where, args = self._seen(holding)
+        rows = self._db.read(self._INFO.replace(" FROM", ", results FROM") + " WHERE " +
+                             " AND ".join(["id = ?"] + where), [int(run_id)] + args) if self.enabled else []
         if not rows:
             raise ValueError(f"There is no saved run {run_id}" + ("." if self.enabled else f" ({ENV} is off)."))
         info = RunInfo(*rows[0][:-1])
         results = [QuestionResult(**r) for r in json.loads(rows[0][-1])]
         return Run(info, parse_setup(info.setup, options="any"), results)
 
-    def delete_run(self, run_id: int) -> None:
+    def delete_run(self, run_id: int, holding: str | None = None) -> None:
+        """Forget a run (only if a session holding dataset `holding` may see it, when given)."""
         if self.enabled:
-            self._db.write([("DELETE FROM {runs} WHERE id = ?", (int(run_id),))])
+            where, args = self._seen(holding)
+            self._db.write([("DELETE FROM {runs} WHERE " + " AND ".join(["id = ?"] + where),
+                             tuple([int(run_id)] + args))])
 
     def delete_all(self) -> None:
         """Forget every dataset and run; the file or the tables stay, empty (delete them by hand to remove them too)."""

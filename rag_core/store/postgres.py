@@ -31,7 +31,7 @@ import psycopg
 from rag_core.retrieval.engines.pgtables import lock_id
 from rag_core.retrieval.engines.pgwire import STILL_WORKS, mask_url, readable
 from rag_core.retrieval.engines.registry import ENV as DATABASE_ENV
-from rag_core.store import SCHEMA, STORE_ENV, written_by
+from rag_core.store.records import SCHEMA, STORE_ENV, written_by
 
 TABLES = {"datasets": "openbook_store_datasets", "runs": "openbook_store_runs"}   # Store's SQL names -> tables
 VERSION_TABLE = "openbook_store_schema"
