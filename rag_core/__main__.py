@@ -7,14 +7,16 @@ two to four setups side by side on the golden set.
     python -m rag_core report --corpus stdlib --modules math,bisect,heapq
     python -m rag_core report --docs notes/ --golden questions.csv
     python -m rag_core report --generator ollama --llm-url http://127.0.0.1:11434 --model llama3.2
-    python -m rag_core report --encoder minilm --reranker dense            # hashing|bm25|minilm|hybrid, lexical|dense
+    python -m rag_core report --retriever minilm --reranker dense     # hashing|bm25|minilm|hybrid, lexical|dense
     python -m rag_core verify --spans spans.json --answer "The cutoff is 0.6 [S1]." --format json
+    python -m rag_core verify --spans spans.json --answer-file answer.txt --anchor "cutoff (default 0.6)"
     python -m rag_core compare --setup "filter:" --setup "no filter: statuses=all" --k 1,3,5 --format json
     OPENBOOK_DATABASE_URL=postgresql://... python -m rag_core report --engine postgres    # memory|postgres|postgres-hnsw
     python -m rag_core compare --setup "exact: engine=postgres" --setup "hnsw: engine=postgres-hnsw"
 
 Errors are one plain line on stderr and exit code 2, never a traceback; problems met while reading the
-input come first, one `note:` line each. A reader that goes away (`| head -1`) ends the run quietly (141).
+input come first, one `note:` line each. A reader that goes away (`| head -1`) ends the run quietly (141); a
+closed stdout is an error, a closed stderr silences notes only (rag_core.cli.output).
 Left out on purpose: writing files (redirect stdout; only `compare --save` keeps runs, in the data folder)
 and charts (the dashboard draws them). This module only dispatches: each command is a module of rag_core.cli.
 """
@@ -24,13 +26,15 @@ import argparse
 import sys
 
 from rag_core.cli import compare, report, verify
+from rag_core.cli.options import OneLineParser
+from rag_core.cli.output import error, guard_streams
 
 COMMANDS = {"report": report, "verify": verify, "compare": compare}   # name -> module with HELP and main(argv)
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The commands, for `--help` and for a call that names none."""
-    ap = argparse.ArgumentParser(prog="python -m rag_core", description="Open Book: the article's RAG tables, live.")
+    ap = OneLineParser(prog="python -m rag_core", description="Open Book: the article's RAG tables, live.")
     sub = ap.add_subparsers(dest="command", required=True)
     for name, command in COMMANDS.items():
         sub.add_parser(name, add_help=False, help=command.HELP)    # each command parses its own options
@@ -39,8 +43,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
+    guard_streams()
     if argv[:1] and argv[0] in COMMANDS:
         return COMMANDS[argv[0]].main(argv[1:])
+    if not argv:
+        return error(f"give a command: {', '.join(COMMANDS)} (python -m rag_core --help says more).")
     try:
         build_parser().parse_args(argv)
     except SystemExit as e:

@@ -2,18 +2,21 @@
 
     python -m rag_core compare --setup "filter:" --setup "no filter: statuses=all" --k 1,3,5 --format json
 
+With --save the result is printed first, then kept: a store that cannot keep it (damaged, foreign, newer,
+read-only, a database that refuses the password) costs nothing already computed; one `error:` line says why
+the save failed, and the exit code is 2, so that a script notices the runs were not kept.
+
 Left out on purpose: the comparison itself (`rag_core.evaluation.compare`) and the store of runs (`--save` hands
 the result to `rag_core.store`).
 """
 from __future__ import annotations
 
 import argparse
-import sys
 
 from rag_core.cli.inputs import check_engines, load_workbench
 from rag_core.cli.options import (OneLineParser, add_data_options, add_engine_options, add_model_options,
-                                  check_options, model_config)
-from rag_core.cli.output import emit, note
+                                  add_retrieval_options, check_database_url, check_options, model_config)
+from rag_core.cli.output import emit, error, note
 from rag_core.evaluation import report as tables_report
 from rag_core.evaluation.workbench import Workbench
 
@@ -37,6 +40,7 @@ def parser() -> argparse.ArgumentParser:
     add_data_options(c)
     add_model_options(c, "a real model answers for every setup (a setup with generator=scripted keeps the "
                          "scripted one)")
+    add_retrieval_options(c, "every setup")
     c.add_argument("--save", action="store_true",
                    help="keep the runs in the data folder's run history (OPENBOOK_DATA_DIR)")
     add_engine_options(c)
@@ -77,9 +81,7 @@ def main(argv: list[str]) -> int:
             base = replace(base, generator="model")
         setups = [parse_setup(text, base) for text in args.setup]
         engines = [s.options.get("engine", "memory") for s in setups]
-        if args.database_url and set(engines) == {"memory"}:
-            raise ValueError("--database-url goes with a postgres engine: --engine postgres, or engine=postgres "
-                             "in a --setup.")
+        check_database_url(args, engines)
         check_engines(wb, engines)
         generate_for = lambda s: scripted_answer                   # noqa: E731
         if args.generator != "scripted":
@@ -92,12 +94,15 @@ def main(argv: list[str]) -> int:
                 raise ValueError(f"Setup {wants[0]!r} asks for generator=model: give --generator ollama or openai "
                                  "with --llm-url and --model.")
         result = compare(wb, setups, ks, generate_for)
-        if args.save:
-            save_runs(wb, args, result)
     except Exception as e:          # every failure is one readable line, never a traceback
-        print(f"error: {' '.join(str(e).split())}", file=sys.stderr)
-        return 2
-    return emit(result.to_json() + "\n" if args.format == "json" else result.to_markdown())
+        return error(e)
+    code = emit(result.to_json() + "\n", json=True) if args.format == "json" else emit(result.to_markdown())
+    if args.save:
+        try:
+            save_runs(wb, args, result)
+        except Exception as e:      # the result is out already: say the runs were not kept, and why
+            return error(f"the comparison above was printed but not saved: {e}") if code == 0 else code
+    return code
 
 
 def save_runs(wb: Workbench, args, result) -> None:

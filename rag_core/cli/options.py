@@ -2,7 +2,7 @@
 
     add_data_options(p)     --corpus --modules --docs --golden --no-notes
     add_model_options(p)    --generator --llm-url --model --timeout
-    add_retrieval_options(p)  --encoder --reranker
+    add_retrieval_options(p)  --retriever (old name --encoder) --reranker
     add_engine_options(p)   --engine --database-url
     check_options(args)     ValueError saying how to fix a call whose options do not fit together
 
@@ -45,13 +45,13 @@ def add_model_options(p: argparse.ArgumentParser, generator_help: str) -> None:
                    help=f"seconds to wait for one answer (more than 0, at most {MAX_TIMEOUT_S:g})")
 
 
-def add_retrieval_options(p: argparse.ArgumentParser) -> None:
-    """The retriever and the reranker every table ranks with."""
-    p.add_argument("--encoder", default="hashing", metavar="RETRIEVER",
-                   help=f"the retriever every table ranks with: {', '.join(RETRIEVERS)} (default hashing, the article's)")
+def add_retrieval_options(p: argparse.ArgumentParser, what: str = "every table") -> None:
+    """The retriever and the reranker `what` ranks with."""
+    p.add_argument("--retriever", "--encoder", dest="retriever", default="hashing", metavar="RETRIEVER",
+                   help=f"the retriever {what} ranks with: {', '.join(RETRIEVERS)} (default hashing, the article's); "
+                        "--encoder is its old name")
     p.add_argument("--reranker", default="lexical",
-                   help=f"the reranker of the rerank and pipeline tables: {', '.join(RERANKERS)} (default lexical, "
-                        "the article's)")
+                   help=f"the reranker {what} reranks with: {', '.join(RERANKERS)} (default lexical, the article's)")
 
 
 def add_engine_options(p: argparse.ArgumentParser) -> None:
@@ -64,8 +64,15 @@ def add_engine_options(p: argparse.ArgumentParser) -> None:
                         "$OPENBOOK_DATABASE_URL, which keeps the password out of the process list)")
 
 
+_NON_EMPTY = {"docs": "a folder, a file or a zip", "golden": "a CSV file", "llm_url": "the server's URL",
+              "model": "a model name"}   # option -> what it names: given empty, it is a mistake, never "the default"
+
+
 def check_options(args) -> None:
     """Options that make no sense alone or together: ValueError saying how to fix the call."""
+    for option, wanted in _NON_EMPTY.items():
+        if getattr(args, option, None) is not None and not getattr(args, option).strip():
+            raise ValueError(f"--{option.replace('_', '-')} is empty: give {wanted}, or leave the option out.")
     if args.golden and not args.docs:
         raise ValueError("--golden goes with --docs: the bundled corpus has its own golden set.")
     if args.docs and args.corpus:
@@ -80,12 +87,17 @@ def check_options(args) -> None:
         raise ValueError("--llm-url and --model go with --generator ollama or openai.")
     if args.generator != "scripted" and not (args.llm_url and args.model):
         raise ValueError(f"--generator {args.generator} needs --llm-url and --model.")
-    check_choice(getattr(args, "encoder", "hashing"), getattr(args, "reranker", "lexical"))
-    if getattr(args, "database_url", None) and getattr(args, "engine", "memory") == "memory" and not hasattr(args, "setup"):
-        raise ValueError("--database-url goes with --engine postgres or postgres-hnsw.")
+    check_choice(args.retriever, args.reranker)
     if not (math.isfinite(args.timeout) and 0 < args.timeout <= MAX_TIMEOUT_S):
         raise ValueError(f"--timeout must be a number of seconds above 0 and at most {MAX_TIMEOUT_S:g}, "
                          f"got {args.timeout:g}: 120 suits a local model.")
+
+
+def check_database_url(args, engines) -> None:
+    """--database-url without any postgres engine among `engines` (the setups' engines on compare)."""
+    if args.database_url and set(engines) <= {"memory"}:
+        raise ValueError("--database-url goes with --engine postgres or postgres-hnsw (on compare, also with "
+                         "engine=postgres in a --setup).")
 
 
 def model_config(args):

@@ -8,12 +8,11 @@ Left out on purpose: the tables themselves (`rag_core.evaluation.report` compute
 from __future__ import annotations
 
 import argparse
-import sys
 
 from rag_core.cli.inputs import check_engines, load_workbench
-from rag_core.cli.options import (add_data_options, add_engine_options, add_model_options, add_retrieval_options,
-                                  check_options, model_config)
-from rag_core.cli.output import emit, note
+from rag_core.cli.options import (OneLineParser, add_data_options, add_engine_options, add_model_options,
+                                  add_retrieval_options, check_database_url, check_options, model_config)
+from rag_core.cli.output import emit, error, note
 from rag_core.evaluation import report as tables_report
 from rag_core.evaluation import tables
 from rag_core.evaluation.workbench import Workbench
@@ -22,7 +21,7 @@ HELP = "compute and print the tables"
 
 
 def parser() -> argparse.ArgumentParser:
-    r = argparse.ArgumentParser(prog="python -m rag_core report", description="The article's tables for a corpus.")
+    r = OneLineParser(prog="python -m rag_core report", description="The article's tables for a corpus.")
     r.add_argument("--format", choices=("markdown", "json"), default="markdown")
     r.add_argument("--tables", help=f"comma-separated subset of: {', '.join(tables_report.TABLE_NAMES)}")
     add_data_options(r)
@@ -43,10 +42,11 @@ def model_tables(wb: Workbench, args) -> dict:
 def main(argv: list[str]) -> int:
     try:
         args = parser().parse_args(argv)
-    except SystemExit as e:             # --help (0) or a bad option, already printed (2)
+    except SystemExit as e:             # --help (0) or a bad option, already printed on one line (2)
         return e.code
     try:
         check_options(args)
+        check_database_url(args, [args.engine])
         names = tables_report.parse_tables(args.tables)
         wb = load_workbench(args)
         check_engines(wb, [args.engine])
@@ -58,6 +58,7 @@ def main(argv: list[str]) -> int:
                 note(tables_report.no_questions(wb, left_out) + " Left out of the report.")
         frames = tables_report.compute(wb, names, model_tables(wb, args))
     except Exception as e:          # every failure is one readable line, never a traceback
-        print(f"error: {e}", file=sys.stderr)
-        return 2
-    return emit(tables_report.to_json(wb, frames) if args.format == "json" else tables_report.to_markdown(wb, frames))
+        return error(e)
+    if args.format == "json":
+        return emit(tables_report.to_json(wb, frames), json=True)
+    return emit(tables_report.to_markdown(wb, frames))
