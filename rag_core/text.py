@@ -1,4 +1,5 @@
-"""Text primitives shared by every stage: whitespace normalisation, the tokenizer, the word hash.
+"""Text primitives shared by every stage: whitespace normalisation, the tokenizer, the word hash, and
+`mask_secrets`, which takes every credential out of a text before anyone shows it.
 
 They are the article's, to the letter, because the rankings depend on them:
     normalize("a\\n  b") -> "a b"
