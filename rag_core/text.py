@@ -181,7 +181,8 @@ class Tokenizer:
 _USERINFO = re.compile(r"(?P<head>\b[A-Za-z][A-Za-z0-9+.-]*://[^:/?#@\s'\"]*:)(?P<password>[^/?#\s'\"]*)@")
 _SECRET_PARAM = re.compile(r"(?P<head>\b(?:password|passwd|pwd|api[_-]?key|access[_-]?token|secret)\s*=\s*)"
                            r"(?P<value>'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|[^\s&;,]+)", re.I)
-_ENCODED_TOKEN = re.compile(r"(?P<head>percent-encod\w*[^:\n]{0,40}:\s*)(?P<value>\"[^\"]*\"|'[^']*'|\S+)", re.I)
+_PLACEHOLDERS = ("password",)   # the word itself, in a hint such as "postgresql://user:password@host/database"
+_ENCODED_TOKEN = re.compile(r"(?P<head>percent-encod\w*[^:\n]{0,40}:\s*)(?P<value>\"[^\"]*\"|'[^']*'|\S+?(?=[.,;]?(?:\s|$)))", re.I)
 
 
 def mask_secrets(text: str, *urls: str) -> str:
@@ -201,6 +202,7 @@ def mask_secrets(text: str, *urls: str) -> str:
         for form in sorted({pw, unquote(pw), quote(unquote(pw), safe=""), quote(unquote(pw))}, key=len, reverse=True):
             if len(form) >= 3:               # a one- or two-letter password would blot out ordinary words
                 text = text.replace(form, "***")
-    text = _USERINFO.sub(lambda m: m.group("head") + "***@", text)
+    text = _USERINFO.sub(lambda m: m.group(0) if m.group("password") in _PLACEHOLDERS else m.group("head") + "***@",
+                         text)
     text = _SECRET_PARAM.sub(lambda m: m.group("head") + "***", text)
     return _ENCODED_TOKEN.sub(lambda m: m.group("head") + "***", text)

@@ -128,3 +128,14 @@ def test_help_lists_the_keys():
     top = subprocess.run([sys.executable, "-m", "rag_core", "--help"], capture_output=True, text=True, cwd=str(ROOT),
                          timeout=120)
     assert "compare" in top.stdout
+
+
+def test_a_postgres_store_that_refuses_the_password_keeps_the_result(capsys, monkeypatch, pg):
+    url = pg.database_for("keeper", "right-Pa55", "openbook_keep").replace("right-Pa55", "wrong-Pa55")
+    monkeypatch.setenv("OPENBOOK_STORE", "postgres")
+    monkeypatch.setenv("OPENBOOK_DATABASE_URL", url)
+    assert main(["compare", *TWO, "--k", "1", "--format", "json", "--save"]) == 2
+    out, err = capsys.readouterr()
+    assert [s["name"] for s in json.loads(out)["setups"]] == ["filter", "no filter"]       # printed, not lost
+    assert err.startswith("error: the comparison above was printed but not saved: ") and err.count("\n") == 1
+    assert "rejected the password of user 'keeper'" in err and "Pa55" not in err

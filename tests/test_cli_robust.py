@@ -235,6 +235,7 @@ def test_an_unreachable_postgres_store_keeps_the_result(capsys, monkeypatch):
     ("https://h/v1?api_key=sk-123&x=1", "https://h/v1?api_key=***&x=1"),
     ("host=db password='s3 cret' dbname=ob", "host=db password=*** dbname=ob"),
     ("http://user:p@ss@host/x", "http://user:***@host/x"),
+    ("write it as postgresql://user:password@host:5432/database", "write it as postgresql://user:password@host:5432/database"),
     ("no credentials in http://host:8080/x or postgresql://ann@/ob?host=/tmp/x",
      "no credentials in http://host:8080/x or postgresql://ann@/ob?host=/tmp/x"),
 ])
