@@ -6,6 +6,7 @@ import streamlit as st
 
 from rag_core.evaluation import outcomes
 from rag_core.generation.llm import LLMError
+from rag_core.text import mask_secrets
 from rag_core.evaluation.pipeline import model_answerer
 from ui import data, frame, model_config, settings, widgets
 
@@ -22,7 +23,7 @@ if cfg is None:
             "arrow at the top left opens the sidebar), fill in the server URL and the model name, and press "
             "**Use this model**. The Ask page then offers an 'Ask the model' button too.")
     st.stop()
-st.success(f"Model: **{widgets.plain(cfg.model)}** via {cfg.protocol} at {widgets.plain(cfg.base_url)} "
+st.success(f"Model: **{widgets.plain(cfg.model)}** via {cfg.protocol} at {widgets.plain(mask_secrets(cfg.base_url))} "
            "(change it under Model server in the sidebar)")
 
 # ---- the golden set through the model

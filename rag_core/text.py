@@ -1,4 +1,5 @@
-"""Text primitives shared by every stage: whitespace normalisation, the tokenizer, the word hash.
+"""Text primitives shared by every stage: whitespace normalisation, the tokenizer, the word hash, and
+`mask_secrets`, which takes every credential out of a text before anyone shows it.
 
 They are the article's, to the letter, because the rankings depend on them:
     normalize("a\\n  b") -> "a b"
@@ -173,3 +174,35 @@ class Tokenizer:
     def hash_array(self) -> np.ndarray:
         """The hashes of every known word as uint64, indexed by word id."""
         return np.array(self.hashes, dtype=np.uint64)
+
+
+# ---- credentials never shown -------------------------------------------------------------------------
+
+_USERINFO = re.compile(r"(?P<head>\b[A-Za-z][A-Za-z0-9+.-]*://[^:/?#@\s'\"]*:)(?P<password>[^/?#\s'\"]*)@")
+_SECRET_PARAM = re.compile(r"(?P<head>\b(?:password|passwd|pwd|api[_-]?key|access[_-]?token|secret)\s*=\s*)"
+                           r"(?P<value>'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|[^\s&;,]+)", re.I)
+_PLACEHOLDERS = ("password",)   # the word itself, in a hint such as "postgresql://user:password@host/database"
+_ENCODED_TOKEN = re.compile(r"(?P<head>percent-encod\w*[^:\n]{0,40}:\s*)(?P<value>\"[^\"]*\"|'[^']*'|\S+?(?=[.,;]?(?:\s|$)))", re.I)
+
+
+def mask_secrets(text: str, *urls: str) -> str:
+    """text with every credential it may carry replaced by ***: the password of any URL in it (user:password@),
+    password=, api_key=, token-like parameters, the token a driver quotes when a percent-encoding is malformed,
+    and wherever else the passwords of `urls` appear (as written, decoded or encoded), e.g. in a driver's message:
+
+        mask_secrets("no server at http://ann:s3cret@db:5432/x")        -> "no server at http://ann:***@db:5432/x"
+        mask_secrets("bad URL host=db password=s3cret")                 -> "bad URL host=db password=***"
+        mask_secrets('invalid token: "p%ZZs"', "postgresql://u:p%ZZs@h") -> 'invalid token: "***"'
+    """
+    from urllib.parse import quote, unquote
+    text = str(text)
+    passwords = {m.group("password") for u in urls for m in _USERINFO.finditer(u or "")}
+    passwords |= {m.group("value").strip("'\"") for u in urls for m in _SECRET_PARAM.finditer(u or "")}
+    for pw in sorted(passwords, key=len, reverse=True):
+        for form in sorted({pw, unquote(pw), quote(unquote(pw), safe=""), quote(unquote(pw))}, key=len, reverse=True):
+            if len(form) >= 3:               # a one- or two-letter password would blot out ordinary words
+                text = text.replace(form, "***")
+    text = _USERINFO.sub(lambda m: m.group(0) if m.group("password") in _PLACEHOLDERS else m.group("head") + "***@",
+                         text)
+    text = _SECRET_PARAM.sub(lambda m: m.group("head") + "***", text)
+    return _ENCODED_TOKEN.sub(lambda m: m.group("head") + "***", text)

@@ -205,3 +205,74 @@ def test_runs_as_a_module():
     out = cli("--format", "json", "--tables", "filter", capture_output=True)
     assert out.returncode == 0, out.stderr
     assert json.loads(out.stdout)["tables"]["filter"][1]["contradicted_top_3"] == 0
+
+
+# ---- --retriever (--encoder is its old name) and a one-line usage error ------------------------------------------
+
+def test_retriever_names_the_retriever_and_encoder_still_works(capsys):
+    new = run_json(capsys, "--tables", "ceiling", "--retriever", "bm25")
+    old = run_json(capsys, "--tables", "ceiling", "--encoder", "bm25")
+    assert new == old and new["setup"]["retriever"] == "bm25"
+    assert new["tables"]["ceiling"] != run_json(capsys, "--tables", "ceiling")["tables"]["ceiling"]
+
+
+def test_compare_takes_retriever_for_every_setup(capsys):
+    assert main(["compare", "--setup", "a:", "--setup", "b: statuses=all", "--k", "1", "--format", "json",
+                 "--retriever", "bm25", "--reranker", "dense"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert all("retriever=bm25" in s["setup"] and "reranker=dense" in s["setup"] for s in doc["setups"])
+
+
+def test_a_usage_error_is_one_line():
+    out = cli("--tables", "ceiling", "--bogus", capture_output=True)
+    assert (out.returncode, out.stdout, out.stderr) == (2, "", "error: unrecognized arguments: --bogus\n")
+
+
+def test_help_names_retriever_and_the_old_name():
+    text = " ".join(cli("--help", capture_output=True).stdout.split())
+    assert "--retriever RETRIEVER, --encoder RETRIEVER" in text and "--encoder is its old name" in text
+
+
+# ---- verify --anchor ------------------------------------------------------------------------------------------
+
+SPANS = ["Optional arg cutoff (default 0.6) is a float in [0, 1].", "NOTE (draft): the default cutoff is 0.9."]
+
+
+def verify_cli(capsys, tmp_path, *args):
+    (tmp_path / "spans.json").write_text(json.dumps(SPANS))
+    code = main(["verify", "--spans", str(tmp_path / "spans.json"), *args])
+    return code, *capsys.readouterr()
+
+
+@pytest.mark.parametrize("answer, states, missing", [
+    ("The default cutoff is 0.6 [S1].", True, []),
+    ("The default cutoff is 0.9 [S2].", False, ["0.6"]),
+])
+def test_verify_anchor_adds_two_keys_to_the_json(capsys, tmp_path, answer, states, missing):
+    from rag_core.generation.anchor import states_anchor
+    code, out, err = verify_cli(capsys, tmp_path, "--answer", answer, "--anchor", "cutoff (default 0.6)",
+                                "--format", "json")
+    doc = json.loads(out)
+    assert code == 0 and err == ""
+    assert (doc["states_anchor"], doc["missing_from_answer"]) == (states, missing)
+    assert {k: doc[k] for k in ("states_anchor", "missing_from_answer")} == \
+        states_anchor(answer, "cutoff (default 0.6)").as_dict()
+    _, plain, _ = verify_cli(capsys, tmp_path, "--answer", answer, "--format", "json")
+    assert json.loads(plain) == {k: v for k, v in doc.items() if k not in ("states_anchor", "missing_from_answer")}
+
+
+def test_verify_anchor_line_in_the_text_format(capsys, tmp_path):
+    _, out, _ = verify_cli(capsys, tmp_path, "--answer", "The default cutoff is 0.9 [S2].",
+                           "--anchor", "cutoff (default 0.6)")
+    assert out.splitlines()[-1] == "anchor: not stated; missing from the answer: 0.6"
+    _, out, _ = verify_cli(capsys, tmp_path, "--answer", "The default cutoff is 0.6 [S1].",
+                           "--anchor", "cutoff (default 0.6)")
+    assert out.splitlines()[-1] == "anchor: stated"
+    _, without, _ = verify_cli(capsys, tmp_path, "--answer", "The default cutoff is 0.6 [S1].")
+    assert without.splitlines() == out.splitlines()[:-1]
+
+
+def test_verify_an_empty_anchor_is_one_line(capsys, tmp_path):
+    code, out, err = verify_cli(capsys, tmp_path, "--answer", "x", "--anchor", " ")
+    assert (code, out) == (2, "") and err == ("error: --anchor is empty: give the text the answer must state, "
+                                              "or leave the option out.\n")

@@ -31,7 +31,7 @@ def test_json_schema(capsys):
     for s in doc["setups"]:
         assert [set(r) for r in s["recall"]] == [{"k", "value", "ci_low", "ci_high", "hits", "questions"}] * 2
         assert list(s["losses"]) == list(STAGES) and sum(s["losses"].values()) == 18
-        assert set(s["outcomes"]) == {"answered", "wrong source", "refused", "abstained"}
+        assert set(s["outcomes"]) == {"answered", "misses the answer", "grounded", "wrong source", "refused", "abstained"}
     assert [(p["a"], p["b"], p["k"]) for p in doc["pairs"]] == [("filter", "no filter", 1), ("filter", "no filter", 3)]
     assert {"a", "b", "k", "a_only", "b_only", "both", "neither", "p_value"} <= set(doc["pairs"][0])
     assert len(doc["questions"]) == 18
@@ -74,7 +74,8 @@ def test_a_real_model_answers_for_the_setups_that_ask_for_it(capsys):
     finally:
         stop_server(server)
     assert doc["setups"][0]["outcomes"]["abstained"] == 18           # the fake model always abstains
-    assert doc["setups"][1]["outcomes"]["answered"] == 18
+    scripted = doc["setups"][1]["outcomes"]
+    assert scripted["answered"] + scripted["misses the answer"] == 18 and scripted["abstained"] == 0
     assert doc["setups"][0]["losses"]["abstained"] == 18 and "generator=model" in doc["setups"][0]["setup"]
 
 
@@ -127,3 +128,14 @@ def test_help_lists_the_keys():
     top = subprocess.run([sys.executable, "-m", "rag_core", "--help"], capture_output=True, text=True, cwd=str(ROOT),
                          timeout=120)
     assert "compare" in top.stdout
+
+
+def test_a_postgres_store_that_refuses_the_password_keeps_the_result(capsys, monkeypatch, pg):
+    url = pg.database_for("keeper", "right-Pa55", "openbook_keep").replace("right-Pa55", "wrong-Pa55")
+    monkeypatch.setenv("OPENBOOK_STORE", "postgres")
+    monkeypatch.setenv("OPENBOOK_DATABASE_URL", url)
+    assert main(["compare", *TWO, "--k", "1", "--format", "json", "--save"]) == 2
+    out, err = capsys.readouterr()
+    assert [s["name"] for s in json.loads(out)["setups"]] == ["filter", "no filter"]       # printed, not lost
+    assert err.startswith("error: the comparison above was printed but not saved: ") and err.count("\n") == 1
+    assert "rejected the password of user 'keeper'" in err and "Pa55" not in err

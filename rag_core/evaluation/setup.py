@@ -89,6 +89,9 @@ class Setup:
         if not isinstance(name, str) or not name or ":" in name or "=" in name or len(name) > MAX_NAME:
             raise ValueError(f"A setup's name is a short label without ':' or '=' (at most {MAX_NAME} characters), "
                              f"got {self.name!r}: e.g. 'small chunks'.")
+        if not name.isprintable():      # a newline breaks a Markdown table, an escape sequence reaches a terminal
+            raise ValueError(f"A setup's name is one line of visible characters, got {self.name!r} (it holds a "
+                             "control character: a line break, a tab or an escape): e.g. 'small chunks'.")
         object.__setattr__(self, "name", name)
         for what, v in (("candidates", self.candidates), ("k", self.k)):
             if not isinstance(v, numbers.Integral) or isinstance(v, bool) or v <= 0:
@@ -182,11 +185,17 @@ def parse_setup(text: str, base: Setup = Setup(), options=None) -> Setup:
     return _apply(base, name, given)
 
 
+MAX_WHOLE = 10 ** 9      # a size, k or number of candidates above this is a typo (and overflows numpy's integers)
+
+
 def _whole(name: str, key: str, value: str) -> int:
     try:
-        return int(value)
+        number = int(value)
     except ValueError:
         raise ValueError(f"Setup {name!r}: {key} must be a whole number, got {value!r}.") from None
+    if number > MAX_WHOLE:
+        raise ValueError(f"Setup {name!r}: {key} must be at most {MAX_WHOLE:,}, got {value}.")
+    return number
 
 
 def _apply(base: Setup, name: str, given: dict) -> Setup:

@@ -37,6 +37,7 @@ import httpx
 
 from rag_core.generation.llm_wire import (ANY_MODEL, MAX_BODY_BYTES, LLMError, model_list,  # noqa: F401
                                           stream_answer, too_slow, unexpected, whole_answer)
+from rag_core.text import mask_secrets
 
 PROTOCOLS = ("ollama", "openai")
 MAX_ANSWER_CHARS = 64 * 1024         # an answer is cut here (Generation.truncated)
@@ -48,21 +49,22 @@ def check_url(url: str) -> None:
     "http://127.0.0.1:11434" -> fine;  "http://[::1" -> ValueError("The server URL 'http://[::1' is not ...")
     """
     example = "e.g. http://127.0.0.1:11434"
+    shown = mask_secrets(url)                       # never the password of http://user:password@host
     if not url.startswith(("http://", "https://")):
-        raise ValueError(f"The server URL {url!r} must start with http:// or https://, {example}.")
+        raise ValueError(f"The server URL {shown!r} must start with http:// or https://, {example}.")
     if any(c.isspace() or not c.isprintable() for c in url):
-        raise ValueError(f"The server URL {url!r} contains a space or an invisible character: remove it.")
+        raise ValueError(f"The server URL {shown!r} contains a space or an invisible character: remove it.")
     try:
         parts = urlsplit(url)
         port = parts.port                           # ValueError when not a number or out of range
         httpx.URL(url)
     except (ValueError, UnicodeError, httpx.InvalidURL):
-        raise ValueError(f"The server URL {url!r} is not a valid address (check the brackets, the host "
+        raise ValueError(f"The server URL {shown!r} is not a valid address (check the brackets, the host "
                          f"and the port), {example}.") from None
     if not parts.hostname:
-        raise ValueError(f"The server URL {url!r} has no host name, {example}.")
+        raise ValueError(f"The server URL {shown!r} has no host name, {example}.")
     if port == 0:
-        raise ValueError(f"The server URL {url!r} has port 0: use the port the server listens on, {example}.")
+        raise ValueError(f"The server URL {shown!r} has port 0: use the port the server listens on, {example}.")
 
 
 @dataclass(frozen=True)

@@ -23,6 +23,8 @@ from urllib.parse import urlsplit
 
 import httpx
 
+from rag_core.text import mask_secrets
+
 if TYPE_CHECKING:
     from rag_core.generation.llm import LLMConfig
 
@@ -33,7 +35,11 @@ LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
 
 
 class LLMError(Exception):
-    """A generation failed; `str(error)` is a plain-language explanation with a next step."""
+    """A generation failed; `str(error)` is a plain-language explanation with a next step, never a credential
+    (text.mask_secrets runs over every message: a server URL with user:password@ is shown with ***)."""
+
+    def __init__(self, message: object = "", *args):
+        super().__init__(mask_secrets(str(message)), *args)
 
 
 # --- one piece of an answer, whatever the protocol ----------------------------------------------

@@ -20,13 +20,18 @@ from typing import Iterable, NamedTuple
 import numpy as np
 
 from rag_core.retrieval.index import Index, SearchResult, check_question
+from rag_core.text import mask_secrets
 
 NOTHING_ALLOWED = ("No chunk passes the status filter (no status is allowed): nothing is retrieved. "
                    "Allow at least one status.")
 
 
 class EngineError(ValueError):
-    """An engine that cannot answer. The message says what happened and what to do; it never holds a password."""
+    """An engine that cannot answer. The message says what happened and what to do; it never holds a password
+    (text.mask_secrets runs over every message)."""
+
+    def __init__(self, message: object = "", *args):
+        super().__init__(mask_secrets(str(message)), *args)
 
 
 class Plan(NamedTuple):

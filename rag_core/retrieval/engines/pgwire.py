@@ -16,12 +16,12 @@ from __future__ import annotations
 import re
 import struct
 from typing import Iterator
-from urllib.parse import quote
 
 import numpy as np
 
 from rag_core.retrieval.engines.base import EngineError
 from rag_core.retrieval.engines.spaces import Query, Vectors
+from rag_core.text import mask_secrets
 
 COPY_HEADER = b"PGCOPY\n\xff\r\n\x00" + struct.pack(">ii", 0, 0)
 COPY_TRAILER = struct.pack(">h", -1)
@@ -85,22 +85,10 @@ def parse_rows(blobs: list[bytes], kind: str, dim: int) -> Vectors:
 
 # ---- never a password in a message ---------------------------------------------------------------
 
-def _password(url: str) -> str | None:
-    try:
-        from psycopg.conninfo import conninfo_to_dict
-        return conninfo_to_dict(url).get("password") or None
-    except Exception:                     # an unreadable URL: the patterns below still mask it
-        return None
-
-
 def scrub(text: str, url: str) -> str:
-    """text with the URL's password (as written, and URL-encoded) replaced by ***."""
-    pw = _password(url)
-    for form in {pw, quote(pw or "", safe=""), quote(pw or "")} if pw else ():
-        if form:
-            text = text.replace(form, "***")
-    text = re.sub(r"(://[^:/@?#\s]*:)[^@\s]*@", r"\1***@", text)                  # user:password@ in a URL
-    return re.sub(r"(password\s*=\s*)('(?:[^'\\]|\\.)*'|[^\s&]+)", r"\1***", text, flags=re.I)   # password=... anywhere
+    """text with the URL's password (as written, decoded and URL-encoded) replaced by ***, and any other
+    credential text.mask_secrets finds (even in a URL whose percent-encoding is malformed)."""
+    return mask_secrets(text, url)
 
 
 def mask_url(url: str) -> str:

@@ -1,0 +1,64 @@
+"""`python -m rag_core report`: the article's tables for a corpus, as Markdown or JSON.
+
+    python -m rag_core report --format json --tables ceiling,filter
+    python -m rag_core report --docs notes/ --golden questions.csv
+
+Left out on purpose: the tables themselves (`rag_core.evaluation.report` computes and formats them).
+"""
+from __future__ import annotations
+
+import argparse
+
+from rag_core.cli.inputs import check_engines, load_workbench
+from rag_core.cli.options import (OneLineParser, add_data_options, add_engine_options, add_model_options,
+                                  add_retrieval_options, check_database_url, check_options, model_config)
+from rag_core.cli.output import emit, error, note
+from rag_core.evaluation import report as tables_report
+from rag_core.evaluation import tables
+from rag_core.evaluation.workbench import Workbench
+
+HELP = "compute and print the tables"
+
+
+def parser() -> argparse.ArgumentParser:
+    r = OneLineParser(prog="python -m rag_core report", description="The article's tables for a corpus.")
+    r.add_argument("--format", choices=("markdown", "json"), default="markdown")
+    r.add_argument("--tables", help=f"comma-separated subset of: {', '.join(tables_report.TABLE_NAMES)}")
+    add_data_options(r)
+    add_model_options(r, "a real model adds the table pipeline_model (its outcomes with and without the filter)")
+    add_retrieval_options(r)
+    add_engine_options(r)
+    return r
+
+
+def model_tables(wb: Workbench, args) -> dict:
+    """The pipeline table for a real model, with and without the filter."""
+    if args.generator == "scripted":
+        return {}
+    from rag_core.evaluation.pipeline import model_answerer
+    return {"pipeline_model": tables.pipeline(wb, generate=model_answerer(model_config(args)), mode="strict")}
+
+
+def main(argv: list[str]) -> int:
+    try:
+        args = parser().parse_args(argv)
+    except SystemExit as e:             # --help (0) or a bad option, already printed on one line (2)
+        return e.code
+    try:
+        check_options(args)
+        check_database_url(args, [args.engine])
+        names = tables_report.parse_tables(args.tables)
+        wb = load_workbench(args)
+        check_engines(wb, [args.engine])
+        if args.generator != "scripted" and not wb.check.valid:
+            raise ValueError(tables_report.no_questions(wb, [f"--generator {args.generator}"]))
+        if args.tables is None:         # every table asked for implicitly: leave out those that cannot be computed
+            names, left_out = tables_report.computable(wb, names)
+            if left_out:
+                note(tables_report.no_questions(wb, left_out) + " Left out of the report.")
+        frames = tables_report.compute(wb, names, model_tables(wb, args))
+    except Exception as e:          # every failure is one readable line, never a traceback
+        return error(e)
+    if args.format == "json":
+        return emit(tables_report.to_json(wb, frames), json=True)
+    return emit(tables_report.to_markdown(wb, frames))
