@@ -1,5 +1,6 @@
-"""Text primitives shared by every stage: whitespace normalisation, the tokenizer, the word hash, and
-`mask_secrets`, which takes every credential out of a text before anyone shows it.
+"""Text primitives shared by every stage: whitespace normalisation, the tokenizer, the word hash, the question
+check (`check_question`: what every search and the golden set ask of a question), and `mask_secrets`, which takes
+every credential out of a text before anyone shows it.
 
 They are the article's, to the letter, because the rankings depend on them:
     normalize("a\\n  b") -> "a b"
@@ -30,6 +31,9 @@ _WORD = re.compile(r"[a-z0-9]+")
 _WORD_OR_BREAK = re.compile(r"[a-z0-9]+|\n")
 
 
+MAX_QUESTION_CHARS = 20_000
+
+
 def normalize(s: str) -> str:
     """Collapse every run of whitespace to one space: "a\\n  b " -> "a b"."""
     return " ".join(s.split())
@@ -38,6 +42,20 @@ def normalize(s: str) -> str:
 def words(text: str) -> list[str]:
     """The article's tokenizer: split camelCase, lowercase, keep [a-z0-9]+ runs, drop stopwords."""
     return list(cached_words(text))
+
+
+def check_question(question: str) -> str:
+    """The question, stripped, or a ValueError saying how to fix it."""
+    if not isinstance(question, str) or not question.strip():
+        raise ValueError("The question is empty: type a question.")
+    if len(question) > MAX_QUESTION_CHARS:
+        raise ValueError(f"The question is {len(question):,} characters long; keep it under "
+                         f"{MAX_QUESTION_CHARS:,} characters (a question, not a document).")
+    if not words(question):
+        raise ValueError("The question has no searchable words (only stopwords like 'what', 'the', 'is', "
+                         "or only punctuation and symbols): add a content word, e.g. a function name.")
+    return question.strip()
+
 
 
 @functools.lru_cache(maxsize=65536)

@@ -31,7 +31,7 @@ def test_json_schema(capsys):
     for s in doc["setups"]:
         assert [set(r) for r in s["recall"]] == [{"k", "value", "ci_low", "ci_high", "hits", "questions"}] * 2
         assert list(s["losses"]) == list(STAGES) and sum(s["losses"].values()) == 18
-        assert set(s["outcomes"]) == {"answered", "misses the answer", "grounded", "wrong source", "refused", "abstained"}
+        assert set(s["outcomes"]) == {"answered", "misses the answer", "wrong source", "refused", "abstained"}
     assert [(p["a"], p["b"], p["k"]) for p in doc["pairs"]] == [("filter", "no filter", 1), ("filter", "no filter", 3)]
     assert {"a", "b", "k", "a_only", "b_only", "both", "neither", "p_value"} <= set(doc["pairs"][0])
     assert len(doc["questions"]) == 18

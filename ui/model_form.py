@@ -13,6 +13,7 @@ import difflib
 import streamlit as st
 
 from rag_core.generation.llm import PROTOCOLS, LLMConfig, LLMError, list_models
+from rag_core.text import mask_secrets
 from ui import model_config
 from ui.widgets import plain
 
@@ -57,7 +58,8 @@ def render() -> None:
                                 key="llm_form_protocol",
                                 help="Ollama's /api/generate, or /v1/chat/completions (llama.cpp server, vLLM, "
                                      "LM Studio…).")
-        url = st.text_input("Server URL", value=cfg.base_url if cfg else "http://127.0.0.1:11434",
+        shown_url = mask_secrets(cfg.base_url) if cfg else "http://127.0.0.1:11434"   # a password never comes back
+        url = st.text_input("Server URL", value=shown_url,
                             key="llm_form_url",
                             help="Where the server listens, e.g. http://127.0.0.1:11434 for Ollama.")
         model = st.text_input("Model", value=cfg.model if cfg else "", placeholder="e.g. qwen2.5:7b",
@@ -76,6 +78,8 @@ def render() -> None:
         check = st.form_submit_button("Check connection", key="llm_form_check",
                                       help="Ask the server which models it has (nothing is saved).")
     url, model, api_key = url.strip(), model.strip(), key.strip() or (cfg.api_key if cfg else None)
+    if cfg and url == shown_url:            # the masked URL sent back unchanged: keep the one set, password and all
+        url = cfg.base_url
     if use:
         try:
             st.session_state["llm_config"] = LLMConfig(protocol, url, model, float(timeout), api_key,

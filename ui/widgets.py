@@ -65,8 +65,9 @@ GLOSSARY = {
     "States the anchor": "An answer states a golden anchor when it holds every number of the anchor (by value), "
                          "every technical name (whole), and at least two thirds of its other words (any order, "
                          "stopwords aside).",
-    "Nothing to check": "A sentence with no number, no technical name and no word of the span it cites ('The answer "
-                        "is: [S3].') claims nothing the checker can test: the strict checker refuses it.",
+    "Nothing to check": "An answer none of whose sentences has a number, a technical name or a word of the span "
+                        "it cites ('The answer is: [S3].') claims nothing the checker can test: the strict checker "
+                        "refuses it.",
     "Strict checker": "The default checker: numbers are compared by value as whole numbers (0.6 is not 0 or 6), "
                       "names as whole names, and an abstention must be the whole answer.",
     "Article's checker": "The article's checker: it looks for each number or name as a piece of the span's text, "

@@ -29,8 +29,7 @@ from typing import NamedTuple
 import numpy as np
 
 from rag_core.data.corpus import DATA, Corpus, Document
-from rag_core.retrieval.index import MAX_QUESTION_CHARS, check_question
-from rag_core.text import normalize, words
+from rag_core.text import MAX_QUESTION_CHARS, check_question, normalize, words
 
 GOLDEN_FILES = {"article": DATA / "golden.json",      # the article's questions, in the library's own words
                 "user": DATA / "golden_user.json"}     # the same anchors, asked as a user would (trap 3)

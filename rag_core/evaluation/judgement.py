@@ -49,7 +49,7 @@ MEANING = {
     "wrong source": "Grounded, but on a draft, an outdated note or another document: a faithful quote of the wrong "
                     "page.",
     "refused": "The checker refused it: a sentence without a citation, a citation to a span that does not exist, "
-               "a number or name the cited span lacks, or nothing to check.",
+               "a number or name the cited span lacks, or an answer with nothing to check.",
     "abstained": "The answer says NOT IN THE CONTEXT: nothing was claimed.",
 }
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from rag_core.generation import claims
 from rag_core.generation.generator import scripted_answer, sentences
 from rag_core.generation.prompt import ABSTAIN
 from rag_core.generation.verifier import CITATION
@@ -64,12 +65,15 @@ def _generated(question: str, spans: list[str]) -> tuple[str, int] | None:
 
 
 def _invented(number: str, spans: list[str]) -> str:
-    """A number near `number` that appears in no span: '0.6' -> '0.9', '3' -> '4'."""
+    """A number near `number` that no span has, in digits or in words (as the strict checker reads numbers):
+    '0.6' -> '0.9', '3' -> '4'."""
     value, decimals = float(number), len(number.split(".")[1]) if "." in number else 0
     step = 0.3 if decimals else 1
+    held = [claims.of(s) for s in spans]
     for i in range(1, 1000):
         candidate = f"{value + i * step:.{decimals}f}"
-        if not any(candidate in NUMBER.findall(s) for s in spans):
+        if not any(candidate in NUMBER.findall(s) for s in spans) and \
+                not any(h.has_number(v) for h in held for _, v in claims.numbers(candidate)):
             return candidate
     return number + "7"
 

@@ -28,9 +28,8 @@ import numpy as np
 from rag_core.retrieval.chunkers import ChunkerConfig, fixed_window_spans
 from rag_core.retrieval.encoder import HashingEncoder, SparseMatrix
 from rag_core.retrieval.tokenized import TokenizedCorpus
-from rag_core.text import words
+from rag_core.text import check_question
 
-MAX_QUESTION_CHARS = 20_000
 
 
 class SearchResult(NamedTuple):
@@ -102,19 +101,6 @@ def _fixed_pieces(tc: TokenizedCorpus, chunker: ChunkerConfig) -> tuple[list, np
     texts = [norm[d][a:b] if n else docs[d].text            # an empty document is one chunk, as fixed_window
              for d, a, b, n in zip(doc.tolist(), first.tolist(), last.tolist(), n_tokens[doc].tolist())]
     return texts, doc, start, end
-
-
-def check_question(question: str) -> str:
-    """The question, stripped, or a ValueError saying how to fix it."""
-    if not isinstance(question, str) or not question.strip():
-        raise ValueError("The question is empty: type a question.")
-    if len(question) > MAX_QUESTION_CHARS:
-        raise ValueError(f"The question is {len(question):,} characters long; keep it under "
-                         f"{MAX_QUESTION_CHARS:,} characters (a question, not a document).")
-    if not words(question):
-        raise ValueError("The question has no searchable words (only stopwords like 'what', 'the', 'is', "
-                         "or only punctuation and symbols): add a content word, e.g. a function name.")
-    return question.strip()
 
 
 def chunk_pieces(tc: TokenizedCorpus, chunker: ChunkerConfig) -> dict:

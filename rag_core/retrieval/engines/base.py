@@ -19,9 +19,11 @@ from typing import Iterable, NamedTuple
 
 import numpy as np
 
-from rag_core.retrieval.index import Index, SearchResult, check_question
+from rag_core.retrieval.index import Index, SearchResult
+from rag_core.text import check_question
 from rag_core.text import mask_secrets
 
+ENV = "OPENBOOK_DATABASE_URL"          # where an engine that needs a database finds its URL when none is given
 NOTHING_ALLOWED = ("No chunk passes the status filter (no status is allowed): nothing is retrieved. "
                    "Allow at least one status.")
 

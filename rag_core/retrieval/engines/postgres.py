@@ -37,9 +37,8 @@ import numpy as np
 import psycopg
 from psycopg import sql
 
-from rag_core.retrieval.engines import pgtables
-from rag_core.retrieval.engines.base import EngineError, SearchEngine, nothing, plan_search, rank
-from rag_core.retrieval.engines.registry import ENV
+import rag_core.retrieval.engines.pgtables as pgtables
+from rag_core.retrieval.engines.base import ENV, EngineError, SearchEngine, nothing, plan_search, rank
 from rag_core.retrieval.engines.pgwire import STILL_WORKS, literal, mask_url, parse_rows, readable
 from rag_core.retrieval.engines.spaces import vector_source, vector_space
 from rag_core.retrieval.index import Index, SearchResult

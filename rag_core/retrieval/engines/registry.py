@@ -17,7 +17,8 @@ from __future__ import annotations
 import os
 import threading
 
-ENV = "OPENBOOK_DATABASE_URL"
+from rag_core.retrieval.engines.base import ENV
+
 ENGINES = ("memory", "postgres", "postgres-hnsw")
 DESCRIPTIONS = {
     "memory": "the in-process index: exact, nothing to install",
