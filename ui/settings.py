@@ -51,6 +51,10 @@ class Setting:
     dump: Callable[[Any], str] = str            # value -> URL text
     lo: int | None = None                       # smallest number the widget accepts
     hi: int | None = None                       # largest
+    url: str | None = None                      # its name in the URL, when not the key (tour_step is ?step=)
+
+    def name(self, key: str) -> str:
+        return self.url or key
 
     def read(self, text: str):
         """The value of a link's text; ValueError when malformed or outside [lo, hi]."""
@@ -73,6 +77,7 @@ SETTINGS = {
     "retriever": Setting("hashing", _choice(RETRIEVERS)),
     "reranker": Setting("lexical", _choice(RERANKERS)),
     "engine": Setting("memory", _choice(ENGINES)),
+    "tour_step": Setting(1, int, lo=1, hi=9, url="step"),
 }
 SHARED = ("chunker", "size", "overlap", "retriever", "reranker", "engine")        # shown in the sidebar of every page
 
@@ -89,11 +94,12 @@ def init(keys) -> list[str]:
             continue
         s = SETTINGS[key]
         value = s.default
-        if key in st.query_params:
+        name = s.name(key)
+        if name in st.query_params:
             try:
-                value = s.read(st.query_params[key])
+                value = s.read(st.query_params[name])
             except (ValueError, TypeError):
-                warnings.append(f"The link's value {st.query_params[key]!r} for '{key}' is not valid; using {s.dump(s.default)!r}.")
+                warnings.append(f"The link's value {st.query_params[name]!r} for '{name}' is not valid; using {s.dump(s.default)!r}.")
         st.session_state[key] = value
         st.session_state[shadow] = value
     return warnings
@@ -102,7 +108,7 @@ def init(keys) -> list[str]:
 def remember(key: str) -> None:
     """Widget on_change: keep the value across page switches and put it in the URL."""
     st.session_state["_keep_" + key] = st.session_state[key]
-    st.query_params[key] = SETTINGS[key].dump(st.session_state[key])
+    st.query_params[SETTINGS[key].name(key)] = SETTINGS[key].dump(st.session_state[key])
 
 
 def choose_strategy() -> None:
@@ -121,7 +127,7 @@ def set_value(key: str, value) -> None:
 
 def sync_url(keys) -> None:
     """Write the page's settings into the URL, so that the address bar is always a shareable link."""
-    wanted = {k: SETTINGS[k].dump(st.session_state[k]) for k in keys if k in st.session_state}
+    wanted = {SETTINGS[k].name(k): SETTINGS[k].dump(st.session_state[k]) for k in keys if k in st.session_state}
     wanted["data"] = data.dataset().key              # which dataset the view shows (see dataset_from_link)
     if any(st.query_params.get(k) != v for k, v in wanted.items()):
         st.query_params.update(wanted)
