@@ -27,7 +27,7 @@ chunker = settings.chunker_or_stop()
 controls = tour_view.control(number, wb, chunker)
 if number == 8 and set(controls.retrievers) - {"hashing", "bm25"}:        # the trained encoder encodes once
     data.prepare([chunker], wb.using(retriever="minilm"))
-step = tour.step(wb, number, chunker, controls)
+step = data.tour_step(number, chunker, controls)
 tour_view.draw(step, wb, chunker)
 
 links = {k: st.session_state[k] for k in settings.SHARED}
@@ -40,3 +40,6 @@ st.download_button("Download the whole tour (one HTML file, for those who were n
                                                     f"chunker {chunker.label}; retriever {wb.retriever}, reranker "
                                                     f"{wb.reranker}"),
                    "open-book-tour.html", "text/html", key="tour_download", icon=":material/download:")
+
+if number < STEPS:      # the next step, prepared while the presenter talks: Next then only draws it
+    data.tour_step(number + 1, chunker, tour.Controls())
