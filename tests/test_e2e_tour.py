@@ -88,3 +88,44 @@ def test_the_presenter_download_opens_offline_with_the_nine_steps(new_page, serv
     expect(reader.get_by_text(tour.step(wb, 4, ARTICLE).sentence, exact=True)).to_be_visible()
     assert reader.evaluate("[...document.images].every(i => i.complete && i.naturalWidth > 0)")
     assert [u for u in requests if not u.startswith(("file:", "data:"))] == []
+
+
+NOTES = {"launch.txt": "Mission notes. The launch code for the rocket is 7741 and it changes every Monday. Only the "
+                       "flight director may read the launch code aloud.",
+         "menu.md": "# Canteen\n\nOn Fridays the canteen serves lentil soup with rye bread."}
+DRAFT = '{"id": "old-launch", "text": "DRAFT: the launch code for the rocket is 1234.", "status": "draft"}'
+GOLDEN = ("question,doc,anchor\n"
+          "What is the launch code of the rocket?,launch.txt,The launch code for the rocket is 7741\n"
+          "What soup on Fridays?,menu.md,serves lentil soup\n")
+
+
+def test_an_upload_with_a_golden_set_takes_the_tour(new_page, server, tmp_path):
+    from rag_core import Corpus, GoldenRow, Workbench
+    from rag_core.data.ingest import read_files, read_golden_csv
+    from browser import upload
+    paths = []
+    for name, text in {**NOTES, "extra.jsonl": DRAFT}.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+        paths.append(tmp_path / name)
+    (tmp_path / "golden.csv").write_text(GOLDEN, encoding="utf-8")
+    docs = read_files([(p.name, p.read_bytes()) for p in paths]).documents
+    rows, _ = read_golden_csv(GOLDEN.encode(), "golden.csv")
+    mine = Workbench(Corpus(tuple(docs), name="My documents"), [GoldenRow(*r) for r in rows])
+
+    page = new_page(1280, 2400)
+    page.goto(server.url + "/your_data")
+    expect(page.locator(MAIN)).to_contain_text("Active dataset: Bundled corpus")
+    wait_idle(page)
+    upload(page, "Documents", paths)
+    upload(page, "Golden set", [tmp_path / "golden.csv"])
+    expect(page.locator(MAIN)).to_contain_text("2 of 2 golden question(s) valid")
+    page.get_by_role("button", name="Use these documents").click()
+    expect(page.locator(MAIN)).to_contain_text("Active dataset: My documents", timeout=2 * WAIT_MS)
+    wait_idle(page)
+    page.get_by_role("link", name="The tour").first.click()
+    shows_step(page, mine, 1)
+    for n in range(2, 10):
+        with rerun(page):
+            page.locator(MAIN).get_by_role("button", name="Next").click()
+        shows_step(page, mine, n)
+    assert "draft chunk outranks" in tour.step(mine, 4, ARTICLE).sentence     # the rule found the uploaded draft

@@ -312,3 +312,41 @@ def test_an_upload_with_a_golden_set_takes_the_tour():
     at.switch_page("pages/tour.py").run()
     assert not at.exception, [e.message for e in at.exception]
     assert sentence(at).startswith("In 1 of 2 golden questions a draft chunk outranks")
+
+
+def chart_numbers(at) -> set:
+    """The numbers of the one dataset the page's chart draws (Streamlit ships it beside the spec, as Arrow)."""
+    from streamlit.dataframe_util import convert_arrow_bytes_to_pandas_df
+    (el,) = at.get("vega_lite_chart")
+    (ds,) = el.proto.datasets
+    df = convert_arrow_bytes_to_pandas_df(ds.data.data)
+    return {round(float(x), 9) for x in df.select_dtypes("number").to_numpy().ravel() if pd.notna(x)}
+
+
+# the figure's column each step's chart must draw, value for value (step 7 draws words only)
+DRAWN = {1: "documents", 2: "ceiling", 3: "cut_without_ovl", 4: "similarity", 5: "contradicted_top_3",
+         6: "rank_before", 8: "user_questions", 9: "questions"}
+
+
+def test_every_chart_draws_the_library_s_figure(wb):
+    at = open_tour()
+    for n in range(1, 10):
+        if n in DRAWN:
+            fig = tour.step(wb, n, ARTICLE).figure
+            values = fig[DRAWN[n]] if n != 9 else fig[fig.questions > 0].questions
+            want = {round(float(x), 9) for x in values if np.isfinite(x)}
+            assert want and want <= chart_numbers(at), (n, want, chart_numbers(at))
+        if n < 9:
+            at.button(key="tour_next").click().run()
+
+
+def test_step_9_control_sets_the_setup_s_k(wb):
+    at = open_tour({"step": "9"})
+    at.select_slider(key="tour_k9").set_value(1).run()
+    assert sentence(at) == tour_plain(tour.step(wb, 9, ARTICLE, tour.Controls(k=1)).sentence)
+    assert "k=1" in at.code[0].value
+
+
+def tour_plain(text: str) -> str:
+    from ui.widgets import plain
+    return plain(text)

@@ -20,7 +20,7 @@ Left out on purpose: drawing (ui.tour_view), caching (ui.data), and Streamlit.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import NamedTuple
 
 import numpy as np
@@ -66,7 +66,7 @@ TRAP3_K = 3
 @dataclass(frozen=True)
 class Controls:
     question: int = 0                       # step 1: position of the golden question among the valid ones
-    k: int = 3                              # steps 2 and 4: chunks handed over
+    k: int = 3                              # steps 2, 4 and 9: chunks handed over
     filter: bool = True                     # step 5: only the trusted statuses may be retrieved
     rerank: bool = True                     # step 6: the reranker on
     preset: str | None = None               # step 7: the kind of answer shown (None: the first)
@@ -423,7 +423,9 @@ def _step8(wb, chunker, c):
 def _step9(wb, chunker, c):
     if not wb.check.valid:
         return _make(9, NO_GOLDEN, pd.DataFrame())
-    setup = default_setup(wb, chunker=chunker)
+    if not 1 <= c.k <= PIPELINE_CANDIDATES:
+        raise ValueError(f"k must be from 1 to {PIPELINE_CANDIDATES} (the candidates), got {c.k}.")
+    setup = replace(default_setup(wb, chunker=chunker), k=c.k)
     fig = loss.losses_table(wb, chunker, setup=setup)
     fig["colour"] = fig.stage.map(loss.COLOURS)
     article = default_setup(wb)
