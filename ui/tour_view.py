@@ -78,7 +78,9 @@ def _cuts(s, f, statuses):
                   value_name="cut")
     order = ["no overlap", "20 % overlap"]
     long["overlap"] = long.overlap.map(dict(zip(["cut_without_ovl", "cut_with_20_percent"], order)))
-    return alt.Chart(long).mark_bar().encode(
+    size = s.example.get("size")             # the sidebar's fixed window, drawn strong; the other sizes lighter
+    return alt.Chart(long.assign(now=long["size"] == size)).mark_bar().encode(
+        opacity=alt.condition("datum.now", alt.value(1), alt.value(0.45 if size in set(long["size"]) else 1)),
         x=alt.X("size:O", title="window size (words)"),
         y=alt.Y("cut:Q", title="anchors cut", axis=alt.Axis(**charts.COUNT_AXIS)),
         xOffset=alt.XOffset("overlap:N", sort=order),
@@ -117,7 +119,8 @@ def _rerank(s, f, statuses):
     long["rank"] = long["rank"].clip(upper=top + 1)
     return alt.Chart(long).mark_point(size=260, filled=True).encode(
         x=alt.X("question:O", title="golden question", axis=alt.Axis(labelAngle=0)),
-        y=alt.Y("rank:Q", title="rank of the anchor's chunk", scale=alt.Scale(reverse=True, domain=[1, top + 1])),
+        y=alt.Y("rank:Q", title="rank of the anchor's chunk", scale=alt.Scale(reverse=True, domain=[1, top + 1]),
+                axis=alt.Axis(**charts.COUNT_AXIS)),
         color=alt.Color("order:N", title=None, legend=alt.Legend(orient="top"),
                         scale=alt.Scale(domain=["before the rerank", "after the rerank"], range=["#9aa4b1", "#0f7c8c"])),
         shape=alt.Shape("order:N", legend=None), tooltip=["question", "order", "rank", "move"])
@@ -132,7 +135,8 @@ def _answers(s, f, statuses):
         color=alt.Color("outcome:N", title="outcome", legend=alt.Legend(orient="top"),
                         scale=alt.Scale(domain=domain, range=[OUTCOME_COLOURS.get(o, "#555") for o in domain])),
         opacity=alt.condition("datum.shown", alt.value(1), alt.value(0.55)), tooltip=["kind", "outcome", "answer"])
-    return bars + base.mark_text(align="left", x=10, size=FONT, color="white", fontWeight="bold").encode(text="outcome:N")
+    return bars + base.mark_text(align="left", size=FONT, color="white", fontWeight="bold").encode(
+        text="outcome:N", x=alt.value(12))
 
 
 def _trap3(s, f, statuses):
@@ -210,7 +214,7 @@ def draw(s: tour.Step, wb, chunker) -> None:
     st.markdown(f"#### {widgets.plain(s.sentence)}")
     st.altair_chart(big(chart(s, wb.corpus.statuses)), width="stretch")
     e = s.example
-    if s.number in (1, 3) and e:
+    if s.number in (1, 3) and "doc_position" in e:
         ix = wb.index(chunker)
         mine = np.flatnonzero(ix.doc == e["doc_position"])
         spans = [(int(ix.start[c]), int(ix.end[c])) for c in mine]

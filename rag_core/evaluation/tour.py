@@ -281,8 +281,11 @@ def _step3(wb, chunker, c):
     holders = wb.holders(chunker)
     cut = [q for q, h in enumerate(holders) if not h]
     example = _row(wb, cut[0]) if cut else {}
-    return _make(3, cut_sentence(len(cut), n, chunker.label, example.get("question")), fig, example,
-                 {"corpus_doc": example["doc"]} if example else {})
+    sentence = cut_sentence(len(cut), n, chunker.label, example.get("question"))
+    if chunker.kind == "fixed":
+        example["size"] = chunker.size              # the chart draws this window size strong
+    return _make(3, sentence, fig, example,
+                 {"corpus_doc": example["doc"]} if "doc" in example else {})
 
 
 def _spans_table(wb, chunker, a, holders) -> pd.DataFrame:
