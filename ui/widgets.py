@@ -13,7 +13,7 @@ import re
 import pandas as pd
 import streamlit as st
 
-from rag_core.evaluation.judgement import judge_answer
+from rag_core.evaluation.judgement import judge
 from rag_core.text import cached_words
 from rag_core.generation.verifier import verify
 
@@ -226,7 +226,7 @@ def verdict(answer: str, spans: list, span_ids, index, expected_doc=None, truste
     """The strict checker's verdict as an outcome (green only when grounded on the right source), one sentence,
     the article's verdict when it differs, and the check of every sentence."""
     strict, article = verify(answer, spans, mode="strict"), verify(answer, spans, mode="article")
-    j = judge_answer(answer, spans, span_ids, index, expected_doc, None, trusted, with_article=False)
+    j = judge(strict, span_ids, index, expected_doc, trusted)
     c = st.columns([1, 5], vertical_alignment="center")
     with c[0]:
         st.badge(j.outcome, color=j.tone)
