@@ -1,7 +1,6 @@
 """Compare: two to four setups side by side — a leaderboard with intervals, whether a difference is real, where
 each question is lost, and the runs kept for later."""
 import itertools
-from urllib.parse import urlencode
 
 import pandas as pd
 import streamlit as st
@@ -9,14 +8,11 @@ import streamlit as st
 from rag_core.evaluation import losses
 from rag_core.evaluation.compare import compare_runs
 from rag_core.evaluation.pipeline import model_answerer
-from rag_core.evaluation.setup import Setup, retrieval_options
+from rag_core.evaluation.setup import default_setup, from_fields, retrieval_options
 from rag_core.generation.generator import scripted_answer
 from rag_core.generation.llm import LLMError
-from rag_core.retrieval.chunkers import ChunkerConfig
-from rag_core.retrieval.engines.registry import ENGINES
-from rag_core.retrieval.retrievers import RERANKERS, RETRIEVERS
 from rag_core.store import golden_key
-from ui import charts, data, frame, model_config, settings, widgets
+from ui import charts, compare_view, data, frame, model_config, settings, widgets
 
 frame.ensure(__file__)          # a first request that runs this page without app.py draws the frame here
 
@@ -31,63 +27,40 @@ for w in settings.init(("ask_candidates", "ask_k", "ask_statuses", "ask_rerank")
 chunker = settings.chunker_or_stop()
 statuses = list(wb.corpus.statuses)
 OPTIONS = [o for o in (retrieval_options() if retrieval_options() != "any" else ())]
-CHOICES = {"retriever": RETRIEVERS, "reranker": RERANKERS, "engine": ENGINES}
 
 
 # ---- the setups, starting from the sidebar and the Ask settings
 def starting_rows() -> pd.DataFrame:
     now = dict(name="as in Ask", chunker=chunker.kind, size=chunker.size, overlap=chunker.overlap,
                candidates=int(st.session_state["ask_candidates"]), k=int(st.session_state["ask_k"]),
-               statuses="|".join(st.session_state["ask_statuses"]) or "none", rerank=bool(st.session_state["ask_rerank"]),
+               statuses=list(st.session_state["ask_statuses"]), rerank=bool(st.session_state["ask_rerank"]),
                generator="scripted", **{o: wb.engine if o == "engine" else st.session_state.get(o, "")
                                         for o in OPTIONS})   # the engine in use: in process while the database fails
-    every = "|".join(sorted(statuses))
-    other = "|".join(wb.trusted) if now["statuses"] in ("all", every) else "all"
-    return pd.DataFrame([now, {**now, "name": "filter off" if other == "all" else "filter on", "statuses": other},
+    filtered = set(now["statuses"]) != set(statuses)
+    other = statuses if filtered else list(wb.trusted)
+    return pd.DataFrame([now, {**now, "name": "filter off" if filtered else "filter on", "statuses": other},
                          {**now, "name": f"rerank {'off' if now['rerank'] else 'on'}", "rerank": not now["rerank"]}])
 
 
 if "compare_rows" not in st.session_state:
     st.session_state["compare_rows"] = starting_rows()
 st.subheader("1 · The setups")
-st.caption("Edit any cell; add a row for a fourth setup. Statuses: 'all', 'none', or names joined by | "
-           f"(this dataset has {widgets.plain(', '.join(statuses))}). Retrieval options left empty take their default.")
+st.caption("Edit any cell, choosing from the lists; add a row for a fourth setup (it starts as a copy of the first). "
+           "Allowed statuses: every status selected means no filter. A cell left empty takes the first row's value.")
+first = st.session_state["compare_rows"].iloc[0]
 rows = st.data_editor(
     st.session_state["compare_rows"], key="compare_editor", num_rows="dynamic", hide_index=True, width="stretch",
-    column_config={"name": st.column_config.TextColumn(required=True, max_chars=40),
-                   "chunker": st.column_config.SelectboxColumn(options=["fixed", "structure", "sentence"], required=True),
-                   "size": st.column_config.NumberColumn(min_value=1, max_value=2000, step=1, required=True),
-                   "overlap": st.column_config.NumberColumn(min_value=0, max_value=1999, step=1, required=True),
-                   "candidates": st.column_config.NumberColumn(min_value=1, max_value=500, step=1, required=True),
-                   "k": st.column_config.NumberColumn(min_value=1, max_value=50, step=1, required=True),
-                   "statuses": st.column_config.TextColumn(required=True),
-                   "rerank": st.column_config.CheckboxColumn(),
-                   "generator": st.column_config.SelectboxColumn(options=["scripted", "model"], required=True),
-                   **{o: st.column_config.SelectboxColumn(options=list(CHOICES[o])) for o in OPTIONS if o in CHOICES}})
+    column_config=compare_view.editor_columns(first, statuses, OPTIONS))
 if st.button("Start again from the sidebar and Ask settings", key="compare_reset", icon=":material/restart_alt:"):
     st.session_state["compare_rows"] = starting_rows()
     st.session_state.pop("compare_editor", None)
     st.rerun()
 
-
-def as_setup(r) -> Setup:
-    """One editor row as a Setup; ValueError saying what to fix."""
-    text = str(r["statuses"]).strip().lower()
-    allowed = None if text == "all" else frozenset() if text == "none" else \
-        frozenset(s.strip() for s in str(r["statuses"]).split("|") if s.strip())
-    unknown = sorted((allowed or set()) - set(statuses))
-    if unknown:
-        raise ValueError(f"status {', '.join(unknown)} is not in this dataset (it has {', '.join(statuses)}).")
-    cfg = ChunkerConfig(r["chunker"], int(r["size"]), 0 if r["chunker"] == "structure" else int(r["overlap"]))
-    options = {o: str(r[o]).strip() for o in OPTIONS if str(r.get(o, "") or "").strip()}
-    return Setup(str(r["name"]), cfg, int(r["candidates"]), int(r["k"]), allowed, bool(r["rerank"]),
-                 str(r["generator"]), tuple(options.items()))
-
-
 setups, problems = [], []
+base = from_fields(first.to_dict(), default_setup(wb), statuses) if len(rows) else None
 for i, r in rows.iterrows():
     try:
-        setups.append(as_setup(r))
+        setups.append(from_fields(r.to_dict(), base, statuses))
     except (ValueError, TypeError, KeyError) as e:
         problems.append(f"Row {i + 1} ({r.get('name', '')}): {e}")
 for p in problems:
@@ -129,13 +102,15 @@ st.session_state["compare_ran"] = run_key          # shown again without pressin
 
 # ---- the leaderboard
 st.subheader("2 · Leaderboard")
-st.caption("Found at k: the anchor is in the first k chunks handed over (the ceiling). Bars are 95 % intervals "
-           "(Wilson): where two overlap, the golden set may be too small to rank them.")
+st.caption("Ceiling at k (recall@k): the anchor is in the first k chunks handed over, after each setup's filter and "
+           "rerank. Bars are 95 % intervals (Wilson): where two overlap, the golden set may be too small to rank them. "
+           "Answered: the answer states the golden anchor; misses the answer: grounded on the right document, "
+           "anchor not stated.")
 left, right = st.columns([3, 2])
 left.altair_chart(charts.leaderboard(result.recall), width="stretch")
 board = result.leaderboard
 shown = board[["setup"] + [c for c in board.columns if c.startswith("recall_at_")]
-              + ["answered", "wrong_source", "refused", "abstained", "chunks", "mean_seconds"]]
+              + ["answered", "misses_the_answer", "wrong_source", "refused", "abstained", "chunks", "mean_seconds"]]
 right.dataframe(widgets.readable(shown), hide_index=True, width="stretch",
                 column_config={c: st.column_config.NumberColumn(format="%.3f")
                                for c in widgets.readable(shown).columns if c.startswith("recall@") or c == "mean (seconds)"})
@@ -149,7 +124,7 @@ a = c[0].selectbox("Setup", names, index=0, key="compare_a", format_func=widgets
 b = c[1].selectbox("against", [n for n in names if n != a], index=0, key="compare_b", format_func=widgets.plain)
 k = c[2].radio("k", list(result.ks), index=0, key="compare_k", horizontal=True)
 pair = result.pair(a, b, k)
-(st.success if pair["p_value"] < 0.05 else st.info)(widgets.plain(pair["sentence"]))
+(widgets.success if pair["p_value"] < 0.05 else widgets.info)(pair["sentence"])
 st.caption(widgets.plain(pair["power_sentence"]))
 discordant = result.discordant(a, b, k)
 if not discordant.empty:
@@ -158,7 +133,8 @@ if not discordant.empty:
 # ---- where each question is lost
 st.subheader("4 · Where each question is lost")
 st.caption("The first stage that loses each golden question, in pipeline order. " +
-           " ".join(f"{s}: {losses.MEANING[s]}" for s in ("cut", "filtered", "ranked out", "wrong source")))
+           " ".join(f"{s}: {losses.MEANING[s]}" for s in ("cut", "filtered", "ranked out", "wrong source",
+                                                          "misses the answer")))
 st.altair_chart(charts.losses(result.losses_long), width="stretch")
 
 st.markdown("**Every question, every setup** (rank of the first chunk holding the anchor · the stage where it ends). "
@@ -167,29 +143,7 @@ f = st.columns([2, 3])
 keep_stages = f[0].multiselect("Show the questions that end at", list(losses.STAGES), key="compare_stage_filter",
                                placeholder="every stage")
 needle = f[1].text_input("Questions containing", key="compare_search", placeholder="e.g. cutoff")
-grid = result.grid
-table = pd.DataFrame({"question": grid.question, "doc": grid.doc})
-for s in setups:
-    ranks, stages = grid[f"{s.name} rank"], grid[f"{s.name} stage"]
-    table[s.name] = [f"{'—' if pd.isna(r) else int(r)} · {st_}" + (" · untrusted above" if o else "")
-                     for r, st_, o in zip(ranks, stages, grid[f"{s.name} outranked"])]
-    table[f"open {s.name}"] = ["ask?" + urlencode({**s.link_params(q, statuses), "data": data.dataset().key})
-                               for q in grid.question]
-mask = pd.Series(True, index=table.index)
-if keep_stages:
-    mask &= pd.concat([grid[f"{s.name} stage"].isin(keep_stages) for s in setups], axis=1).any(axis=1)
-if needle:
-    mask &= table.question.str.contains(needle, case=False, regex=False)
-
-
-def stage_colour(v):
-    stage = str(v).split(" · ")[1] if " · " in str(v) else ""
-    return f"color: {losses.COLOURS[stage]}; font-weight: 600" if stage in losses.COLOURS else ""
-
-
-st.dataframe(table[mask].style.map(stage_colour, subset=names), hide_index=True, width="stretch",
-             column_config={f"open {n}": st.column_config.LinkColumn(f"open {n}", display_text="open in Ask")
-                            for n in names})
+compare_view.grid_table(result, setups, statuses, data.dataset().key, keep_stages, needle)
 d = st.columns(2)
 d[0].download_button("Comparison (JSON)", result.to_json(), "open-book-comparison.json", "application/json",
                      key="compare_dl_json", icon=":material/download:")

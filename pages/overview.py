@@ -42,10 +42,10 @@ f = data.table("filter", chunker)
 off, on = f.iloc[0], f.iloc[1]
 n = len(wb.check.valid)
 m = st.columns(4)
-m[0].metric("Ceiling at k = 1, no filter", captions.share(off.recall_at_1),
-            help="Share of questions whose anchor is in the single best chunk.")
-m[1].metric("Ceiling at k = 3, no filter", captions.share(off.recall_at_3),
-            help="Share of questions whose anchor is in the three best chunks.")
+m[0].metric("Ceiling at k = 1 · no filter · no rerank", captions.share(off.recall_at_1),
+            help="recall@1: the share of questions whose anchor is in the single best chunk of the first search.")
+m[1].metric("Ceiling at k = 3 · no filter · no rerank", captions.share(off.recall_at_3),
+            help="recall@3: the share of questions whose anchor is in the three best chunks of the first search.")
 
 
 def change(after, before):
@@ -53,15 +53,15 @@ def change(after, before):
     return f"{after - before:+.3f}" if round(after - before, 3) else None
 
 
-m[2].metric("Ceiling at k = 1, filter on", captions.share(on.recall_at_1), delta=change(on.recall_at_1, off.recall_at_1),
+m[2].metric("Ceiling at k = 1 · filter on · no rerank", captions.share(on.recall_at_1), delta=change(on.recall_at_1, off.recall_at_1),
             help=f"With {widgets.plain(on['filter'])}: only those chunks may be retrieved.")
-m[3].metric("Ceiling at k = 3, filter on", captions.share(on.recall_at_3), delta=change(on.recall_at_3, off.recall_at_3),
+m[3].metric("Ceiling at k = 3 · filter on · no rerank", captions.share(on.recall_at_3), delta=change(on.recall_at_3, off.recall_at_3),
             help=f"With {widgets.plain(on['filter'])}.")
 m = st.columns(4)
-m[0].metric("Contradicted, no filter", f"{off.contradicted_top_3}/{n}",
+m[0].metric("Questions with a contradicting chunk in the top 3 · no filter", f"{off.contradicted_top_3}/{n}",
             help="Questions with at least one chunk of a draft or outdated document among the three best.")
 
-m[1].metric("Contradicted, filter on", f"{on.contradicted_top_3}/{n}",
+m[1].metric("Questions with a contradicting chunk in the top 3 · filter on", f"{on.contradicted_top_3}/{n}",
             delta=int(on.contradicted_top_3 - off.contradicted_top_3) or None, delta_color="inverse",
             help=f"With {widgets.plain(on['filter'])}: questions with a draft or outdated chunk among the three best.")
 
@@ -70,8 +70,9 @@ st.markdown(captions.reading(f, quote=widgets.plain))     # shares as 0.389, lik
 st.subheader("Where each question is lost")
 account = data.table("losses", chunker)
 st.caption("The article's pipeline (20 candidates reranked, 3 spans, only the trusted statuses, the scripted "
-           "generator, the strict checker): the first stage that loses each golden question. The Compare page "
-           "puts several setups side by side.")
+           "generator, the strict checker): the first stage that loses each golden question. A question is answered "
+           "only when the answer is grounded on the anchor's document and states the anchor; grounded on the right "
+           "document without stating it is 'misses the answer'. The Compare page puts several setups side by side.")
 st.altair_chart(charts.losses(account.assign(setup="the article's pipeline",
                                              colour=account.stage.map(losses.COLOURS))), width="stretch")
 st.markdown(captions.losses(account, quote=widgets.plain))

@@ -39,7 +39,8 @@ N_CHARTED = 40          # of which the first ones are also drawn (an Altair char
 COUNTS = {"k", "chunks", "size", "ovl", "trials", "sizes", "cut_without_overlap", "cut_with_overlap",
           "chunks_without_overlap", "chunks_with_overlap", "example_size", "contradicted_top_3", "chunks_excluded",
           "runs", "repetitions", "anchored_right_source", "anchored_wrong_source", "refused", "abstained",
-          "cut_without_ovl", "cut_with_20_percent", "chunks_without_ovl", "chunks_with_20_percent"}
+          "cut_without_ovl", "cut_with_20_percent", "chunks_without_ovl", "chunks_with_20_percent",
+          "answered", "wrong_source", "misses_the_answer"}
 PERCENTS = {"overlap_cost_percent"}                     # shown with one decimal, e.g. 21.3%
 # names with Markdown, HTML and digits in them, none of them a phrase of the captions' own (a name inside another
 # name is fine: the longer one is read first)
@@ -156,13 +157,21 @@ def gen_latency(rng):
 
 
 def gen_pipeline(rng):
+    """The article's columns, or (one table in three) the judgements a user reads; attrs say, for some settings,
+    how many wrong-source answers cite an untrusted status (none, some, all: the filter-on case cites trusted ones)."""
     n = rng.randint(1, 40)
-    rows = []
+    strict = rng.random() < 0.33
+    right, wrong_col = ("answered", "wrong_source") if strict else ("anchored_right_source", "anchored_wrong_source")
+    rows, untrusted = [], {}
     for f in rng.sample(NAMES, rng.choice([0, 1, 2, 2, 3])):
         wrong = maybe_nan(rng, rng.choice([0, 0, 1, rng.randint(0, n)]))
-        rows.append({"filter": f, "anchored_right_source": rng.randint(0, n), "anchored_wrong_source": wrong,
+        rows.append({"filter": f, right: rng.randint(0, n), wrong_col: wrong,
                      "refused": rng.randint(0, 3), "abstained": rng.randint(0, 3)})
-    return framed(rows, rng, n, ["filter", "anchored_right_source", "anchored_wrong_source", "refused", "abstained"])
+        if not pd.isna(wrong) and rng.random() < 0.8:
+            untrusted[f] = rng.choice([0, int(wrong), rng.randint(0, int(wrong))])
+    df = framed(rows, rng, n, ["filter", right, wrong_col, "refused", "abstained"])
+    df.attrs["wrong_source_untrusted"] = untrusted
+    return df
 
 
 def generated(gen, n=N_TABLES):
@@ -444,12 +453,27 @@ def test_pipeline_caption(seed, quote, df):
     if df.empty:
         assert cap.startswith("Nothing to show"), cap
         return
-    check_traceable(cap, df, quote, ["filter"])
+    wrong_of = dict(zip(df["filter"], df["anchored_wrong_source"] if "anchored_wrong_source" in df else df["wrong_source"]))
+    derived = [v for f, u in df.attrs["wrong_source_untrusted"].items() for v in (u, int(wrong_of[f]) - u)]
+    check_traceable(cap, df, quote, ["filter"], allowed=derived)
     check_escaped(cap, df, ["filter"], quote)
-    none = df.anchored_wrong_source.notna().all() and (df.anchored_wrong_source == 0).all()
-    assert cap.startswith("No answer is anchored to the WRONG source") == none, cap
+    wrong = df["anchored_wrong_source"] if "anchored_wrong_source" in df else df["wrong_source"]
+    none = wrong.notna().all() and (wrong == 0).all()
+    assert cap.startswith("No answer is grounded on the WRONG source") == none, cap
     if not none:
-        assert all(f"{count(w)} with {quote(f)}" in cap for f, w in zip(df["filter"], df.anchored_wrong_source)), cap
+        assert all(f"{count(w)} with {quote(f)}" in cap for f, w in zip(df["filter"], wrong)), cap
+        for f, w in zip(df["filter"], wrong):           # what the wrong sources cite, only as the attrs say
+            u = df.attrs["wrong_source_untrusted"].get(f)
+            said = cap.split(f"{count(w)} with {quote(f)}", 1)[1][:120]
+            if u is None or pd.isna(w) or w == 0:
+                assert not said.startswith(" ("), (cap, f)
+            elif u == w:
+                assert said.startswith((" (each cites a note of an untrusted", " (it cites a note of an untrusted")), cap
+            elif u == 0:
+                assert said.startswith((" (each cites a trusted document", " (it cites a trusted document")), cap
+            else:
+                assert said.startswith(f" ({u} cite an untrusted note, {int(w) - u} a trusted document"), cap
+        assert "cites faithfully a note that should not be there" not in cap
 
 
 @pytest.mark.parametrize("seed,quote,df", list(generated(gen_filter)))
@@ -618,3 +642,27 @@ def test_overview_reading_is_the_one_computed_here_and_writes_shares_one_way(wb)
     on_page = texts + [m.value for m in at.metric] + [c.value for c in at.caption]
     assert not [t for t in on_page if re.search(r"\d\s?%", t)], "the Overview writes shares as 0.389, never as %"
     assert all(re.fullmatch(r"\d\.\d{3}|\d+/\d+", m.value) for m in at.metric), [m.value for m in at.metric]
+
+
+@pytest.mark.parametrize("seed", range(200))
+def test_the_ceilings_advice_names_only_what_helps_on_this_data(seed):
+    """A ranking gap sends the reader to ordering; with the filter and rerank tables the caption says what each
+    does to recall@1 here (a rerank that lowers it, a filter that changes nothing), never a blanket '(filter,
+    rerank)'."""
+    rng = random.Random(seed)
+    df = pd.DataFrame({"k": [1, 3, 5], "ceiling": [0.3, 0.9, 1.0]})
+    f, r = gen_filter(rng), gen_rerank(rng)
+    quote = plain if seed % 2 else str
+    cap = captions.ceiling(df, f, r, quote)
+    assert "(filter, rerank)" not in cap and "work on ordering, not on the prompt" in cap
+    if len(f) > 1:
+        a, b = shown(f.recall_at_1.iloc[0]), shown(f.recall_at_1.iloc[1])
+        verb = "gives" if pd.isna(a) or pd.isna(b) else "leaves" if a == b else "raises" if b > a else "lowers"
+        assert f"the filter ({quote(f['filter'].iloc[1])}) {verb} recall@1" in cap, cap
+    else:
+        assert "the filter" not in cap
+    if len(r):
+        row = r[r.chunk == "160/32"].iloc[0] if (r.chunk == "160/32").any() else r.iloc[0]
+        a, b = shown(row.rec_at_1_bi), shown(row.rec_at_1_rerank)
+        verb = "gives" if pd.isna(a) or pd.isna(b) else "leaves" if a == b else "raises" if b > a else "lowers"
+        assert f"reranking at {quote(row.chunk)} (filter on) {verb} recall@1" in cap, cap

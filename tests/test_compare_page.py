@@ -45,7 +45,7 @@ def test_the_pair_sentence_and_the_test_are_the_librarys(page, wb):
     p = expected(wb).pair("as in Ask", "filter off", 1)
     said = [shown(s.value) for s in page.success] + [shown(i.value) for i in page.info]
     assert p["sentence"] in said
-    assert p["a_only"] == 10 and p["b_only"] == 0 and "not chance" in p["sentence"]
+    assert p["a_only"] == 10 and p["b_only"] == 0 and "unlikely to be chance" in p["sentence"]
 
 
 def test_every_grid_cell_links_to_ask_with_its_setup_and_ask_agrees_on_the_rank(page, wb):
@@ -70,7 +70,7 @@ def test_every_grid_cell_links_to_ask_with_its_setup_and_ask_agrees_on_the_rank(
 def test_a_status_the_dataset_lacks_is_said_with_its_row():
     at = open_page("compare")
     rows = at.session_state["compare_rows"].copy()
-    rows.loc[1, "statuses"] = "current|archived"
+    rows.at[1, "statuses"] = ["current", "archived"]            # a cell kept from another dataset
     at.session_state["compare_rows"] = rows
     at.session_state["compare_editor"] = {"edited_rows": {}, "added_rows": [], "deleted_rows": []}
     at.run()
@@ -172,3 +172,18 @@ def test_a_setup_answered_by_a_model_server_runs_on_press_and_is_judged():
         assert board.loc["filter off", "refused"] < 18                        # the scripted setups are not the model's
     finally:
         stop_server(srv)
+
+
+def test_a_fourth_row_starts_from_the_first_and_empty_cells_take_its_values():
+    """A new row of the editor arrives with empty cells (None, NaN): it is the first row's setup under its own name,
+    never 'Unknown reranker nan', and the leaderboard stays."""
+    at = open_page("compare")
+    at.session_state["compare_editor"] = {"edited_rows": {}, "deleted_rows": [],
+                                          "added_rows": [{"name": "four", "reranker": float("nan"), "size": None}]}
+    at.run()
+    assert_fine(at)
+    assert not at.error, [e.value for e in at.error]
+    board = at.dataframe[1].value
+    assert list(board.setup)[-1] == "four" and len(board) == 4
+    first, four = board.iloc[0], board.iloc[3]
+    assert four["recall@1"] == first["recall@1"] and four["chunks"] == first["chunks"]

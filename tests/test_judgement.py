@@ -1,15 +1,16 @@
-"""Outcomes a reader sees (answered / wrong source / refused / abstained), answer presets built from the spans,
+"""Outcomes a reader sees (answered / misses the answer / grounded / wrong source / refused / abstained), answer presets built from the spans,
 switch flips, and the per-row anchor facts the Corpus page shows."""
 import pytest
 
 from rag_core import ChunkerConfig, Corpus, Document, GoldenRow, Workbench
 from rag_core.retrieval.flips import compare, flips
-from rag_core.evaluation.judgement import TONES, anchor_place, judge
+from rag_core.evaluation.judgement import TONES, AnchorPlace, anchor_note, anchor_place, judge_answer
 from rag_core.evaluation.pipeline import ask
 from rag_core.generation.presets import presets
 from rag_core.generation.verifier import verify
 
 CUTOFF = "What is the default cutoff of get_close_matches?"
+ANCHOR = "Optional arg cutoff (default 0.6)"
 
 
 @pytest.fixture(scope="module")
@@ -21,26 +22,25 @@ def test_a_faithful_quote_of_a_draft_is_wrong_source_never_green(wb):
     ix = wb.index()
     a = ask(ix, CUTOFF, 20, 3, True, None)                       # filter off: the draft note comes first
     assert ix.status(int(a.retrieved.ids[0])) == "draft"
-    v = verify(a.answer, a.spans, mode="strict")
-    assert v.verdict == "anchored"                                # grounded...
-    j = judge(v, a.retrieved.ids, ix, "difflib", wb.trusted)
+    j = judge_answer(a.answer, a.spans, a.retrieved.ids, ix, "difflib", ANCHOR, wb.trusted)
+    assert j.verdict.verdict == "anchored"                         # grounded...
     assert j.outcome == "wrong source" and j.tone != "green"      # ...but not right
     assert "draft" in j.sentence and "difflib" in j.sentence
+    assert j.sources[0][2] == "draft"
 
 
-def test_the_right_document_is_answered_and_green(wb):
+def test_the_right_document_without_the_anchor_misses_the_answer_and_is_blue(wb):
     ix = wb.index()
     a = ask(ix, CUTOFF, 20, 3, True, {"current"})
-    j = judge(verify(a.answer, a.spans, mode="strict"), a.retrieved.ids, ix, "difflib", wb.trusted)
-    assert j.outcome == "answered" and j.tone == "green"
+    j = judge_answer(a.answer, a.spans, a.retrieved.ids, ix, "difflib", ANCHOR, wb.trusted)
+    assert j.outcome == "misses the answer" and j.tone == "blue" and not j.anchor.states
 
 
-def test_without_a_golden_document_a_trusted_source_is_answered_an_untrusted_one_is_not(wb):
+def test_without_a_golden_document_a_trusted_source_is_grounded_an_untrusted_one_is_not(wb):
     ix = wb.index()
     a = ask(ix, CUTOFF, 20, 3, True, None)
-    v = verify(a.answer, a.spans, mode="strict")
-    assert judge(v, a.retrieved.ids, ix, None, ("current",)).outcome == "wrong source"
-    assert judge(v, a.retrieved.ids, ix, None, ("current", "draft")).outcome == "answered"
+    assert judge_answer(a.answer, a.spans, a.retrieved.ids, ix, None, None, ("current",)).outcome == "wrong source"
+    assert judge_answer(a.answer, a.spans, a.retrieved.ids, ix, None, None, ("current", "draft")).outcome == "grounded"
 
 
 @pytest.mark.parametrize("answer,outcome", [("The default cutoff is 0.9 [S7].", "refused"),
@@ -48,12 +48,33 @@ def test_without_a_golden_document_a_trusted_source_is_answered_an_untrusted_one
 def test_refused_and_abstained_keep_their_own_outcome(wb, answer, outcome):
     ix = wb.index()
     a = ask(ix, CUTOFF, 20, 3, True, None)
-    j = judge(verify(answer, a.spans, mode="strict"), a.retrieved.ids, ix, "difflib")
+    j = judge_answer(answer, a.spans, a.retrieved.ids, ix, "difflib", ANCHOR)
     assert j.outcome == outcome and j.tone == TONES[outcome]
 
 
 def test_only_answered_is_green():
     assert [o for o, t in TONES.items() if t == "green"] == ["answered"]
+
+
+def test_the_article_verdict_is_kept_only_where_it_differs_and_the_strict_one_is_reused(wb, monkeypatch):
+    ix = wb.index()
+    a = ask(ix, CUTOFF, 20, 3, True, {"current"})
+    same = judge_answer(a.answer, a.spans, a.retrieved.ids, ix, "difflib", ANCHOR, verdict=a.verdict)
+    assert same.article is None and same.why_they_differ is None and same.verdict is a.verdict
+    n = next(i for i, t in enumerate(a.spans, 1) if "0.6" in t)
+    differs = judge_answer(f"The default cutoff is 0.60 [S{n}].", a.spans, a.retrieved.ids, ix, "difflib", ANCHOR)
+    assert differs.article.verdict == "refused" and differs.verdict.verdict == "anchored"
+    assert "not written the same way" in differs.why_they_differ
+
+
+def test_the_anchor_note_names_untrusted_chunks_in_good_grammar():
+    one = anchor_note(True, AnchorPlace(2, ((1, "draft"),)), 3)
+    two = anchor_note(True, AnchorPlace(3, ((1, "draft"), (2, "outdated"))), 3)
+    assert one[0] == "warning" and "S1 (draft) outranks it" in one[1]
+    assert "S1 (draft) and S2 (outdated) outrank it" in two[1]
+    assert anchor_note(False, AnchorPlace(None, ()), 3)[0] == "error"
+    assert anchor_note(True, AnchorPlace(None, ((1, "draft"),)), 3)[0] == "error"
+    assert anchor_note(True, AnchorPlace(1, ()), 3)[0] == "success"
 
 
 def test_anchor_place_names_the_untrusted_chunks_above_the_anchor(wb):
@@ -67,30 +88,20 @@ def test_anchor_place_names_the_untrusted_chunks_above_the_anchor(wb):
     assert anchor_place(on.retrieved.ids, wb.holders(ix.chunker)[q], ix, wb.trusted).outranked_by == ()
 
 
-def test_presets_are_built_from_the_spans_and_get_the_verdicts_their_names_promise(wb):
+def test_presets_are_built_from_the_spans_and_named_for_what_they_are(wb):
     ix = wb.index()
     a = ask(ix, CUTOFF, 20, 3, True, {"current"})
-    got = {p.kind: p.answer for p in presets(CUTOFF, a.spans)}
-    assert list(got)[0] == "no citation" and list(got)[-1] == "abstention"
+    got = {p.kind: p.answer for p in presets(CUTOFF, a.spans, ANCHOR)}
+    assert list(got)[0] == "the anchor, cited" and list(got)[-1] == "abstention"
     verdicts = {kind: verify(answer, a.spans, mode="strict").verdict for kind, answer in got.items()}
-    assert verdicts["no citation"] == "refused"
-    assert verdicts["invented number"] == "refused"
-    assert verdicts["right citation"] == "anchored"
-    assert verdicts["missing span"] == "refused" and f"[S{len(a.spans) + 1}]" in got["missing span"]
+    assert verdicts["the anchor, cited"] == "anchored" and ANCHOR.rstrip(".") in got["the anchor, cited"]
+    assert verdicts["the anchor, no citation"] == "refused"
+    assert verdicts["the anchor, a number changed"] == "refused"
+    missing = f"the anchor, citing S{len(a.spans) + 1} (not handed over)"
+    assert verdicts[missing] == "refused" and f"[S{len(a.spans) + 1}]" in got[missing]
     assert verdicts["abstention"] == "abstained"
-    if "another span's number" in got:
-        assert verdicts["another span's number"] == "anchored"
-
-
-@pytest.mark.parametrize("question", [CUTOFF, "heappush", "What does lru_cache do when maxsize is None?"])
-@pytest.mark.parametrize("allowed", [None, {"current"}])
-def test_presets_follow_every_question(wb, question, allowed):
-    a = ask(wb.index(), question, 20, 3, True, allowed)
-    for p in presets(question, a.spans):
-        v = verify(p.answer, a.spans, mode="strict")
-        expected = {"no citation": "refused", "invented number": "refused", "right citation": "anchored",
-                    "missing span": "refused", "abstention": "abstained", "another span's number": "anchored"}
-        assert v.verdict == expected[p.kind], (p, v.reason)
+    plain = {p.kind for p in presets(CUTOFF, a.spans)}              # no anchor: the generator's sentence is the base
+    assert "the generator's sentence, cited" in plain and not any(k.startswith("the anchor") for k in plain)
 
 
 def test_presets_without_spans_offer_only_the_abstention():

@@ -134,12 +134,12 @@ def test_questions_needed_refuses_impossible_shares(args):
 def test_a_real_difference_is_said_as_not_chance():
     s = verdict_sentence(0, 9, mcnemar_exact(0, 9), "no filter", "filter", k=1)
     assert s == ("With filter, 9 questions are found at k = 1 that no filter misses, and none is lost: "
-                 "p = 0.004, not chance.")
+                 "p = 0.004, unlikely to be chance.")
 
 
 def test_a_small_difference_is_said_as_undecided():
     s = verdict_sentence(1, 2, mcnemar_exact(1, 2), "A", "B", k=3)
-    assert s == "B against A at k = 3: 2 won, 1 lost (p = 1): this golden set cannot tell them apart."
+    assert s == "A against B at k = 3: 1 won, 2 lost (p = 1, could be chance): this golden set cannot tell them apart."
 
 
 def test_the_better_one_is_named_first_whichever_side_it_is():

@@ -10,10 +10,14 @@ from __future__ import annotations
 import altair as alt
 import pandas as pd
 
+from rag_core.evaluation.judgement import COLOURS, GOLDEN_OUTCOMES
 from ui import captions
 
-OUTCOME_COLOURS = alt.Scale(domain=["anchored / right source", "anchored / WRONG source", "refused", "abstained"],
-                            range=["#1b7f3b", "#b3261e", "#b85c00", "#888888"])
+# the article's outcome labels in the palette of the outcomes a user reads (judgement.COLOURS): its "right source"
+# is not a right answer (the sentence may miss the anchor), so it is blue, never green
+ARTICLE_OUTCOMES = {"anchored_right_source": ("anchored / right source", COLOURS["misses the answer"]),
+                    "anchored_wrong_source": ("anchored / WRONG source", COLOURS["wrong source"]),
+                    "refused": ("refused", COLOURS["refused"]), "abstained": ("abstained", COLOURS["abstained"])}
 RECALL = {"recall_at_1": "recall@1", "recall_at_3": "recall@3", "rec_at_1": "recall@1", "rec_at_3": "recall@3",
           "rec_at_5": "recall@5", "rec_at_50": "recall@50"}        # column -> legend label
 COUNT_AXIS = {"format": "d", "tickMinStep": 1}                      # counts: whole ticks only
@@ -32,13 +36,14 @@ def _recalls(df: pd.DataFrame, ids: list, cols: list) -> pd.DataFrame:
     return long
 
 
-def ceiling(df: pd.DataFrame):
+def ceiling(df: pd.DataFrame, filter_df=None, rerank_df=None, quote=str):
+    caption = captions.ceiling(df, filter_df, rerank_df, quote)
     if df.empty:
-        return _empty("ceiling"), captions.ceiling(df)
+        return _empty("ceiling"), caption
     chart = alt.Chart(df).mark_line(point=True).encode(
         x=alt.X("k:O", title="k (chunks handed over)"), y=alt.Y("ceiling:Q", scale=SHARE, title="ceiling"),
         tooltip=["k", alt.Tooltip("ceiling:Q", format=".3f")])
-    return chart, captions.ceiling(df)
+    return chart, caption
 
 
 def strategies(df: pd.DataFrame, quote=str):
@@ -131,16 +136,23 @@ def latency(df: pd.DataFrame, quote=str):
 
 
 def pipeline(df: pd.DataFrame, quote=str):
+    """Outcome counts per filter setting, in the outcomes' own colours: the article's labels, or the judgements."""
     if df.empty:
         return _empty("pipeline"), captions.pipeline(df, quote)
-    cols = ["anchored_right_source", "anchored_wrong_source", "refused", "abstained"]
-    names = dict(zip(cols, OUTCOME_COLOURS.domain))
-    long = df.melt(id_vars=["filter"], value_vars=cols, var_name="outcome", value_name="questions")
+    if "anchored_right_source" in df:
+        names = {c: n for c, (n, _) in ARTICLE_OUTCOMES.items()}
+        scale = alt.Scale(domain=[n for n, _ in ARTICLE_OUTCOMES.values()], range=[c for _, c in ARTICLE_OUTCOMES.values()])
+    else:
+        names = {o.replace(" ", "_"): o for o in GOLDEN_OUTCOMES}
+        scale = alt.Scale(domain=list(GOLDEN_OUTCOMES), range=[COLOURS[o] for o in GOLDEN_OUTCOMES])
+    long = df.melt(id_vars=["filter"], value_vars=[c for c in names if c in df], var_name="outcome", value_name="questions")
     long["outcome"] = long.outcome.map(names)
+    long["order"] = long.outcome.map({n: i for i, n in enumerate(scale.domain)})
     chart = alt.Chart(long).mark_bar().encode(
         y=alt.Y("filter:N", title="filter"), x=alt.X("questions:Q", title="questions", axis=alt.Axis(**COUNT_AXIS)),
-        color=alt.Color("outcome:N", scale=OUTCOME_COLOURS, title="outcome"),
-        order=alt.Order("outcome:N"), tooltip=["filter", "outcome", "questions"]).properties(height=140)
+        color=alt.Color("outcome:N", scale=scale, title="outcome", sort=list(scale.domain),
+                        legend=alt.Legend(orient="bottom", columns=2)),
+        order=alt.Order("order:Q"), tooltip=["filter", "outcome", "questions"]).properties(height=140)
     return chart, captions.pipeline(df, quote)
 
 
@@ -149,11 +161,13 @@ def for_tables(frames: dict, quote=str) -> dict:
 
     quote: how text read from the data enters a caption (ui.widgets.plain for st.markdown).
     """
-    unquoted = {"ceiling": ceiling, "size_overlap": size_overlap}           # no text from the data in their captions
+    unquoted = {"size_overlap": size_overlap}                               # no text from the data in its caption
     quoted = {"strategies": strategies, "filter": filter_effect, "rerank": rerank_effect, "latency": latency,
               "pipeline": pipeline}
     out = {name: unquoted[name](df) if name in unquoted else quoted[name](df, quote)
            for name, df in frames.items() if name in unquoted or name in quoted}
+    if "ceiling" in frames:      # its advice names what the filter and the reranker do on this data, when known
+        out["ceiling"] = ceiling(frames["ceiling"], frames.get("filter"), frames.get("rerank"), quote)
     if "cut_anchors" in frames and "cut_summary" in frames:
         out["cut_anchors"] = cut_anchors(frames["cut_anchors"], frames["cut_summary"], quote)
     return out

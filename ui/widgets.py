@@ -13,9 +13,7 @@ import re
 import pandas as pd
 import streamlit as st
 
-from rag_core.evaluation.judgement import judge
 from rag_core.text import cached_words
-from rag_core.generation.verifier import verify
 
 STATUS_COLOURS = {"current": "green", "draft": "orange", "outdated": "red"}
 OTHER_COLOURS = ("blue", "violet", "gray")
@@ -153,6 +151,16 @@ def warn(text: str) -> None:
     st.warning(plain(text))
 
 
+def info(text: str) -> None:
+    """st.info of a text that may hold user, file, server or URL text: shown as plain text."""
+    st.info(plain(text))
+
+
+def success(text: str) -> None:
+    """st.success of a text that may hold user, file, server or URL text: shown as plain text."""
+    st.success(plain(text))
+
+
 def error(text: str) -> None:
     """st.error of a text that may hold user, file, server or URL text: shown as plain text."""
     st.error(plain(text))
@@ -222,22 +230,21 @@ def glossary_popover() -> None:
             st.markdown(f"**{term}** — {meaning}")
 
 
-def verdict(answer: str, spans: list, span_ids, index, expected_doc=None, trusted=("current",)) -> None:
-    """The strict checker's verdict as an outcome (green only when grounded on the right source), one sentence,
-    the article's verdict when it differs, and the check of every sentence."""
-    strict, article = verify(answer, spans, mode="strict"), verify(answer, spans, mode="article")
-    j = judge(strict, span_ids, index, expected_doc, trusted)
+def judgement(j) -> None:
+    """A judgement (rag_core.evaluation.judgement.judge_answer) as drawn everywhere: the outcome as a badge in its
+    colour (green only for an answer that states its golden anchor), its sentence, the article's verdict when it
+    differs and why, and the check of every sentence. It computes nothing."""
     c = st.columns([1, 5], vertical_alignment="center")
     with c[0]:
         st.badge(j.outcome, color=j.tone)
     c[1].markdown(plain(j.sentence))
-    if article.verdict != strict.verdict:
-        st.info(plain(f"The article's checker says '{article.verdict}' here: {article.reason} The strict checker "
-                      f"says '{strict.verdict}': {strict.reason}"))
-    if strict.sentences:
+    if j.article is not None:
+        st.info(plain(f"The article's checker says '{j.article.verdict}' here, the strict checker "
+                      f"'{j.verdict.verdict}': {j.why_they_differ or j.article.reason}"))
+    if j.verdict.sentences:
         st.dataframe(pd.DataFrame([{"sentence": s.sentence, "cites": ", ".join(f"S{n}" for n in s.cited) or "—",
                                     "check": "✓ in the cited span" if s.ok else "✗ not supported",
-                                    "explanation": s.explanation} for s in strict.sentences]),
+                                    "explanation": s.explanation} for s in j.verdict.sentences]),
                      hide_index=True, width="stretch")
 
 

@@ -2,7 +2,7 @@
 
     c = compare(wb, [parse_setup("filter:", base), parse_setup("no filter: statuses=all", base)])
     c.leaderboard   setup, recall_at_1, ci_low_at_1, ci_high_at_1, hits_at_1, ... questions, answered,
-                    wrong_source, refused, abstained, chunks, mean_seconds          (one row per setup)
+                    misses_the_answer, wrong_source, refused, abstained, chunks, mean_seconds  (one row per setup)
     c.recall        setup, k, value, ci_low, ci_high, hits, questions               (long: error bars)
     c.pairs         a, b, k, a_only, b_only, both, neither, questions, p_value, sentence, questions_needed,
                     power_sentence                                                   (every pair at every k)
@@ -33,7 +33,7 @@ from typing import Callable
 import pandas as pd
 
 from rag_core.evaluation import stats
-from rag_core.evaluation.judgement import OUTCOMES
+from rag_core.evaluation.judgement import GOLDEN_OUTCOMES as OUTCOMES
 from rag_core.evaluation.losses import COLOURS, STAGES, loss_counts, run_setup, setup_workbench
 from rag_core.evaluation.setup import MAX_NAME, Setup
 from rag_core.evaluation.workbench import Workbench
@@ -197,7 +197,7 @@ class Comparison:
                 f"{h}/{n} = {v:.3f} ({lo:.3f}-{hi:.3f})" if n else "no question"
                 for h, n, v, lo, hi in zip(lb[f"hits_at_{k}"], lb.questions, lb[f"recall_at_{k}"],
                                            lb[f"ci_low_at_{k}"], lb[f"ci_high_at_{k}"])]
-        for col in ("answered", "wrong_source", "refused", "abstained", "chunks", "mean_seconds"):
+        for col in ("answered", "misses_the_answer", "wrong_source", "refused", "abstained", "chunks", "mean_seconds"):
             board[col] = lb[col]
         parts = ["# Open Book comparison", "\n".join(f"- {s.to_text()}" for s in self.setups),
                  "## Leaderboard\n\n" + markdown_table(board)]

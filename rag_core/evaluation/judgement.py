@@ -34,6 +34,7 @@ from rag_core.generation.anchor import AnchorCheck, states_anchor
 from rag_core.generation.verifier import Verdict, disagreement_of, verify
 
 OUTCOMES = ("answered", "misses the answer", "grounded", "wrong source", "refused", "abstained")
+GOLDEN_OUTCOMES = tuple(o for o in OUTCOMES if o != "grounded")   # a golden question always has an anchor
 TONES = {"answered": "green", "misses the answer": "blue", "grounded": "gray", "wrong source": "orange",
          "refused": "red", "abstained": "gray"}
 COLOURS = {"answered": "#1b7f3b", "misses the answer": "#1f5fbf", "grounded": "#5f6b7a", "wrong source": "#b85c00",
@@ -85,14 +86,16 @@ def _quoted(items, most: int = 6) -> str:
 
 
 def judge_answer(answer: str, spans: list, span_ids, index, expected_doc: str | None = None,
-                 anchor: str | None = None, trusted=("current",), with_article: bool = True) -> Judgement:
+                 anchor: str | None = None, trusted=("current",), with_article: bool = True,
+                 verdict: Verdict | None = None) -> Judgement:
     """The judgement of `answer` against the spans handed over as [S1].. (chunk ids `span_ids` of `index`).
 
     expected_doc and anchor: the golden question's document and anchor (None for a question of your own).
     with_article: also run the article's checker and keep its verdict when it differs (the Ask page shows both).
+    verdict: the strict verdict of this very answer when the caller already has it (pipeline.ask checks once).
     """
     trusted = (trusted,) if isinstance(trusted, str) else tuple(trusted)
-    strict = verify(answer, spans, "strict")
+    strict = verdict if verdict is not None else verify(answer, spans, "strict")
     article = verify(answer, spans, "article") if with_article else None
     differs = article is not None and article.verdict != strict.verdict
     extra = dict(article=article if differs else None,
@@ -139,3 +142,32 @@ def anchor_place(span_ids, holders, index, trusted=("current",)) -> AnchorPlace:
     above = ids[:rank - 1] if rank else ids
     return AnchorPlace(rank, tuple((r, index.status(c)) for r, c in enumerate(above, 1)
                                    if index.status(c) not in trusted))
+
+
+def _outrank(outranked_by) -> str:
+    """((1, "draft"),) -> 'S1 (draft) outranks it'; two -> 'S1 (draft) and S2 (outdated) outrank it'."""
+    names = [f"S{n} ({status})" for n, status in outranked_by]
+    return (names[0] + " outranks it" if len(names) == 1 else
+            ", ".join(names[:-1]) + " and " + names[-1] + " outrank it")
+
+
+def anchor_note(held: bool, place: AnchorPlace, n_spans: int) -> tuple[str, str]:
+    """(tone, sentence) on where a golden question's anchor is among the spans: tone is "error" when the model
+    cannot answer from them, "warning" when an untrusted chunk is read first, "success" otherwise.
+
+    (True, AnchorPlace(2, ((1, "draft"),)), 3) -> ("warning", "The anchor is in span S2, but S1 (draft) outranks
+    it: the model reads a contradicting source first. Turn the filter on to keep such chunks out.")
+    """
+    if not held:
+        return "error", ("The anchor is not whole in any chunk of this chunker (a boundary cuts it): no setting of "
+                         "the search can retrieve it. Change the chunk size or overlap in the sidebar.")
+    if place.rank is None:
+        untrusted = ", ".join(f"S{n} ({status})" for n, status in place.outranked_by)
+        return "error", (f"The anchor is not in these {n_spans} spans: the model cannot answer from the context, "
+                         "whatever the prompt. Try more spans, the filter or the reranker."
+                         + (f" Spans of an untrusted status took places: {untrusted}." if untrusted else ""))
+    if place.outranked_by:
+        return "warning", (f"The anchor is in span S{place.rank}, but {_outrank(place.outranked_by)}: the model "
+                           "reads a contradicting source first. Turn the filter on to keep such chunks out.")
+    return "success", (f"The anchor of this golden question is in span S{place.rank}, and no chunk of an untrusted "
+                       "status outranks it.")

@@ -4,8 +4,10 @@
                        on_progress=lambda done, total, what: bar.progress(done / total, text=what))
     -> {"no filter": [row, ...], "status = current": [row, ...]}
 
-A row: question, expected_doc, answer, verdict, outcome (the article's label), cited_doc,
-anchor_in_spans, reason. Rows are appended to the lists as they come, so a caller that is
+A row: question, expected_doc, answer, verdict, outcome, cited_doc, anchor_in_spans, reason. The outcome is the
+article's label ("anchored / right source", ...) with its checker (mode "article", the article's tables), and the
+judgement a user reads (judgement.judge_answer: answered only when the answer states the golden anchor) with
+the strict checker. Rows are appended to the lists as they come, so a caller that is
 interrupted (a Cancel button, a server that fails half-way) keeps every answer received.
 
 Left out on purpose: retries and answer caching (a failed call stops the loop; the caller decides).
@@ -17,6 +19,7 @@ from typing import Callable
 
 import pandas as pd
 
+from rag_core.evaluation.judgement import judge_answer
 from rag_core.evaluation.pipeline import SPAN_ORDERS, outcome
 from rag_core.evaluation.workbench import ARTICLE_CHUNKER, Workbench
 from rag_core.generation.generator import scripted_answer
@@ -50,10 +53,14 @@ def outcome_row(wb: Workbench, chunker: ChunkerConfig, q: int, ids, generate=scr
     answer = generate(row.question, spans)
     v = verify(answer, spans, mode)
     cited = v.cited_spans
-    return {"question": row.question, "expected_doc": row.doc, "answer": answer, "verdict": v.verdict,
-            "outcome": outcome(v, ids, ix, row.doc),
-            "cited_doc": ix.doc_id(ids[cited[0] - 1]) if v.verdict == "anchored" else "",
-            "anchor_in_spans": bool(wb.holders(chunker)[q] & set(ids)), "reason": v.reason}
+    out = {"question": row.question, "expected_doc": row.doc, "answer": answer, "verdict": v.verdict,
+           "outcome": outcome(v, ids, ix, row.doc),
+           "cited_doc": ix.doc_id(ids[cited[0] - 1]) if v.verdict == "anchored" else "",
+           "anchor_in_spans": bool(wb.holders(chunker)[q] & set(ids)), "reason": v.reason}
+    if mode == "strict":                 # a user reads it: the judgement, green only for the anchor stated
+        j = judge_answer(answer, spans, ids, ix, row.doc, row.anchor, wb.trusted, with_article=False, verdict=v)
+        out.update(outcome=j.outcome, reason=j.sentence)
+    return out
 
 
 def outcomes_by_filter(wb: Workbench, chunker: ChunkerConfig = ARTICLE_CHUNKER, k_final: int = PIPELINE_FINAL,
@@ -78,15 +85,17 @@ def outcomes_by_filter(wb: Workbench, chunker: ChunkerConfig = ARTICLE_CHUNKER, 
 
 
 def operating_metrics(outcomes: pd.DataFrame) -> dict:
-    """Answer, refusal and abstention rates of an outcome table, and the checker's false refusals.
+    """Rates of a strict outcome table: answered (right: grounded, right document, the anchor stated), grounded
+    (the checker accepted it, right or not), refused, abstained; and the checker's false refusals.
 
     A false refusal is a refused answer although the anchor was inside the spans handed over.
     """
     n = len(outcomes)
     if not n:
-        return {"questions": 0, "answer_rate": math.nan, "refusal_rate": math.nan, "abstention_rate": math.nan,
-                "false_refusals": 0}
+        return {"questions": 0, "answer_rate": math.nan, "grounded_rate": math.nan, "refusal_rate": math.nan,
+                "abstention_rate": math.nan, "false_refusals": 0}
     v = outcomes.verdict
-    return {"questions": n, "answer_rate": float((v == "anchored").mean()), "refusal_rate": float((v == "refused").mean()),
+    return {"questions": n, "answer_rate": float((outcomes.outcome == "answered").mean()),
+            "grounded_rate": float((v == "anchored").mean()), "refusal_rate": float((v == "refused").mean()),
             "abstention_rate": float((v == "abstained").mean()),
             "false_refusals": int(((v == "refused") & outcomes.anchor_in_spans).sum())}

@@ -221,3 +221,63 @@ def _apply(base: Setup, name: str, given: dict) -> Setup:
     options.update({k: v for k, v in given.items() if k not in CORE_KEYS})
     changes["retrieval"] = tuple(sorted(options.items()))
     return replace(base, **changes)
+
+
+_NULL_TEXT = ("nan", "none", "<na>", "null")        # what an editor's text column makes of a missing value
+
+
+def _empty(v, null_text: bool = True) -> bool:
+    """A table cell left empty: None, NaN, pd.NA, '' (a new row of an editor, a cleared cell), and with null_text
+    the text an editor writes for a missing value ('nan', 'None', '<NA>')."""
+    if v is None:
+        return True
+    if isinstance(v, str):
+        return not v.strip() or (null_text and v.strip().lower() in _NULL_TEXT)
+    if isinstance(v, (list, tuple, set, frozenset)):
+        return False
+    try:
+        return bool(v != v)                     # NaN, pd.NA
+    except (TypeError, ValueError):
+        return False
+
+
+def from_fields(fields: dict, base: Setup, corpus_statuses=()) -> Setup:
+    """A setup from one row of a table (the Compare page's editor): every empty cell takes `base`'s value.
+
+    fields: name, chunker, size, overlap, candidates, k, statuses, rerank, generator and retrieval options; statuses
+    as a list of names (every status of the corpus: no filter; none: nothing allowed) or as setup text ('all',
+    'none', 'a|b'). A status the corpus lacks is a ValueError naming it and the corpus's statuses.
+
+        from_fields({"name": "small", "size": 80, "overlap": None}, default_setup(wb)).chunker -> fixed 80/32
+    """
+    given = {key: value for key, value in fields.items() if not _empty(value, null_text=key != "name")}
+    name = str(given.get("name", "")).strip() or base.name
+    statuses = given.pop("statuses", None)
+    text = {}
+    for key, value in given.items():
+        if key == "name":
+            continue
+        if key == "rerank":
+            text[key] = "on" if (value if isinstance(value, bool) else str(value).lower() in _ON) else "off"
+        elif isinstance(value, float) and value.is_integer():
+            text[key] = str(int(value))
+        else:
+            text[key] = str(value).strip()
+    if "chunker" in text and "size" not in text:          # a kind without its numbers takes that kind's defaults
+        text.pop("overlap", None)
+    setup = _apply(base, name, text)
+    if statuses is not None:
+        if isinstance(statuses, str):
+            s = statuses.strip()
+            chosen = None if s.lower() == "all" else frozenset() if s.lower() == "none" else \
+                frozenset(x.strip() for x in s.split("|") if x.strip())
+        else:
+            chosen = frozenset(str(x) for x in statuses)
+            if corpus_statuses and chosen == frozenset(corpus_statuses):
+                chosen = None                              # every status allowed: no filter
+        unknown = sorted((chosen or set()) - set(corpus_statuses)) if corpus_statuses else []
+        if unknown:
+            raise ValueError(f"status {', '.join(unknown)} is not in this dataset (it has "
+                             f"{', '.join(corpus_statuses)}).")
+        setup = replace(setup, statuses=chosen)
+    return setup

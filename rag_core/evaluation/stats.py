@@ -177,8 +177,9 @@ def verdict_sentence(a_only: int, b_only: int, p_value: float, a: str = "A", b: 
     """One plain sentence on B against A, from the discordant questions and the exact p-value (names kept as given).
 
     (0, 9) "no filter" vs "filter", k=1 -> "With filter, 9 questions are found at k = 1 that no filter misses,
-    and none is lost: p = 0.004, not chance."
-    (1, 2) -> "B against A: 2 won, 1 lost (p = 1): this golden set cannot tell them apart."
+    and none is lost: p = 0.004, unlikely to be chance."
+    (1, 2) -> "A against B: 1 won, 2 lost (p = 1, could be chance): this golden set cannot tell them apart."
+    The setups are named in the order given (a, then b); "won" counts the questions only `a` finds.
     """
     at = f" at k = {k}" if k is not None else ""
     won, lost = b_only, a_only
@@ -188,8 +189,9 @@ def verdict_sentence(a_only: int, b_only: int, p_value: float, a: str = "A", b: 
         better, worse, gained, dropped = (b, a, won, lost) if won > lost else (a, b, lost, won)
         found = "1 question is" if gained == 1 else f"{gained} questions are"
         return (f"With {better}, {found} found{at} that {worse} misses, and {_questions(dropped)} "
-                f"{'is' if dropped <= 1 else 'are'} lost: {_p_text(p_value)}, not chance.")
-    return f"{b} against {a}{at}: {won} won, {lost} lost ({_p_text(p_value)}): this golden set cannot tell them apart."
+                f"{'is' if dropped <= 1 else 'are'} lost: {_p_text(p_value)}, unlikely to be chance.")
+    return (f"{a} against {b}{at}: {a_only} won, {b_only} lost ({_p_text(p_value)}, could be chance): this golden set "
+            "cannot tell them apart.")
 
 
 def power_sentence(needed: int | None, have: int, a_only: int | None = None, b_only: int | None = None,

@@ -15,7 +15,8 @@ carries that count in `df.attrs["questions"]` and the excluded count in `df.attr
     rerank_effect(wb)    chunk, rec_at_50, rec_at_1_bi, rec_at_1_rerank, rec_at_3_bi, rec_at_3_rerank
     latency(wb)          route, min_ms, max_ms, runs, repetitions (the only table that varies per run)
     verifier_cases(wb)   answer, verdict, explanation (the article's checker; needs no corpus)
-    pipeline(wb)         filter, one column per outcome (the article's checker unless mode="strict")
+    pipeline(wb)         filter, one column per outcome: the article's labels with its checker; with mode="strict"
+                         the judgements a user reads (answered, misses_the_answer, wrong_source, refused, abstained)
     prompt_size(wb)      one row: words, characters, spans, answer
     corpus_sizes(wb)     one row: documents, words, questions (valid, excluded)
     trap3(wb)            k, retriever, article_questions, user_questions: the ceiling of each retriever for the
@@ -36,6 +37,7 @@ import time
 import numpy as np
 import pandas as pd
 
+from rag_core.evaluation.judgement import GOLDEN_OUTCOMES
 from rag_core.evaluation.losses import losses_table
 from rag_core.evaluation.metrics import (contradicted, cut_anchors as count_cut, first_cut_example,
                                          fixed_window_count, recall_at)
@@ -190,13 +192,21 @@ def verifier_cases(wb: Workbench | None = None, chunker: ChunkerConfig = ARTICLE
 
 def pipeline(wb: Workbench, chunker: ChunkerConfig = ARTICLE_CHUNKER, *, generate=scripted_answer,
              mode: str = "article") -> pd.DataFrame:
-    """Outcome counts with and without the status filter, judged by checker `mode`."""
-    rows = []
+    """Outcome counts with and without the status filter, judged by checker `mode`. attrs["wrong_source_untrusted"]:
+    per filter, how many wrong-source answers cite a draft or another untrusted status (the rest cite a trusted
+    document that is not the anchor's)."""
+    status = {d.id: d.status for d in wb.corpus.documents}
+    labels = OUTCOMES if mode == "article" else GOLDEN_OUTCOMES
+    rows, untrusted = [], {}
     for label, got in outcomes_by_filter(wb, chunker, generate=generate, mode=mode).items():
         counts = pd.Series([r["outcome"] for r in got], dtype=object).value_counts()
         rows.append({"filter": label, **{o.replace(" / ", "_").replace(" ", "_").lower(): int(counts.get(o, 0))
-                                         for o in OUTCOMES}})
-    return frame(rows, wb)
+                                         for o in labels}})
+        untrusted[label] = sum(r["outcome"] in (OUTCOMES[1], "wrong source") and r["cited_doc"] != ""
+                               and status.get(r["cited_doc"]) not in wb.trusted for r in got)
+    df = frame(rows, wb)
+    df.attrs["wrong_source_untrusted"] = untrusted      # filter -> wrong-source answers citing an untrusted status
+    return df
 
 
 def prompt_size(wb: Workbench, chunker: ChunkerConfig = ARTICLE_CHUNKER, *, question: str | None = None) -> pd.DataFrame:

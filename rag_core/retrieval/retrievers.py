@@ -45,6 +45,15 @@ DESCRIPTIONS = {    # one plain sentence each, for the pages
              "one counts): a bi-encoder rerank, not a cross-encoder.",
 }
 
+# why a chunk that shares no word with the question still has a score, per retriever (the Ask page says it)
+WITHOUT_SHARED_WORDS = {
+    "hashing": "the hashing encoder puts different words into the same one of its 1,024 buckets, so a chunk that "
+               "shares no word still scores a little above zero",
+    "bm25": "BM25 counts shared words only: these chunks score 0 and come back in chunk order",
+    "minilm": "MiniLM compares meanings, so a chunk can score without sharing a word; a low score means far",
+    "hybrid": "hybrid fuses two rankings, and every allowed chunk has a rank in both, so a fused score is never 0",
+}
+
 
 def check_choice(retriever: str, reranker: str) -> None:
     """ValueError naming the valid choices for an unknown retriever or reranker."""
