@@ -7,6 +7,7 @@ from ui import captions, charts, data, frame, settings, widgets
 frame.ensure(__file__)          # a first request that runs this page without app.py draws the frame here
 
 st.title("Open Book: watch a RAG system work, and see where it breaks")
+st.page_link("pages/tour.py", label="Take the tour: the story in nine live steps", icon=":material/slideshow:")
 
 st.markdown(
     "A RAG system is an **open-book exam**. The language model is the student; retrieval is the hand that opens "

@@ -25,6 +25,7 @@ from playwright.sync_api import expect  # requirements-dev.txt pins it; `make te
 CUTOFF = "What is the default cutoff of get_close_matches?"
 PAGES = {  # title in the sidebar menu -> (url path, the page's h1)
     "Overview": ("overview", "Open Book: watch a RAG system work"),
+    "The tour": ("tour", "The tour"),
     "Corpus": ("corpus", "Corpus"),
     "Ask": ("ask", "Ask"),
     "Ablations": ("ablations", "Ablations"),

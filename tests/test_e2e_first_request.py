@@ -15,7 +15,7 @@ from ui import navigation
 
 from playwright.sync_api import expect  # noqa: E402
 
-HEADINGS = {"overview": "Open Book", "corpus": "Corpus", "ask": "Ask", "ablations": "Ablations", "compare": "Compare setups",
+HEADINGS = {"overview": "Open Book", "tour": "The tour", "corpus": "Corpus", "ask": "Ask", "ablations": "Ablations", "compare": "Compare setups",
             "your_data": "Your data", "model": "A real model", "glossary": "Glossary"}
 STEMS = [Path(p.script).stem for p in navigation.PAGES]
 

@@ -5,6 +5,7 @@
 - `table(name, chunker)`: a rag_core table as a DataFrame (st.cache_data, per dataset and settings).
 - `read_uploads`, `read_golden`: the user's files, read once per session.
 - `latency()`: the latency table, timed live.
+- `tour_step(n, chunker, controls)`: a step of the tour (rag_core.evaluation.tour), per dataset and settings.
 - `engine_status()`: the search engine in use (the sidebar's, or the in-process one while the database fails),
   checked once per choice and again once its connection closed; `engine_recall()` of an approximate engine against
   exact search.
@@ -249,6 +250,18 @@ def read_uploads(files: tuple, default_status: str) -> IngestResult:
 @st.cache_data(max_entries=16, show_spinner=False)
 def read_golden(data: bytes, name: str):
     return read_golden_csv(data, name, Limits.from_env())
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def _tour_step(key: str, number: int, chunker: ChunkerConfig, controls, _wb: Workbench):
+    from rag_core.evaluation import tour
+    return tour.step(_wb, number, chunker, controls)
+
+
+def tour_step(number: int, chunker: ChunkerConfig, controls):
+    """Step `number` of the tour (rag_core.evaluation.tour) for the active dataset, sidebar and controls."""
+    wb = workbench()
+    return _tour_step(settings_key(wb), number, chunker, controls, wb)
 
 
 @st.cache_data(max_entries=2, show_spinner="Measuring every retriever…")

@@ -20,6 +20,7 @@ class PageSpec(NamedTuple):
 
 PAGES = (
     PageSpec("pages/overview.py", "Overview", ":material/home:"),
+    PageSpec("pages/tour.py", "The tour", ":material/slideshow:"),
     PageSpec("pages/corpus.py", "Corpus", ":material/library_books:"),
     PageSpec("pages/ask.py", "Ask", ":material/quiz:"),
     PageSpec("pages/ablations.py", "Ablations", ":material/bar_chart:"),

@@ -80,6 +80,10 @@ class Setting:
     within: Callable[[], list] | None = None    # what the active dataset has (its documents, its statuses), or None
     what: str = ""                              # one of those, in words: "document", "status"
     blank: str = ""                             # how a warning says an empty default: "the first document"
+    url: str | None = None                      # its name in the URL, when not the key (tour_step is ?step=)
+
+    def name(self, key: str) -> str:
+        return self.url or key
 
     def read(self, text: str):
         """The value of a link's text; ValueError when malformed, outside [lo, hi], or not in the active dataset
@@ -121,6 +125,7 @@ SETTINGS = {
     "retriever": Setting("hashing", _choice(RETRIEVERS)),
     "reranker": Setting("lexical", _choice(RERANKERS)),
     "engine": Setting("memory", _choice(ENGINES)),
+    "tour_step": Setting(1, int, lo=1, hi=9, url="step"),
 }
 SHARED = ("chunker", "size", "overlap", "retriever", "reranker", "engine")        # shown in the sidebar of every page
 
@@ -137,13 +142,14 @@ def init(keys) -> list[str]:
             continue
         s = SETTINGS[key]
         value = s.default
-        if key in st.query_params:
+        name = s.name(key)
+        if name in st.query_params:
             try:
-                value = s.read(st.query_params[key])
+                value = s.read(st.query_params[name])
             except (ValueError, TypeError) as e:
                 value = s.fallback()
                 why = f" ({e})" if s.within is not None and str(e).startswith("this dataset") else ""
-                warnings.append(f"The link's value {st.query_params[key]!r} for '{key}' is not valid{why}; "
+                warnings.append(f"The link's value {st.query_params[name]!r} for '{name}' is not valid{why}; "
                                 f"using {s.said(value)}.")
         st.session_state[key] = value
         st.session_state[shadow] = value
@@ -153,7 +159,7 @@ def init(keys) -> list[str]:
 def remember(key: str) -> None:
     """Widget on_change: keep the value across page switches and put it in the URL."""
     st.session_state["_keep_" + key] = st.session_state[key]
-    st.query_params[key] = SETTINGS[key].dump(st.session_state[key])
+    st.query_params[SETTINGS[key].name(key)] = SETTINGS[key].dump(st.session_state[key])
 
 
 def choose_strategy() -> None:
@@ -172,7 +178,7 @@ def set_value(key: str, value) -> None:
 
 def sync_url(keys) -> None:
     """Write the page's settings into the URL, so that the address bar is always a shareable link."""
-    wanted = {k: SETTINGS[k].dump(st.session_state[k]) for k in keys if k in st.session_state}
+    wanted = {SETTINGS[k].name(k): SETTINGS[k].dump(st.session_state[k]) for k in keys if k in st.session_state}
     wanted["data"] = data.dataset().key              # which dataset the view shows (see dataset_from_link)
     if any(st.query_params.get(k) != v for k, v in wanted.items()):
         st.query_params.update(wanted)

@@ -1,0 +1,444 @@
+"""The article's story in nine steps, each computed now on a workbench: its claim, its figure's data, the example
+a rule chose, and one sentence that is a pure function of the figure (true on any data, not only the bundled one).
+
+    s = step(wb, 4, chunker, Controls(k=3))
+    s.title    -> "A draft outranks the truth"
+    s.figure   -> DataFrame span, document, chunk, status, holds_anchor, score (the example's ranked chunks)
+    s.sentence -> "In 10 of 18 golden questions a draft or outdated chunk outranks the anchor's chunk at k = 3 ..."
+
+Examples are chosen by rules, never by name: step 1 the question the control picks (the first by default), step 3
+the first question whose anchor no chunk holds whole, step 4 the first question where a chunk of an untrusted
+status outranks the anchor's chunk with the filter off (5 and 7 follow it; the first question when there is none),
+step 6 the first question the reranker moves. Every rule that finds nothing says so in its sentence, and the step
+still shows its figure. Without a golden set the steps that need one say NO_GOLDEN; steps 1, 5 and 7 run.
+
+The sentence functions (`*_sentence`) take only figures and counts, so tests can feed them generated cases.
+The article's pipeline throughout: 20 candidates reranked, 3 spans kept (outcomes.PIPELINE_*), scripted generator,
+strict checker (judgement.judge_answer).
+
+Left out on purpose: drawing (ui.tour_view), caching (ui.data), and Streamlit.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import NamedTuple
+
+import numpy as np
+import pandas as pd
+
+from rag_core.evaluation import losses as loss
+from rag_core.evaluation import tables
+from rag_core.evaluation.judgement import anchor_place, judge_answer
+from rag_core.evaluation.metrics import first_hit_ranks
+from rag_core.evaluation.outcomes import PIPELINE_CANDIDATES, PIPELINE_FINAL
+from rag_core.evaluation.pipeline import ask
+from rag_core.evaluation.setup import default_setup
+from rag_core.evaluation.workbench import ARTICLE_CHUNKER, Workbench
+from rag_core.generation.presets import ARTICLE_CASES, ARTICLE_CONTEXT, presets
+from rag_core.generation.verifier import verify
+from rag_core.retrieval.chunkers import ChunkerConfig
+
+TITLES = ("The open-book exam", "The ceiling", "Chunks cut answers", "A draft outranks the truth",
+          "Filter before ranking", "Reranking", "The checker does not trust", "Users do not speak like the documents",
+          "Where each question is lost")
+CLAIMS = (
+    "A RAG system is an open-book exam: a question, the sentence of a document that answers it, and a search that "
+    "must open the book at that page.",
+    "The ceiling is the share of questions whose answer is among the chunks handed over: no prompt and no bigger "
+    "model scores above it.",
+    "A chunk boundary can cut the answer sentence in two: then no chunk holds it whole and no search can find it.",
+    "Without a filter, a draft or an outdated note can rank above the current page, and the model faithfully quotes "
+    "the wrong page.",
+    "Filter by status before ranking: untrusted chunks never compete for a place.",
+    "A reranker reorders the candidates: it pays only where the candidates already hold the answer.",
+    "The checker trusts no answer: every number and name must be in the span it cites.",
+    "Golden questions written with the documents' words flatter a word-matching search; users ask otherwise.",
+    "Each question is lost at one stage of the pipeline: the stage that loses the most is the one to fix first.")
+PAGES = ("pages/corpus.py", "pages/ablations.py", "pages/corpus.py", "pages/ask.py", "pages/ask.py",
+         "pages/ablations.py", "pages/ask.py", "pages/ablations.py", "pages/compare.py")   # where each step lives
+NEEDS_GOLDEN = (False, True, True, True, False, True, False, True, True)
+NO_GOLDEN = ("This step needs golden questions (a question, its document and the sentence that answers it), and "
+             "this dataset has none: add a golden set on the Your data page.")
+CEILING_KS = (1, 2, 3, 4, 5)
+TRAP3_K = 3
+
+
+@dataclass(frozen=True)
+class Controls:
+    question: int = 0                       # step 1: position of the golden question among the valid ones
+    k: int = 3                              # steps 2, 4 and 9: chunks handed over
+    filter: bool = True                     # step 5: only the trusted statuses may be retrieved
+    rerank: bool = True                     # step 6: the reranker on
+    preset: str | None = None               # step 7: the kind of answer shown (None: the first)
+    retrievers: tuple = ("hashing", "bm25")  # step 8: the retrievers measured (the trained ones encode first)
+
+
+class Step(NamedTuple):
+    number: int                 # 1..9
+    title: str
+    claim: str                  # the article's claim, the same on any data
+    sentence: str               # what the figure shows on this data, in words (a pure function of it)
+    figure: pd.DataFrame        # what the chart draws
+    example: dict               # the example the rule chose ({} when none)
+    page: str                   # the page where the step lives in full
+    params: dict                # that page's own URL parameters for the example (besides the sidebar's)
+    details: dict               # name -> further DataFrame the step shows (its ranked chunks...)
+
+
+def _count(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
+
+
+def _listing(items, last: str = "and") -> str:
+    items = [str(x) for x in items]
+    return ", ".join(items[:-1]) + f" {last} " + items[-1] if len(items) > 1 else "".join(items)
+
+
+def _share(x) -> str:
+    return "n/a" if pd.isna(x) else f"{x:.3f}"
+
+
+def untrusted_words(statuses, trusted) -> str:
+    """('current', 'draft', 'outdated'), ('current',) -> 'draft or outdated'; nothing else -> 'untrusted'."""
+    others = [s for s in statuses if s not in trusted]
+    return _listing(others, "or") if others else "untrusted"
+
+
+# ---------------------------------------------------------------- the sentences (pure functions of figures)
+
+def exam_sentence(example: dict, questions: int, documents: int) -> str:
+    """Step 1: the question, its anchor and its document."""
+    if not example:
+        return f"The {documents} documents are there, but there is no golden question to ask them. " + NO_GOLDEN
+    return (f"Question {example['number']} of {questions} asks \"{example['question']}\"; the sentence that answers "
+            f"it, \"{example['anchor']}\", is in {example['doc']} ({example['status']}), one of {documents} documents: "
+            "the search must hand over the chunk that holds it.")
+
+
+def ceiling_sentence(fig: pd.DataFrame, k: int) -> str:
+    """Step 2: fig has k, found, questions, ceiling."""
+    if fig.empty or not int(fig.questions.iloc[0]):
+        return NO_GOLDEN
+    row = fig[fig.k == k]
+    if row.empty:
+        raise ValueError(f"k = {k} is not in the figure: choose k among {', '.join(map(str, fig.k))}.")
+    r = row.iloc[0]
+    return (f"At k = {k}, the answer is among the chunks handed over for {int(r.found)} of {int(r.questions)} golden "
+            f"questions ({_share(r.ceiling)}): no prompt and no bigger model can score above {_share(r.ceiling)}.")
+
+
+def cut_sentence(cut: int, questions: int, label: str, first: str | None) -> str:
+    """Step 3: how many anchors the current chunker cuts, and the first."""
+    if not questions:
+        return NO_GOLDEN
+    if not cut:
+        return (f"With {label}, no anchor is cut: each of the {questions} is whole in some chunk. Smaller chunks "
+                "or no overlap cut some (the chart counts them for every window size).")
+    return (f"With {label}, {cut} of {questions} anchors {'is' if cut == 1 else 'are'} cut by a chunk boundary: no "
+            f"chunk holds {'it' if cut == 1 else 'them'} whole, and no search can find {'it' if cut == 1 else 'them'}. "
+            f"The first is the anchor of \"{first}\"")
+
+
+def draft_sentence(outranked: int, questions: int, k: int, untrusted: str, example: dict) -> str:
+    """Step 4: how many questions have an untrusted chunk above the anchor's (filter off), and the first one."""
+    if not questions:
+        return NO_GOLDEN
+    if not outranked:
+        return (f"In your documents no {untrusted} chunk outranks the anchor's chunk at k = {k}, in any of the "
+                f"{questions} golden questions (filter off).")
+    where = (f"the anchor is in S{example['anchor_rank']}" if example.get("anchor_rank")
+             else f"the anchor is not in the {k} spans")
+    above = _listing(f"S{n} is {status}" for n, status in example["outranked_by"])
+    return (f"In {outranked} of {questions} golden questions a {untrusted} chunk outranks the anchor's chunk at "
+            f"k = {k} (filter off). The first: \"{example['question']}\": {above}, {where}, and the scripted "
+            f"generator's answer is judged {example['outcome']}.")
+
+
+def filter_sentence(before: int, after: int, questions: int, untrusted: str, example: dict, on: bool) -> str:
+    """Step 5: contradicted questions in the top 3 without and with the filter, and the example's two outcomes."""
+    if not questions:
+        return (f"The filter keeps only the trusted statuses: {example.get('excluded', 0)} of "
+                f"{example.get('chunks', 0)} chunks never compete. " + NO_GOLDEN)
+    counts = (f"questions with a {untrusted} chunk in their top 3 go from {before} to {after} of {questions}")
+    if not example:
+        return f"With the filter on, {counts}."
+    moves = (f"the answer to \"{example['question']}\" stays {example['outcome_off']}"
+             if example["outcome_off"] == example["outcome_on"]
+             else f"the answer to \"{example['question']}\" goes from {example['outcome_off']} to "
+                  f"{example['outcome_on']}")
+    why = (f" (grounded on {example['doc']}, the right document, but the scripted generator quotes another of its "
+           "sentences than the anchor)" if example["outcome_on"] == "misses the answer" else "")
+    if on:
+        return f"With the filter on, {counts}, and {moves}{why}."
+    return (f"The filter is off: {before} of {questions} questions have a {untrusted} chunk in their top 3, and the "
+            f"answer to \"{example['question']}\" is judged {example['outcome_off']}. Turned on, {after} would, "
+            f"and the answer would be judged {example['outcome_on']}{why}.")
+
+
+MOVES = ("moved up", "moved down", "unchanged", "not a candidate")
+
+
+def rerank_sentence(fig: pd.DataFrame, candidates: int, k: int) -> str:
+    """Step 6: fig has one row per question with `move` (MOVES), `rank_before`, `rank_after`."""
+    if fig.empty:
+        return NO_GOLDEN
+    n = {m: int((fig.move == m).sum()) for m in MOVES}
+    before, after = int((fig.rank_before <= k).sum()), int((fig.rank_after <= k).sum())
+    text = (f"The reranker moves the anchor up in {n['moved up']} of {len(fig)} questions, down in "
+            f"{n['moved down']}, and leaves it in place in {n['unchanged']}")
+    text += (f"; in {n['not a candidate']} it is not among the {candidates} candidates, and no reranker can bring it "
+             "back" if n["not a candidate"] else f"; every anchor is among the {candidates} candidates")
+    return text + f". In the top {k}: {before} without the reranker, {after} with it."
+
+
+def checker_sentence(fig: pd.DataFrame, question: str) -> str:
+    """Step 7: fig has kind, outcome per answer tried."""
+    if fig.empty:
+        return "There is no answer to try."
+    refused = list(fig[fig.outcome == "refused"].kind)
+    passed = fig[~fig.outcome.isin(["refused", "abstained"])]
+    text = f"Of {_count(len(fig), 'answer', 'answers')} tried for \"{question}\", the checker refuses "
+    text += (f"{len(refused)} ({_listing(refused)})" if refused else "none")
+    if passed.empty:
+        return text + ", and lets none through as grounded."
+    return text + ", and lets through " + _listing(f"{r.kind} as {r.outcome}" for r in passed.itertuples()) + "."
+
+
+def trap3_sentence(fig: pd.DataFrame, k: int = TRAP3_K) -> str:
+    """Step 8: fig has retriever, article_questions, user_questions (at k); user questions may be NaN (none)."""
+    if fig.empty:
+        return NO_GOLDEN
+    if fig.user_questions.isna().all():
+        return ("The questions phrased as a user would are written for the bundled corpus: none fits these "
+                "documents, so only the golden set's own phrasing is measured.")
+    parts = {"falls": [], "rises": [], "stays": []}
+    for r in fig.itertuples():
+        a, u = round(float(r.article_questions), 3), round(float(r.user_questions), 3)
+        parts["falls" if u < a else "rises" if u > a else "stays"].append(f"{r.retriever} ({_share(a)} → {_share(u)})")
+    said = [f"{verb} for {_listing(items)}" for verb, items in parts.items() if items]
+    return f"Asked as a user would, the ceiling at k = {k} " + "; it ".join(said) + "."
+
+
+def fix_first_sentence(fig: pd.DataFrame) -> str:
+    """Step 9: fig has stage, questions (losses_table). The stage that loses the most questions, ties named."""
+    n = int(fig.questions.sum()) if not fig.empty else 0
+    if not n:
+        return NO_GOLDEN
+    lost = fig[fig.stage != "answered"]
+    most = int(lost.questions.max()) if not lost.empty else 0
+    if not most:
+        return f"No question is lost: all {n} are answered. Nothing to fix on this data."
+    worst = list(lost[lost.questions == most].stage)
+    if len(worst) > 1:
+        return (f"Fix first one of {_listing(worst)}: they lose {most} of {n} questions each, more than any other "
+                "stage.")
+    return (f"The one thing to fix first: {worst[0]}, where {most} of {n} questions end. "
+            f"{loss.MEANING[worst[0]]}")
+
+
+# ---------------------------------------------------------------- the steps
+
+def step(wb: Workbench, number: int, chunker: ChunkerConfig = ARTICLE_CHUNKER, controls: Controls = Controls()) -> Step:
+    """Step `number` (1..9) on this workbench, chunker and controls."""
+    if not isinstance(number, int) or not 1 <= number <= len(TITLES):
+        raise ValueError(f"A step is a number from 1 to {len(TITLES)}, got {number!r}.")
+    return _STEPS[number - 1](wb, chunker, controls)
+
+
+def _make(number, sentence, figure, example=None, params=None, details=None) -> Step:
+    return Step(number, TITLES[number - 1], CLAIMS[number - 1], sentence, figure, example or {},
+                PAGES[number - 1], params or {}, details or {})
+
+
+def _row(wb, q) -> dict:
+    r = wb.check.valid[q]
+    return {"number": q + 1, "question": r.question, "doc": r.doc, "anchor": r.anchor,
+            "status": wb.corpus.by_id[r.doc].status, "doc_position": [d.id for d in wb.corpus.documents].index(r.doc)}
+
+
+def _step1(wb, chunker, c):
+    docs = pd.Series([d.status for d in wb.corpus.documents]).value_counts()
+    fig = pd.DataFrame({"status": list(wb.corpus.statuses)})
+    fig["documents"] = [int(docs.get(s, 0)) for s in fig.status]
+    n = len(wb.check.valid)
+    example = _row(wb, min(max(c.question, 0), n - 1)) if n else {}
+    return _make(1, exam_sentence(example, n, len(wb.corpus.documents)), fig, example,
+                 {"corpus_doc": example["doc"]} if example else {})
+
+
+def _step2(wb, chunker, c):
+    n = len(wb.check.valid)
+    ranks = wb.ranks(chunker, max(CEILING_KS))
+    found = [int(np.sum(ranks <= k)) for k in CEILING_KS]
+    fig = pd.DataFrame({"k": CEILING_KS, "found": found, "questions": n,
+                        "ceiling": [f / n if n else np.nan for f in found]})
+    return _make(2, ceiling_sentence(fig, c.k) if n else NO_GOLDEN, fig, {"k": c.k})
+
+
+def _step3(wb, chunker, c):
+    n = len(wb.check.valid)
+    fig = tables.cut_anchors(wb) if n else pd.DataFrame()
+    holders = wb.holders(chunker)
+    cut = [q for q, h in enumerate(holders) if not h]
+    example = _row(wb, cut[0]) if cut else {}
+    sentence = cut_sentence(len(cut), n, chunker.label, example.get("question"))
+    if chunker.kind == "fixed":
+        example["size"] = chunker.size              # the chart draws this window size strong
+    return _make(3, sentence, fig, example,
+                 {"corpus_doc": example["doc"]} if "doc" in example else {})
+
+
+def _spans_table(wb, chunker, a, holders) -> pd.DataFrame:
+    ix = wb.index(chunker)
+    rows = []
+    for i, c in enumerate(a.retrieved.ids, 1):
+        c = int(c)
+        rows.append({"span": f"S{i}", "document": ix.doc_id(c), "chunk": ix.chunk_number(c), "status": ix.status(c),
+                     "holds_anchor": c in holders, "similarity": float(a.retrieved.similarity[i - 1])})
+    return pd.DataFrame(rows, columns=["span", "document", "chunk", "status", "holds_anchor", "similarity"])
+
+
+def _answer(wb, chunker, q, k, allowed) -> tuple:
+    """(ask's Answer, its Judgement, the spans table) for valid question q through the article's pipeline."""
+    ix, row = wb.index(chunker), wb.check.valid[q]
+    a = ask(ix, row.question, PIPELINE_CANDIDATES, k, True, allowed)
+    j = judge_answer(a.answer, a.spans, a.retrieved.ids, ix, row.doc, row.anchor, wb.trusted, with_article=False)
+    return a, j, _spans_table(wb, chunker, a, wb.holders(chunker)[q])
+
+
+def outranked_questions(wb: Workbench, chunker: ChunkerConfig, k: int = PIPELINE_FINAL) -> list:
+    """The valid questions (positions) where an untrusted chunk is kept above the anchor's chunk, filter off,
+    through the article's pipeline (20 candidates reranked, k kept); the first is the tour's example."""
+    ix, holders = wb.index(chunker), wb.holders(chunker)
+    kept = wb.ranked(chunker, k, None, True, PIPELINE_CANDIDATES)
+    return [q for q, ids in enumerate(kept) if holders[q]
+            and anchor_place(ids, holders[q], ix, wb.trusted).outranked_by]
+
+
+def _step4(wb, chunker, c):
+    n = len(wb.check.valid)
+    if not n:
+        return _make(4, NO_GOLDEN, pd.DataFrame())
+    if not 1 <= c.k <= PIPELINE_CANDIDATES:
+        raise ValueError(f"k must be from 1 to {PIPELINE_CANDIDATES} (the candidates), got {c.k}.")
+    found = outranked_questions(wb, chunker, c.k)
+    q = found[0] if found else 0
+    a, j, spans = _answer(wb, chunker, q, c.k, None)
+    place = anchor_place(a.retrieved.ids, wb.holders(chunker)[q], wb.index(chunker), wb.trusted)
+    example = {**_row(wb, q), "answer": a.answer, "outcome": j.outcome, "judgement": j.sentence,
+               "anchor_rank": place.rank, "outranked_by": list(place.outranked_by), "outranked": len(found)}
+    untrusted = untrusted_words(wb.corpus.statuses, wb.trusted)
+    return _make(4, draft_sentence(len(found), n, c.k, untrusted, example), spans, example,
+                 {"ask_question": example["question"], "ask_statuses": ",".join(wb.corpus.statuses),
+                  "ask_k": str(c.k), "ask_rerank": "1", "ask_candidates": str(PIPELINE_CANDIDATES)})
+
+
+def _step5(wb, chunker, c):
+    n = len(wb.check.valid)
+    eff = tables.filter_effect(wb, chunker)
+    fig = eff[["filter", "contradicted_top_3", "chunks_excluded", "chunks"]].copy()
+    untrusted = untrusted_words(wb.corpus.statuses, wb.trusted)
+    if not n:
+        example = {"excluded": int(fig.chunks_excluded.iloc[1]), "chunks": int(fig.chunks.iloc[1]), "filter_on": c.filter}
+        return _make(5, filter_sentence(0, 0, 0, untrusted, example, c.filter), fig, example)
+    found = outranked_questions(wb, chunker)
+    q = found[0] if found else 0
+    _, off, spans_off = _answer(wb, chunker, q, PIPELINE_FINAL, None)
+    a_on, on, spans_on = _answer(wb, chunker, q, PIPELINE_FINAL, set(wb.trusted))
+    example = {**_row(wb, q), "filter_on": c.filter, "outcome_off": off.outcome, "outcome_on": on.outcome,
+               "judgement_on": on.sentence, "judgement_off": off.sentence, "answer_on": a_on.answer}
+    before, after = int(fig.contradicted_top_3.iloc[0]), int(fig.contradicted_top_3.iloc[1])
+    statuses = wb.trusted if c.filter else wb.corpus.statuses
+    return _make(5, filter_sentence(before, after, n, untrusted, example, c.filter), fig, example,
+                 {"ask_question": example["question"], "ask_statuses": ",".join(statuses), "ask_k": "3",
+                  "ask_rerank": "1", "ask_candidates": str(PIPELINE_CANDIDATES)},
+                 {"spans": spans_on if c.filter else spans_off})
+
+
+def rerank_moves(wb: Workbench, chunker: ChunkerConfig, candidates: int = PIPELINE_CANDIDATES) -> pd.DataFrame:
+    """Per valid question, filter on: the anchor's rank among the candidates before and after the rerank (inf when
+    it is not a candidate) and the move (MOVES)."""
+    allowed = set(wb.trusted)
+    holders = wb.holders(chunker)
+    before = first_hit_ranks(holders, wb.ranked(chunker, candidates, allowed))
+    after = first_hit_ranks(holders, wb.ranked(chunker, candidates, allowed, True, candidates))
+    move = ["not a candidate" if np.isinf(b) else "moved up" if a < b else "moved down" if a > b else "unchanged"
+            for b, a in zip(before, after)]
+    return pd.DataFrame({"question": [q + 1 for q in range(len(holders))], "text": wb.questions,
+                         "rank_before": before, "rank_after": after, "move": move})
+
+
+def _step6(wb, chunker, c):
+    if not wb.check.valid:
+        return _make(6, NO_GOLDEN, pd.DataFrame())
+    fig = rerank_moves(wb, chunker)
+    moved = fig[fig.move.isin(["moved up", "moved down"])]
+    example = _row(wb, int(moved.question.iloc[0]) - 1) if not moved.empty else {}
+    return _make(6, rerank_sentence(fig, PIPELINE_CANDIDATES, PIPELINE_FINAL), fig, {**example, "rerank": c.rerank},
+                 {"ask_question": example["question"], "ask_rerank": "1" if c.rerank else "0",
+                  "ask_statuses": ",".join(wb.trusted)} if example else {})
+
+
+def answers_tried(wb: Workbench, chunker: ChunkerConfig, q: int) -> pd.DataFrame:
+    """The answers to try (generation.presets) for valid question q, filter on, each judged: kind, answer, outcome,
+    reason."""
+    row, ix = wb.check.valid[q], wb.index(chunker)
+    a, _, _ = _answer(wb, chunker, q, PIPELINE_FINAL, set(wb.trusted))
+    rows = []
+    for p in presets(row.question, a.spans):
+        j = judge_answer(p.answer, a.spans, a.retrieved.ids, ix, row.doc, row.anchor, wb.trusted, with_article=False)
+        rows.append({"kind": p.kind, "answer": p.answer, "outcome": j.outcome, "reason": j.sentence})
+    return pd.DataFrame(rows, columns=["kind", "answer", "outcome", "reason"])
+
+
+def _step7(wb, chunker, c):
+    """The first question whose answers to try hold an answered one and the most refused ones (else the most
+    refused ones)."""
+    if wb.check.valid:
+        tried = [answers_tried(wb, chunker, q) for q in range(len(wb.check.valid))]
+        score = [("answered" in set(f.outcome), int((f.outcome == "refused").sum())) for f in tried]
+        q = score.index(max(score))          # the first of the best: most refusals, with an answered one
+        fig = tried[q]
+        question, params = wb.check.valid[q].question, {"ask_question": wb.check.valid[q].question,
+                                                        "ask_statuses": ",".join(wb.trusted)}
+        spans = _answer(wb, chunker, q, PIPELINE_FINAL, set(wb.trusted))[0].spans
+    else:          # the article's own two spans and six answers: the checker needs no corpus
+        question, spans, params = "What is the default cutoff of get_close_matches?", list(ARTICLE_CONTEXT), {}
+        rows = []
+        for i, answer in enumerate(ARTICLE_CASES, 1):
+            v = verify(answer, spans, "strict")
+            rows.append({"kind": f"article case {i}", "answer": answer, "outcome": v.verdict, "reason": v.reason})
+        fig = pd.DataFrame(rows, columns=["kind", "answer", "outcome", "reason"])
+    chosen = fig[fig.kind == c.preset] if c.preset in set(fig.kind) else fig.head(1)
+    example = {"question": question, **(chosen.iloc[0].to_dict() if not chosen.empty else {}), "spans": list(spans)}
+    return _make(7, checker_sentence(fig, question), fig, example, params)
+
+
+def _step8(wb, chunker, c):
+    if not wb.check.valid:
+        return _make(8, NO_GOLDEN, pd.DataFrame())
+    df = tables.trap3(wb, chunker, ks=(TRAP3_K,), retrievers=tuple(c.retrievers))
+    fig = df[["retriever", "article_questions", "user_questions"]].reset_index(drop=True)
+    fig.attrs.update(df.attrs)
+    return _make(8, trap3_sentence(fig), fig, {"user_questions": df.attrs.get("user_questions", 0)})
+
+
+def _step9(wb, chunker, c):
+    if not wb.check.valid:
+        return _make(9, NO_GOLDEN, pd.DataFrame())
+    if not 1 <= c.k <= PIPELINE_CANDIDATES:
+        raise ValueError(f"k must be from 1 to {PIPELINE_CANDIDATES} (the candidates), got {c.k}.")
+    setup = replace(default_setup(wb, chunker=chunker), k=c.k)
+    fig = loss.losses_table(wb, chunker, setup=setup)
+    fig["colour"] = fig.stage.map(loss.COLOURS)
+    article = default_setup(wb)
+    return _make(9, fix_first_sentence(fig), fig, {"setup": setup.to_text(), "article": article.to_text()},
+                 setup.link_params(corpus_statuses=wb.corpus.statuses))
+
+
+_STEPS = (_step1, _step2, _step3, _step4, _step5, _step6, _step7, _step8, _step9)
+
+
+def tour(wb: Workbench, chunker: ChunkerConfig = ARTICLE_CHUNKER, controls: Controls = Controls()) -> list[Step]:
+    """The nine steps, in the article's order (the presenter's download)."""
+    return [step(wb, n, chunker, controls) for n in range(1, len(TITLES) + 1)]
