@@ -6,7 +6,8 @@
     res.ids, res.scores, res.notes                     # chunk ids, similarities, what was clamped
 
 The filter runs BEFORE ranking: only the allowed chunks are scored and compete for the k places.
-An empty allowed set returns nothing and says so; it never falls back to every chunk.
+An empty allowed set returns nothing and says so; it never falls back to every chunk. `plan_search` makes those
+checks and writes those notes once, for this index and for every search engine (retrieval.engines).
 Ties are broken by chunk order, as the article's stable argsort does.
 
 `Index` scores with the article's hashing encoder; the other retrievers (bm25.BM25Index, retrievers.DenseIndex,
@@ -31,11 +32,41 @@ from rag_core.retrieval.tokenized import TokenizedCorpus
 from rag_core.text import check_question
 
 
-
 class SearchResult(NamedTuple):
     ids: np.ndarray       # chunk ids, best first
     scores: np.ndarray    # the retriever's score of each (float64): cosine, BM25 or fused rank
     notes: tuple          # plain sentences on what was adjusted: a clamped k, an empty filter
+
+
+NOTHING_ALLOWED = ("No chunk passes the status filter (no status is allowed): nothing is retrieved. "
+                   "Allow at least one status.")
+
+
+class Plan(NamedTuple):
+    questions: list      # the questions, checked and stripped
+    k: int               # clamped to the number of allowed chunks (0 when none is allowed)
+    allowed: tuple | None  # the allowed statuses, sorted; None for no filter
+    n_allowed: int       # how many chunks pass the filter
+    notes: tuple         # the sentences Index.search_many adds: a clamped k, an empty filter
+
+
+def plan_search(index: "Index", questions: list[str], k: int, allowed: Iterable[str] | None) -> Plan:
+    """Check a search as Index.search_many does: the same errors, the same clamped k, the same notes."""
+    questions = [check_question(q) for q in questions]
+    if not isinstance(k, (int, np.integer)) or isinstance(k, bool) or k <= 0:
+        raise ValueError(f"k must be a whole number of chunks above 0, got {k!r}.")
+    ids = index.allowed_ids(allowed)                      # ValueError for a status the corpus lacks
+    statuses = None if allowed is None else tuple(sorted({allowed} if isinstance(allowed, str) else set(allowed)))
+    if not len(ids):
+        return Plan(questions, 0, statuses, 0, (NOTHING_ALLOWED,))
+    where = "pass the filter" if allowed is not None else "exist"
+    notes = (f"Asked for {k} chunks but only {len(ids)} {where}: returning {len(ids)}.",) if k > len(ids) else ()
+    return Plan(questions, min(int(k), len(ids)), statuses, len(ids), notes)
+
+
+def nothing(plan: Plan) -> list[SearchResult]:
+    """The answer to a search that no chunk may answer: one empty result per question, with the note."""
+    return [SearchResult(np.zeros(0, np.int64), np.zeros(0), plan.notes) for _ in plan.questions]
 
 
 def top_k(scores: np.ndarray, k: int) -> np.ndarray:
@@ -227,23 +258,16 @@ class Index:
 
     def search_here(self, questions: list[str], k: int, allowed: Iterable[str] | None = None) -> list[SearchResult]:
         """`search_many` in this process: each question reads only the postings of its own buckets."""
-        questions = [check_question(q) for q in questions]
-        if not isinstance(k, (int, np.integer)) or isinstance(k, bool) or k <= 0:
-            raise ValueError(f"k must be a whole number of chunks above 0, got {k!r}.")
+        plan = plan_search(self, questions, k, allowed)
+        if not plan.k:
+            return nothing(plan)
         idx, excluded = self._filter(allowed)
-        if not len(idx):
-            note = ("No chunk passes the status filter (no status is allowed): nothing is retrieved. "
-                    "Allow at least one status.")
-            return [SearchResult(np.zeros(0, np.int64), np.zeros(0), (note,)) for _ in questions]
-        where = "pass the filter" if allowed is not None else "exist"
-        notes = (f"Asked for {k} chunks but only {len(idx)} {where}: returning {len(idx)}.",) if k > len(idx) else ()
-        k = min(int(k), len(idx))
         out = []
-        for scores in self.scores_many(questions, idx if allowed is not None else None):   # (n_chunks,) float64
+        for scores in self.scores_many(plan.questions, idx if allowed is not None else None):   # (n_chunks,) float64
             if len(excluded) <= len(idx):   # mostly allowed: rule the others out in place
                 scores[excluded] = -np.inf
-                best = top_k(scores, k)     # k <= len(idx), so never an excluded chunk
+                best = top_k(scores, plan.k)     # k <= len(idx), so never an excluded chunk
             else:                           # mostly excluded: rank the allowed ones only
-                best = idx[top_k(scores[idx], k)]
-            out.append(SearchResult(best, scores[best], notes))
+                best = idx[top_k(scores[idx], plan.k)]
+            out.append(SearchResult(best, scores[best], plan.notes))
         return out

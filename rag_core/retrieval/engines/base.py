@@ -9,58 +9,28 @@ Every engine keeps Index.search_many's contract, to the letter:
     the filter runs BEFORE ranking: only allowed chunks compete, k is clamped to how many pass, with a note;
     an empty allowed set returns nothing and says so (it never falls back to every chunk);
     ties are broken by chunk order.
-`plan_search` does the checks and the clamping, so that every engine only ranks.
+`index.plan_search`, the one plan every engine and the in-process search share, does the checks and the clamping,
+so that every engine only ranks.
 
 Left out on purpose: how an engine stores vectors (see spaces.py: each retriever as inner products).
 """
 from __future__ import annotations
 
-from typing import Iterable, NamedTuple
+from typing import Iterable
 
 import numpy as np
 
 from rag_core.retrieval.index import Index, SearchResult
-from rag_core.text import check_question
+from rag_core.retrieval.index import nothing, plan_search  # noqa: F401  (every engine's plan, with the Index contract)
 from rag_core.text import mask_secrets
 
 ENV = "OPENBOOK_DATABASE_URL"          # where an engine that needs a database finds its URL when none is given
-NOTHING_ALLOWED = ("No chunk passes the status filter (no status is allowed): nothing is retrieved. "
-                   "Allow at least one status.")
-
-
 class EngineError(ValueError):
     """An engine that cannot answer. The message says what happened and what to do; it never holds a password
     (text.mask_secrets runs over every message)."""
 
     def __init__(self, message: object = "", *args):
         super().__init__(mask_secrets(str(message)), *args)
-
-
-class Plan(NamedTuple):
-    questions: list      # the questions, checked and stripped
-    k: int               # clamped to the number of allowed chunks (0 when none is allowed)
-    allowed: tuple | None  # the allowed statuses, sorted; None for no filter
-    n_allowed: int       # how many chunks pass the filter
-    notes: tuple         # the sentences Index.search_many adds: a clamped k, an empty filter
-
-
-def plan_search(index: Index, questions: list[str], k: int, allowed: Iterable[str] | None) -> Plan:
-    """Check a search as Index.search_many does: the same errors, the same clamped k, the same notes."""
-    questions = [check_question(q) for q in questions]
-    if not isinstance(k, (int, np.integer)) or isinstance(k, bool) or k <= 0:
-        raise ValueError(f"k must be a whole number of chunks above 0, got {k!r}.")
-    ids = index.allowed_ids(allowed)                      # ValueError for a status the corpus lacks
-    statuses = None if allowed is None else tuple(sorted({allowed} if isinstance(allowed, str) else set(allowed)))
-    if not len(ids):
-        return Plan(questions, 0, statuses, 0, (NOTHING_ALLOWED,))
-    where = "pass the filter" if allowed is not None else "exist"
-    notes = (f"Asked for {k} chunks but only {len(ids)} {where}: returning {len(ids)}.",) if k > len(ids) else ()
-    return Plan(questions, min(int(k), len(ids)), statuses, len(ids), notes)
-
-
-def nothing(plan: Plan) -> list[SearchResult]:
-    """The answer to a search that no chunk may answer: one empty result per question, with the note."""
-    return [SearchResult(np.zeros(0, np.int64), np.zeros(0), plan.notes) for _ in plan.questions]
 
 
 def rank(ids: np.ndarray, scores: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
