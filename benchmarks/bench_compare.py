@@ -5,13 +5,13 @@
 Scenarios, each in a fresh Python process (so every figure is cold: imports, corpus, indexes):
   bundled-4    the bundled corpus (28 documents, 18 golden questions), four setups that build three
                indexes: filter (the article's pipeline), no filter, small chunks (fixed 40/0), sentences.
-               Timed: import rag_core, Workbench.bundled(), compare(), then .leaderboard and .grid.
+               Timed: import rag_core, Workbench.bundled(), compare_setups(), then .leaderboard and .grid.
   upload-2x    a generated upload of --words words (1,000 documents; Zipf-distributed words of a 60,000-word
                vocabulary; sentences of 8-20 words, paragraphs of 5 sentences; a quarter each draft and
                outdated) and --questions golden questions (anchor: 8 consecutive words of a current document,
                question: 6 of them), two setups with two chunkers: the article's pipeline, and fixed 80/16
                without filter or rerank. Timed apart: the Workbench (tokenizing, checking the golden set:
-               what an upload costs once, on the Your data page) and compare() + leaderboard + grid + pairs
+               what an upload costs once, on the Your data page) and compare_setups() + leaderboard + grid + pairs
                (what the compare page costs; both indexes are built inside it).
   upload-1x    the same upload, two setups on one chunker (filter on / off): one index.
 The total is import + workbench + compare, in a cold process (the generation of the upload is left out).
@@ -78,7 +78,7 @@ def child(scenario: str, words: int, questions: int) -> dict:
     """One scenario in this (fresh) process; returns its figures."""
     t0 = time.perf_counter()
     from rag_core import Corpus, Workbench
-    from rag_core.evaluation.compare import compare
+    from rag_core.evaluation.compare import compare_setups
     from rag_core.evaluation.setup import default_setup, parse_setup
     out = {"scenario": scenario, "import_s": time.perf_counter() - t0}
     if scenario == "bundled-4":
@@ -106,7 +106,7 @@ def child(scenario: str, words: int, questions: int) -> dict:
     base = default_setup(wb)
     setups = [parse_setup(x, base) for x in texts]
     t, c = time.perf_counter(), time.process_time()
-    result = compare(wb, setups)
+    result = compare_setups(wb, setups)
     result.leaderboard, result.grid, result.pairs
     out["compare_s"], out["compare_cpu_s"] = time.perf_counter() - t, time.process_time() - c
     out["total_s"] = out["import_s"] + out["workbench_s"] + out["compare_s"]

@@ -26,7 +26,7 @@ for w in settings.init(("ask_candidates", "ask_k", "ask_statuses", "ask_rerank")
     widgets.warn(w)
 chunker = settings.chunker_or_stop()
 statuses = list(wb.corpus.statuses)
-OPTIONS = [o for o in (retrieval_options() if retrieval_options() != "any" else ())]
+OPTIONS = list(retrieval_options())
 
 
 # ---- the setups, starting from the sidebar and the Ask settings

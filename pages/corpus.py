@@ -30,14 +30,14 @@ shown_statuses = left.pills("Status", statuses, selection_mode="multi", default=
 needle = right.text_input("Search the text", key="corpus_search", placeholder="e.g. cutoff, heappush, deleted",
                           help="Keeps the documents whose name or text contains these characters (any case).")
 chunks_per_doc = np.bincount(ix.doc, minlength=len(docs))
-frame = pd.DataFrame({"document": [d.id for d in docs],
+table = pd.DataFrame({"document": [d.id for d in docs],
                       "status": [widgets.status_label(d.status) for d in docs],
                       "words": [len(d.text.split()) for d in docs],
                       "chunks": chunks_per_doc,
                       "begins with": [" ".join(d.text.split()[:14]) + " …" for d in docs]})
 keep = np.array([d.status in shown_statuses and (not needle or needle.lower() in (d.id + "\n" + d.text).lower())
                  for d in docs], dtype=bool)
-st.dataframe(widgets.styled(frame[keep], ["status"], statuses), hide_index=True, width="stretch",
+st.dataframe(widgets.styled(table[keep], ["status"], statuses), hide_index=True, width="stretch",
              column_config={"words": st.column_config.NumberColumn(help="Whitespace-separated words"),
                             "chunks": st.column_config.NumberColumn(help=f"Chunks made by {chunker.label}")})
 if not keep.any():

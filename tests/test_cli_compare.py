@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from rag_core.__main__ import main
-from rag_core.evaluation.compare import compare
+from rag_core.evaluation.compare import compare_setups
 from rag_core.evaluation.losses import STAGES
 from rag_core.evaluation.setup import default_setup, parse_setup
 from rag_core.store import Store
@@ -41,7 +41,7 @@ def test_json_schema(capsys):
 def test_values_are_the_library_s(capsys, wb):
     doc = run_json(capsys, *TWO)
     base = default_setup(wb)
-    want = json.loads(compare(wb, [parse_setup("filter:", base), parse_setup("no filter: statuses=all", base)]).to_json())
+    want = json.loads(compare_setups(wb, [parse_setup("filter:", base), parse_setup("no filter: statuses=all", base)]).to_json())
     for s in want["setups"] + doc["setups"]:
         s.pop("mean_seconds")                           # the only value that varies per run
     assert doc == want

@@ -11,7 +11,7 @@ import pytest
 
 from rag_core import ChunkerConfig, Corpus, Document, Workbench, ask, retrieve
 from rag_core.evaluation import tables
-from rag_core.evaluation.compare import Comparison, compare, compare_runs
+from rag_core.evaluation.compare import Comparison, compare_setups, compare_runs
 from rag_core.evaluation.judgement import anchor_place, judge_answer
 from rag_core.evaluation.losses import (COLOURS, MEANING, STAGES, QuestionResult, loss_counts, losses_table,
                                         run_setup, stage_of)
@@ -195,7 +195,7 @@ def test_the_bundled_losses_cover_every_stage_there_is(wb):
 
 
 def test_recall_of_an_unfiltered_unreranked_setup_is_the_ceiling_table(wb):
-    c = compare(wb, [parse_setup("bi: statuses=all rerank=off candidates=50", default_setup(wb))], ks=(1, 3, 5))
+    c = compare_setups(wb, [parse_setup("bi: statuses=all rerank=off candidates=50", default_setup(wb))], ks=(1, 3, 5))
     ceiling = tables.ceiling(wb).set_index("k").ceiling
     for r in c.recall.itertuples():
         assert r.value == pytest.approx(ceiling[r.k])
@@ -204,7 +204,7 @@ def test_recall_of_an_unfiltered_unreranked_setup_is_the_ceiling_table(wb):
 def test_the_losses_table_is_the_default_setup(wb):
     df = losses_table(wb)
     assert list(df.stage) == list(STAGES) and df.questions.sum() == 18 and df.attrs["questions"] == 18
-    c = compare(wb, [default_setup(wb)])
+    c = compare_setups(wb, [default_setup(wb)])
     assert dict(zip(df.stage, df.questions)) == c.losses.loc["default"].to_dict()
     assert df.attrs["setup"] == default_setup(wb).to_text()
     assert "losses" in tables.TABLES
@@ -220,7 +220,7 @@ def test_every_stage_has_a_meaning_and_a_colour():
 @pytest.fixture(scope="module")
 def four(wb):
     base = default_setup(wb)
-    return compare(wb, [parse_setup(t, base) for t in ("filter:", "no filter: statuses=all",
+    return compare_setups(wb, [parse_setup(t, base) for t in ("filter:", "no filter: statuses=all",
                                                           "small: size=40 overlap=0", "sentence: chunker=sentence")])
 
 
@@ -270,10 +270,10 @@ def test_progress_and_an_interrupted_run_keeps_what_was_done(wb):
     s = [parse_setup("a: generator=model", default_setup(wb)), parse_setup("b:", default_setup(wb))]
     done = {}
     with pytest.raises(RuntimeError):
-        compare(wb, s, generate_for=lambda setup: failing, done=done)
+        compare_setups(wb, s, generate_for=lambda setup: failing, done=done)
     assert len(done["a"]) == 5
     calls.clear()
-    c = compare(wb, s, generate_for=lambda setup: lambda q, spans: "NOT IN THE CONTEXT", done=done,
+    c = compare_setups(wb, s, generate_for=lambda setup: lambda q, spans: "NOT IN THE CONTEXT", done=done,
                 on_progress=lambda d, total, what: seen.append((d, total)))
     assert [len(v) for v in c.results.values()] == [18, 18]
     assert seen[0] == (5, 36) and seen[-1] == (36, 36)            # the 5 done are not asked again
@@ -281,7 +281,7 @@ def test_progress_and_an_interrupted_run_keeps_what_was_done(wb):
 
 def test_two_setups_with_one_name_are_refused(wb):
     with pytest.raises(ValueError, match="Two setups are named 'a'"):
-        compare(wb, [parse_setup("a:", BASE), parse_setup("a: k=1", BASE)])
+        compare_setups(wb, [parse_setup("a:", BASE), parse_setup("a: k=1", BASE)])
 
 
 # ---- a Comparison from results written by hand: the numbers -------------------------------
@@ -353,7 +353,7 @@ def test_setups_with_retrieval_options_go_through_using(hand):
 
     wb = WithOptions(Corpus(HAND_DOCS), HAND_GOLDEN)
     s = parse_setup("x: retriever=bm25", Setup("base", FOUR, 2, 1, None, False), options=("retriever",))
-    got = compare(wb, [s]).results["x"]
+    got = compare_setups(wb, [s]).results["x"]
     assert [r.stage for r in got] == [r.stage for r in run_setup(hand, Setup("x", FOUR, 2, 1, None, False))]
     assert seen == ["bm25"]
     with pytest.raises(ValueError, match="Setup 'x': .*unexpected keyword"):
@@ -390,7 +390,7 @@ def test_option_values_take_the_type_of_their_default(hand):
 
 
 def test_a_grid_cell_links_to_ask(four):
-    assert four.link_params("no filter", 0, ("current", "draft", "outdated")) == {
+    assert four.setups[1].link_params(four.questions[0], ("current", "draft", "outdated")) == {
         "chunker": "fixed", "size": "160", "overlap": "32", "ask_candidates": "20", "ask_k": "3",
         "ask_statuses": "current,draft,outdated", "ask_rerank": "1", "ask_question": four.questions[0],
         "retriever": "hashing", "reranker": "lexical", "engine": "memory"}

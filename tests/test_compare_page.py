@@ -10,7 +10,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from test_app import APP, assert_fine, open_page, shown
-from rag_core.evaluation.compare import compare
+from rag_core.evaluation.compare import compare_setups
 from rag_core.evaluation.losses import STAGES
 from rag_core.evaluation.setup import Setup
 from rag_core.retrieval.chunkers import ChunkerConfig
@@ -25,7 +25,7 @@ def page():
 
 
 def expected(wb):
-    return compare(wb, [Setup("as in Ask", ARTICLE, 20, 3, frozenset({"current"}), True),
+    return compare_setups(wb, [Setup("as in Ask", ARTICLE, 20, 3, frozenset({"current"}), True),
                         Setup("filter off", ARTICLE, 20, 3, None, True),
                         Setup("rerank off", ARTICLE, 20, 3, frozenset({"current"}), False)])
 

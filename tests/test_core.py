@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from rag_core import (ChunkerConfig, Corpus, Document, GoldenRow, Index, TokenizedCorpus, Workbench, ask,
-                      check_golden, fixed_window, load_golden, retrieve)
+                      check_golden, fixed_window, load_golden, retrieve, stdlib_corpus)
 from rag_core.evaluation import tables
 from rag_core.data.corpus import ARTICLE_MODULES
 from rag_core.retrieval.index import top_k
@@ -119,7 +119,7 @@ def test_each_chunk_owns_exactly_the_words_of_its_text(wb, cfg):
     ix = wb.index(cfg)
     id_to_word = {i: w for w, i in wb.tc.tokenizer.vocab.items()}
     for c in range(0, len(ix), max(1, len(ix) // 300)):           # a sample of at most ~300 chunks
-        assert [id_to_word[i] for i in ix.chunk_word_ids(c).tolist()] == words(ix.texts[c])
+        assert [id_to_word[i] for i in wb.tc.word_ids[ix.lo[c]:ix.hi[c]].tolist()] == words(ix.texts[c])
         assert ix.texts[c].split() == ix.documents[ix.doc[c]].text.split()[ix.start[c]:ix.end[c]]
 
 
@@ -252,7 +252,7 @@ def test_fixed_window_count_by_hand(n):
 
 @pytest.fixture(scope="module")
 def stdlib_wb():
-    return Workbench.stdlib()
+    return Workbench(stdlib_corpus(), load_golden())
 
 
 def test_stdlib_builds_the_article_modules(stdlib_wb):
@@ -294,7 +294,7 @@ def test_stdlib_metrics_are_over_the_valid_questions_only(stdlib_wb):
 
 
 def test_stdlib_with_fewer_modules_excludes_the_other_questions():
-    wb = Workbench.stdlib(["math", "bisect"])
+    wb = Workbench(stdlib_corpus(["math", "bisect"]), load_golden())
     assert [d.id for d in wb.corpus.documents[:2]] == ["math", "bisect"]
     golden = load_golden()
     for p in wb.check.problems:

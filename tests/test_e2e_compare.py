@@ -5,7 +5,7 @@ from __future__ import annotations
 from urllib.parse import urlencode
 
 from browser import MAIN, WAIT_MS, wait_charts, wait_idle, wait_loaded
-from rag_core.evaluation.compare import compare
+from rag_core.evaluation.compare import compare_setups
 from rag_core.evaluation.setup import Setup
 from rag_core.retrieval.chunkers import ChunkerConfig
 
@@ -17,7 +17,7 @@ ARTICLE = ChunkerConfig("fixed", 160, 32)
 def test_walk_the_compare_page_and_open_a_grid_cell_in_ask(new_page, server, wb):
     setups = [Setup("as in Ask", ARTICLE, 20, 3, frozenset({"current"}), True), Setup("filter off", ARTICLE, 20, 3, None, True),
               Setup("rerank off", ARTICLE, 20, 3, frozenset({"current"}), False)]
-    want = compare(wb, setups)
+    want = compare_setups(wb, setups)
     page = new_page()
     page.goto(server.url + "/compare")
     main = page.locator(MAIN)

@@ -12,7 +12,7 @@ import re
 import pytest
 
 from browser import MAIN, WAIT_MS, rerun, screenshot, wait_charts
-from rag_core.evaluation.compare import compare
+from rag_core.evaluation.compare import compare_setups
 from rag_core.evaluation.setup import Setup
 from rag_core import ARTICLE_CHUNKER
 from test_e2e import CUTOFF, expect_chunks, expected_labels, no_exception, open_view, pick_golden
@@ -74,7 +74,7 @@ def test_a_golden_question_and_the_compare_page_on_postgres(new_page, server, ur
     wait_charts(page, 2)
     setups = [Setup("as in Ask", ARTICLE_CHUNKER, 20, 3, frozenset({"current"}), True),
               Setup("filter off", ARTICLE_CHUNKER, 20, 3, None, True)]
-    expect(main.get_by_text(compare(wb, setups).pair("as in Ask", "filter off", 1)["sentence"])).to_be_visible()
+    expect(main.get_by_text(compare_setups(wb, setups).pair("as in Ask", "filter off", 1)["sentence"])).to_be_visible()
     expect(said).to_be_visible()
     no_exception(page)
     assert PASSWORD not in page_text(page)

@@ -16,7 +16,7 @@ import pytest
 from rag_core import ARTICLE_CHUNKER, ChunkerConfig, Workbench
 from rag_core.__main__ import main
 from rag_core.evaluation import tables
-from rag_core.evaluation.compare import compare
+from rag_core.evaluation.compare import compare_setups
 from rag_core.evaluation.setup import default_setup, parse_setup
 from rag_core.retrieval.engines.registry import ENV
 from streamlit.testing.v1 import AppTest
@@ -79,7 +79,7 @@ def test_a_comparison_names_its_engine_and_agrees(memory_wb, pg):
     base = default_setup(wb)
     setups = [parse_setup(t, base) for t in ("mem: engine=memory", "pg: engine=postgres", "hnsw: engine=postgres-hnsw")]
     assert "engine=postgres-hnsw" in setups[2].to_text()
-    result = compare(wb, setups)
+    result = compare_setups(wb, setups)
     board = result.leaderboard.drop(columns=["mean_seconds", "chunks"]).set_index("setup")
     assert board.loc["mem"].tolist() == board.loc["pg"].tolist()
     assert result.grid["mem rank"].tolist() == result.grid["pg rank"].tolist()

@@ -3,7 +3,7 @@ switch flips, and the per-row anchor facts the Corpus page shows."""
 import pytest
 
 from rag_core import ChunkerConfig, Corpus, Document, GoldenRow, Workbench
-from rag_core.retrieval.flips import compare, flips
+from rag_core.retrieval.flips import difference, flips
 from rag_core.evaluation.judgement import TONES, AnchorPlace, anchor_note, anchor_place, judge_answer
 from rag_core.evaluation.pipeline import ask
 from rag_core.generation.presets import presets
@@ -119,9 +119,9 @@ def test_flips_say_what_changes(wb):
 
 def test_compare_same_reordered_and_fewer(wb):
     ix = wb.index()
-    assert compare([1, 2, 3], [1, 2, 3], ix, ("current",), 3) == ((), "the same chunks.")
-    assert compare([1, 2, 3], [3, 2, 1], ix, ("current",), 3) == ((), "same chunks, another order.")
-    entered, text = compare([1, 2, 3], [1], ix, ("current",), 3)
+    assert difference([1, 2, 3], [1, 2, 3], ix, ("current",), 3) == ((), "the same chunks.")
+    assert difference([1, 2, 3], [3, 2, 1], ix, ("current",), 3) == ((), "same chunks, another order.")
+    entered, text = difference([1, 2, 3], [1], ix, ("current",), 3)
     assert entered == () and text.startswith("2 fewer chunk(s) pass")
 
 

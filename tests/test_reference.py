@@ -119,7 +119,7 @@ def test_verifier_cases():
 
 
 def test_prompt_and_pipeline(wb):
-    p = tables.prompt_size(wb).iloc[0]
+    p = tables.prompt_table(wb).iloc[0]
     assert line_with("prompt:") == f"prompt: {p.words} words, {p.characters} characters; spans delivered: {p.spans}"
     assert line_with("answer of the scripted generator:") == "answer of the scripted generator: " + p.answer
     got = tables.pipeline(wb)

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from rag_core import Document, GoldenRow
-from rag_core.evaluation.compare import compare, compare_runs
+from rag_core.evaluation.compare import compare_setups, compare_runs
 from rag_core.evaluation.losses import QuestionResult
 from rag_core.evaluation.setup import Setup, default_setup, parse_setup
 from rag_core.store import FILE_NAME, SCHEMA, Store, dataset_key, golden_key
@@ -93,7 +93,7 @@ def test_a_session_sees_runs_on_built_in_datasets_and_on_the_upload_it_holds_onl
 
 
 def test_saved_runs_compare_as_the_live_ones(store, wb):
-    live = compare(wb, [default_setup(wb, "filter"), parse_setup("no filter: statuses=all", default_setup(wb))])
+    live = compare_setups(wb, [default_setup(wb, "filter"), parse_setup("no filter: statuses=all", default_setup(wb))])
     g = golden_key(wb.check.valid)
     ids = [store.save_run(s, live.results[s.name], "bundled", "Bundled", g, chunks=live.chunks[s.name])
            for s in live.setups]

@@ -15,7 +15,6 @@ Left out on purpose: the charts (ui/charts.py) and any formatting beyond words a
 """
 from __future__ import annotations
 
-import inspect
 import math
 
 import pandas as pd
@@ -354,19 +353,12 @@ def reading(df: pd.DataFrame, quote=str) -> str:
 
 # ---------------------------------------------------------------- the notes under each Ablations title
 
-def _default(f, name):
-    return inspect.signature(f).parameters[name].default
-
-
 def notes() -> dict[str, str]:
-    """name -> the settings a table is computed with, read from rag_core.evaluation.tables (its functions' defaults)."""
-    ks, cut, configs = _default(tables.ceiling, "ks"), _default(tables.cut_anchors, "sizes"), \
-        _default(tables.strategies, "configs")
-    pairs = _default(tables.size_overlap, "pairs")                           # (size, overlap)
+    """name -> the settings a table is computed with, from rag_core.evaluation.tables' named constants."""
+    ks, cut, configs, pairs = tables.CEILING_KS, tables.CUT_SIZES, tables.STRATEGIES, tables.SIZE_OVERLAP
     overlaps = {s: [str(o) for t, o in pairs if t == s] for s, _ in pairs}    # size -> its overlaps
-    chunker = {name: _default(f, "chunker").label                            # table -> label of its chunker
-               for name, f in (("ceiling", tables.ceiling), ("filter", tables.filter_effect),
-                               ("latency", tables.latency), ("pipeline", tables.pipeline))}
+    article = tables.ARTICLE_CHUNKER.label                                   # the chunker of the single-chunker tables
+    chunker = dict.fromkeys(("ceiling", "filter", "latency", "pipeline"), article)
     return {
         "ceiling": f"Chunker: {chunker['ceiling']}; no filter. How often the anchor is in the first k chunks, "
                    f"k = {listing(str(k) for k in ks)}.",
@@ -377,7 +369,7 @@ def notes() -> dict[str, str]:
                        "20 % (size // 5): how many anchors fit whole in no window of their document.",
         "filter": f"Chunker: {chunker['filter']}; the filter is applied before ranking.",
         "rerank": "Filter on, 50 candidates from the bi-encoder, reranked by the lexical surrogate; fixed window "
-                  + ", ".join(f"{s}/{o}" for s, o in _default(tables.rerank_effect, "pairs")) + ".",
+                  + ", ".join(f"{s}/{o}" for s, o in tables.RERANK_SIZES) + ".",
         "latency": f"Chunker: {chunker['latency']}; filter on; 50 candidates, reranked or not.",
         "pipeline": f"Chunker: {chunker['pipeline']}. All valid golden questions through retrieval "
                     f"({tables.PIPELINE_CANDIDATES} candidates, reranked, {tables.PIPELINE_FINAL} spans), the scripted "

@@ -312,14 +312,14 @@ def comparison(setups: tuple, generate_for, identity, on_progress=None):
 
     identity: what else decides the answers (the model's settings, or "scripted"), part of the key.
     """
-    from rag_core.evaluation.compare import compare
+    from rag_core.evaluation.compare import compare_setups
     wb = workbench()
     key = (settings_key(wb), setups, identity)        # a setup's empty option takes the sidebar's, and the database
     held = st.session_state.setdefault("_comparisons", {})
     if key not in held:
         partial = st.session_state.setdefault("_comparisons_partial", {})
         done = partial.setdefault(key, {})        # answers received so far: kept if the run is stopped, not asked again
-        held[key] = compare(wb, list(setups), generate_for=generate_for, done=done, on_progress=on_progress)
+        held[key] = compare_setups(wb, list(setups), generate_for=generate_for, done=done, on_progress=on_progress)
         partial.pop(key, None)
         while len(held) > 4:
             held.pop(next(iter(held)))

@@ -3,7 +3,7 @@
 Every user or corpus string that goes into HTML passes through html.escape first: a question such as
 `<script>alert(1)</script>` is shown as those characters, never run. st.html also sanitizes.
 
-Left out on purpose: computation (rag_core) and caching (ui.state).
+Left out on purpose: computation (rag_core) and caching (ui.data).
 """
 from __future__ import annotations
 

@@ -26,7 +26,7 @@ HELP = "setups side by side on the golden set (python -m rag_core compare --help
 def parser() -> argparse.ArgumentParser:
     from rag_core.evaluation.setup import CORE_KEYS, retrieval_options
     options = retrieval_options()
-    keys = ", ".join(CORE_KEYS + (options if options != "any" else ("any retrieval option",)))
+    keys = ", ".join(CORE_KEYS + options)
     c = OneLineParser(prog="python -m rag_core compare",
                       description="Two to four setups side by side on the golden set: the ceiling at each k with its "
                                   "95 % interval, the answers, where each question is lost, and an exact McNemar "
@@ -60,7 +60,7 @@ def parse_ks(spec: str) -> tuple[int, ...]:
 
 def main(argv: list[str]) -> int:
     from dataclasses import replace
-    from rag_core.evaluation.compare import compare
+    from rag_core.evaluation.compare import compare_setups
     from rag_core.evaluation.setup import default_setup, parse_setup
     from rag_core.generation.generator import scripted_answer
     try:
@@ -93,7 +93,7 @@ def main(argv: list[str]) -> int:
             if wants:
                 raise ValueError(f"Setup {wants[0]!r} asks for generator=model: give --generator ollama or openai "
                                  "with --llm-url and --model.")
-        result = compare(wb, setups, ks, generate_for)
+        result = compare_setups(wb, setups, ks, generate_for)
     except Exception as e:          # every failure is one readable line, never a traceback
         return error(e)
     code = emit(result.to_json() + "\n", json=True) if args.format == "json" else emit(result.to_markdown())

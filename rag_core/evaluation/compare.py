@@ -1,6 +1,6 @@
 """Setups side by side: a leaderboard with intervals, every pair tested, the per-question grid, the loss account.
 
-    c = compare(wb, [parse_setup("filter:", base), parse_setup("no filter: statuses=all", base)])
+    c = compare_setups(wb, [parse_setup("filter:", base), parse_setup("no filter: statuses=all", base)])
     c.leaderboard   setup, recall_at_1, ci_low_at_1, ci_high_at_1, hits_at_1, ... questions, answered,
                     misses_the_answer, wrong_source, refused, abstained, chunks, mean_seconds  (one row per setup)
     c.recall        setup, k, value, ci_low, ci_high, hits, questions               (long: error bars)
@@ -8,7 +8,6 @@
                     power_sentence                                                   (every pair at every k)
     c.pair(a, b, k) one row of pairs as a dict; c.discordant(a, b, k): the questions only one of them finds
     c.grid          question, doc, then "NAME rank", "NAME stage", "NAME outranked" per setup  (one row per question)
-    c.link_params(name, i, corpus_statuses)  URL parameters opening Ask on question i with that setup
     c.losses        setup x STAGES counts; c.losses_long: setup, stage, questions, colour
     c.to_json(), c.to_markdown()
 
@@ -156,10 +155,6 @@ class Comparison:
             data[f"{n} outranked"] = [r.outranked_by_untrusted for r in self.results[n]]
         return pd.DataFrame(data)
 
-    def link_params(self, name: str, i: int, corpus_statuses=()) -> dict:
-        """URL parameters that open Ask on question i with setup `name` (see Setup.link_params)."""
-        return self.setups[self.names.index(name)].link_params(self.questions[i], corpus_statuses)
-
     # ---- export ----------------------------------------------------------------------------------
     def to_dict(self) -> dict:
         recall = self.recall
@@ -219,7 +214,7 @@ def _num(v):
     return None if math.isnan(v) else v
 
 
-def compare(wb: Workbench, setups, ks=KS, generate_for: Callable[[Setup], Callable] = lambda setup: scripted_answer,
+def compare_setups(wb: Workbench, setups, ks=KS, generate_for: Callable[[Setup], Callable] = lambda setup: scripted_answer,
             done: dict | None = None,
             on_progress: Callable[[int, int, str], None] | None = None) -> Comparison:
     """Run every setup over the valid golden questions and put them side by side.

@@ -42,11 +42,8 @@ def _using_parameters(using=None) -> list:
 
 def retrieval_options():
     """Names of the retrieval options `Workbench.using(**options)` takes, callbacks (on_...) left out:
-    () when this version has none, "any" when it takes any keyword (**options)."""
-    params = _using_parameters()
-    if any(p.kind == p.VAR_KEYWORD for p in params):
-        return "any"
-    return tuple(p.name for p in params
+    () when this version has none."""
+    return tuple(p.name for p in _using_parameters()
                  if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD) and not p.name.startswith("on_"))
 
 
@@ -147,7 +144,7 @@ def default_setup(wb: Workbench | None = None, name: str = "default",
     if wb is None:
         return Setup(name, chunker, 20, 3, None, True, "scripted")
     names = retrieval_options()
-    options = {o: getattr(wb, o) for o in (names if names != "any" else ()) if isinstance(getattr(wb, o, None), str)}
+    options = {o: getattr(wb, o) for o in names if isinstance(getattr(wb, o, None), str)}
     return Setup(name, chunker, 20, 3, frozenset(wb.trusted), True, "scripted", tuple(options.items()))
 
 

@@ -17,7 +17,7 @@ carries that count in `df.attrs["questions"]` and the excluded count in `df.attr
     verifier_cases(wb)   answer, verdict, explanation (the article's checker; needs no corpus)
     pipeline(wb)         filter, one column per outcome: the article's labels with its checker; with mode="strict"
                          the judgements a user reads (answered, misses_the_answer, wrong_source, refused, abstained)
-    prompt_size(wb)      one row: words, characters, spans, answer
+    prompt_table(wb)     one row: words, characters, spans, answer
     corpus_sizes(wb)     one row: documents, words, questions (valid, excluded)
     trap3(wb)            k, retriever, article_questions, user_questions: the ceiling of each retriever for the
                          article's questions and the same asked as a user would (not in TABLES: it runs them all)
@@ -213,7 +213,7 @@ def pipeline(wb: Workbench, chunker: ChunkerConfig = ARTICLE_CHUNKER, *, generat
     return df
 
 
-def prompt_size(wb: Workbench, chunker: ChunkerConfig = ARTICLE_CHUNKER, *, question: str | None = None) -> pd.DataFrame:
+def prompt_table(wb: Workbench, chunker: ChunkerConfig = ARTICLE_CHUNKER, *, question: str | None = None) -> pd.DataFrame:
     """Size of the prompt for the first golden question (or the one given), filter on, reranked."""
     question = question or (wb.questions[0] if wb.questions else None)
     if question is None:
@@ -242,6 +242,6 @@ def chunkers_of(name: str, chunker: ChunkerConfig = ARTICLE_CHUNKER) -> tuple:
 TABLES = {
     "ceiling": ceiling, "strategies": strategies, "size_overlap": size_overlap, "cut_anchors": cut_anchors,
     "cut_summary": cut_summary, "filter": filter_effect, "rerank": rerank_effect, "latency": latency,
-    "verifier_cases": verifier_cases, "pipeline": pipeline, "prompt": prompt_size,
+    "verifier_cases": verifier_cases, "pipeline": pipeline, "prompt": prompt_table,
     "losses": losses_table,              # the loss account of the article's pipeline: where each question is lost
 }

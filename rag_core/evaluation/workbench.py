@@ -71,10 +71,6 @@ class Workbench:
     def bundled(cls, **options) -> "Workbench":
         return cls(bundled_corpus(), load_golden(), **options)
 
-    @classmethod
-    def stdlib(cls, modules=None, **options) -> "Workbench":
-        return cls(stdlib_corpus(*([modules] if modules else [])), load_golden(), **options)
-
     def using(self, retriever: str | None = None, reranker: str | None = None, engine: str | None = None,
               on_progress: Progress | None = _UNSET) -> "Workbench":
         """A sibling with these retrieval options (self when nothing changes); it shares the corpus, its tokens,

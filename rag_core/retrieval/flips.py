@@ -26,7 +26,7 @@ class Flip(NamedTuple):
     summary: str            # one plain sentence
 
 
-def compare(now_ids, other_ids, index: Index, trusted, k: int) -> tuple[tuple, str]:
+def difference(now_ids, other_ids, index: Index, trusted, k: int) -> tuple[tuple, str]:
     """(chunks entering, a sentence) when `other_ids` replaces `now_ids` as the top k.
 
     [1, 2, 3] vs [1, 2, 3] -> ((), "the same chunks."); vs [3, 2, 1] -> ((), "same chunks, another order.")
@@ -59,10 +59,10 @@ def flips(index: Index, question: str, k_candidates: int, k: int, rerank: bool, 
     for name, rr, statuses in ((f"rerank {'off' if rerank else 'on'}", not rerank, allowed),
                                (filter_name, rerank, other_filter)):
         ids = retrieve(index, question, k_candidates, k, rr, statuses).ids
-        entered, summary = compare(now, ids, index, trusted, k)
+        entered, summary = difference(now, ids, index, trusted, k)
         out.append(Flip(name, ids, entered, summary))
     for name, other in (others or {}).items():
         ids = retrieve(other, question, k_candidates, k, rerank, allowed).ids
-        entered, summary = compare(now, ids, index, trusted, k)
+        entered, summary = difference(now, ids, index, trusted, k)
         out.append(Flip(name, ids, entered, summary))
     return out

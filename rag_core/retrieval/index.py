@@ -209,9 +209,6 @@ class Index:
         """1-based position of the chunk within its document, as the Corpus viewer numbers them."""
         return int(chunk - np.searchsorted(self.doc, self.doc[chunk])) + 1
 
-    def chunk_word_ids(self, chunk: int) -> np.ndarray:
-        return self.tc.word_ids[self.lo[chunk]:self.hi[chunk]]
-
     def statuses(self) -> np.ndarray:
         """Chunk id -> status string."""
         per_doc = np.array([d.status for d in self.documents], dtype=object)
