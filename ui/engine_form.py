@@ -82,7 +82,7 @@ def stored_indexes() -> None:
     wb = data.workbench()
     if wb.engine == "memory":
         return
-    from rag_core.retrieval.engines.pgtables import corpus_key
+    from rag_core.retrieval.engines.pgtables import corpus_key   # psycopg: only when a database is chosen
     st.subheader("Indexes stored in PostgreSQL")
     engine, mine = wb.search_engine, corpus_key(wb.corpus)
     try:

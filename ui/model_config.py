@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import streamlit as st
 
+from rag_core.generation.llm import config_from_env
+
 
 def _secrets() -> dict:
     try:
@@ -18,7 +20,6 @@ def _secrets() -> dict:
 
 def llm_config():
     """This session's model settings (set on the Model page), else those of the environment or secrets.toml."""
-    from rag_core.generation.llm import config_from_env
     if "llm_config" not in st.session_state:
         try:
             st.session_state["llm_config"] = config_from_env(secrets=_secrets())

@@ -23,6 +23,7 @@ from rag_core.evaluation.judgement import COLOURS as OUTCOME_COLOURS
 from rag_core.retrieval.retrievers import RETRIEVERS
 from rag_core.evaluation.tables import CUT_SIZES
 from ui import charts, export, settings, widgets
+from rag_core.evaluation.judgement import TONES
 
 FONT = 20                 # px of axis, legend and mark text: readable from the back of a room
 HEIGHT = 380              # px of a chart's plot area
@@ -241,7 +242,6 @@ def draw(s: tour.Step, wb, chunker) -> None:
 
 
 def _tone(outcome: str) -> str:
-    from rag_core.evaluation.judgement import TONES
     return TONES.get(outcome, "gray")
 
 

@@ -12,6 +12,7 @@ the result to `rag_core.store`).
 from __future__ import annotations
 
 import argparse
+from dataclasses import replace
 
 from rag_core.cli.inputs import check_engines, load_workbench
 from rag_core.cli.options import (OneLineParser, add_data_options, add_engine_options, add_model_options,
@@ -19,12 +20,16 @@ from rag_core.cli.options import (OneLineParser, add_data_options, add_engine_op
 from rag_core.cli.output import emit, error, note
 from rag_core.evaluation import report as tables_report
 from rag_core.evaluation.workbench import Workbench
+from rag_core.evaluation.compare import compare_setups
+from rag_core.evaluation.pipeline import model_answerer
+from rag_core.evaluation.setup import CORE_KEYS, default_setup, parse_setup, retrieval_options
+from rag_core.generation.generator import scripted_answer
+from rag_core.store import Store, golden_key
 
 HELP = "setups side by side on the golden set (python -m rag_core compare --help)"
 
 
 def parser() -> argparse.ArgumentParser:
-    from rag_core.evaluation.setup import CORE_KEYS, retrieval_options
     options = retrieval_options()
     keys = ", ".join(CORE_KEYS + options)
     c = OneLineParser(prog="python -m rag_core compare",
@@ -59,10 +64,6 @@ def parse_ks(spec: str) -> tuple[int, ...]:
 
 
 def main(argv: list[str]) -> int:
-    from dataclasses import replace
-    from rag_core.evaluation.compare import compare_setups
-    from rag_core.evaluation.setup import default_setup, parse_setup
-    from rag_core.generation.generator import scripted_answer
     try:
         args = parser().parse_args(argv)
     except SystemExit as e:
@@ -85,7 +86,6 @@ def main(argv: list[str]) -> int:
         check_engines(wb, engines)
         generate_for = lambda s: scripted_answer                   # noqa: E731
         if args.generator != "scripted":
-            from rag_core.evaluation.pipeline import model_answerer
             answer = model_answerer(model_config(args))
             generate_for = lambda s: answer if s.generator == "model" else scripted_answer   # noqa: E731
         else:
@@ -107,7 +107,6 @@ def main(argv: list[str]) -> int:
 
 def save_runs(wb: Workbench, args, result) -> None:
     """Keep each setup's run in the store; a `note:` says where (or that the store is off)."""
-    from rag_core.store import Store, golden_key
     store = Store.default()
     if not store.enabled:
         note("nothing saved: OPENBOOK_DATA_DIR is off.")

@@ -23,12 +23,12 @@ from rag_core.data.corpus import Corpus, bundled_corpus, stdlib_corpus
 from rag_core.data.golden import load_golden
 from rag_core.evaluation.workbench import ARTICLE_CHUNKER, Workbench
 from rag_core.retrieval.engines.registry import RECALL_K
+from rag_core.data.ingest import MB, Limits, read_golden_path, read_path
 
 
 def load_workbench(args, note=note) -> Workbench:
     """The corpus and golden set the (checked) arguments ask for; each reading problem goes to `note`."""
     if args.docs:
-        from rag_core.data.ingest import Limits, read_golden_path, read_path
         got = read_path(args.docs, Limits.from_env())
         for p in got.problems:
             note(p)
@@ -75,7 +75,6 @@ _KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO (named pipe)"), (s
 def read_bytes(path: str, what: str) -> bytes:
     """The bytes of a regular file, or of stdin for "-", at most the upload limit for one file; ValueError
     saying what is wrong otherwise ("cannot read the spans file '/dev/zero': it is a device, not a file ...")."""
-    from rag_core.data.ingest import MB, Limits
     limit = Limits.from_env().max_file_bytes
     shown = "from standard input" if path == "-" else repr(path)
     if path == "-":

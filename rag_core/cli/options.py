@@ -102,5 +102,5 @@ def check_database_url(args, engines) -> None:
 
 def model_config(args):
     """The LLMConfig of the (checked) model options."""
-    from rag_core.generation.llm import LLMConfig
+    from rag_core.generation.llm import LLMConfig   # httpx: only with a real model
     return LLMConfig(args.generator, args.llm_url, args.model, timeout_s=args.timeout)

@@ -16,6 +16,7 @@ from rag_core.cli.output import emit, error, note
 from rag_core.evaluation import report as tables_report
 from rag_core.evaluation import tables
 from rag_core.evaluation.workbench import Workbench
+from rag_core.evaluation.pipeline import model_answerer
 
 HELP = "compute and print the tables"
 
@@ -35,7 +36,6 @@ def model_tables(wb: Workbench, args) -> dict:
     """The pipeline table for a real model, with and without the filter."""
     if args.generator == "scripted":
         return {}
-    from rag_core.evaluation.pipeline import model_answerer
     return {"pipeline_model": tables.pipeline(wb, generate=model_answerer(model_config(args)), mode="strict")}
 
 

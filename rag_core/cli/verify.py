@@ -15,12 +15,13 @@ import json
 from rag_core.cli.inputs import read_bytes
 from rag_core.cli.options import OneLineParser
 from rag_core.cli.output import emit, error
+from rag_core.generation.anchor import states_anchor
+from rag_core.generation.verifier import MODES, disagreement, verify
 
 HELP = "check one answer against its spans (python -m rag_core verify --help)"
 
 
 def parser() -> argparse.ArgumentParser:
-    from rag_core.generation.verifier import MODES
     v = OneLineParser(prog="python -m rag_core verify",
                       description="Check one answer: every sentence must cite a span [Sn] that holds its numbers "
                                   "and technical names. Exit 0 whatever the verdict, 2 for bad input.")
@@ -85,8 +86,6 @@ def verdict_text(v, why_modes_differ: str | None, anchor=None) -> str:
 
 
 def main(argv: list[str]) -> int:
-    from rag_core.generation.anchor import states_anchor
-    from rag_core.generation.verifier import disagreement, verify
     try:
         args = parser().parse_args(argv)
     except SystemExit as e:             # --help (0) or a bad option, already printed on one line (2)

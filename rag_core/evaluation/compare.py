@@ -37,6 +37,7 @@ from rag_core.evaluation.losses import COLOURS, STAGES, loss_counts, run_setup, 
 from rag_core.evaluation.setup import MAX_NAME, Setup
 from rag_core.evaluation.workbench import Workbench
 from rag_core.generation.generator import scripted_answer
+from rag_core.evaluation.report import markdown_table
 
 KS = (1, 3, 5)
 
@@ -184,7 +185,6 @@ class Comparison:
         return json.dumps(self.to_dict(), indent=1, ensure_ascii=False)
 
     def to_markdown(self) -> str:
-        from rag_core.evaluation.report import markdown_table
         lb = self.leaderboard
         board = pd.DataFrame({"setup": lb.setup})
         for k in self.ks:

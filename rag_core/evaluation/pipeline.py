@@ -70,7 +70,7 @@ def ask(index: Index, question: str, k_candidates: int = 20, k_final: int = 3, r
 
 def model_answerer(cfg) -> Callable[[str, list], str]:
     """A generator for `ask`/`tables.pipeline` that sends the grounding prompt to a real model (llm.LLMConfig)."""
-    from rag_core.generation.llm import generate
+    from rag_core.generation.llm import generate   # httpx: only with a real model
 
     def answer(question: str, spans: list) -> str:
         return generate(build_prompt(question, spans), cfg).text

@@ -46,6 +46,8 @@ from rag_core.evaluation.losses import QuestionResult
 from rag_core.evaluation.setup import Setup, parse_setup
 from rag_core.store.records import (FILE_NAME, STORE_ENV, UPLOAD, DatasetInfo, Run, RunInfo, SavedDataset,
                                     dataset_key, now)
+from rag_core.store.sqlite import SqliteFile
+from rag_core.retrieval.engines.registry import database_url
 
 
 class Store:
@@ -54,7 +56,6 @@ class Store:
         database; `db` is the backend itself (sqlite.SqliteFile, postgres.PostgresTables)."""
         self.path = Path(path) if path is not None else None
         if db is None and self.path is not None:
-            from rag_core.store.sqlite import SqliteFile
             db = SqliteFile(self.path)
         self._db = db                       # None: keep nothing
 
@@ -65,7 +66,6 @@ class Store:
         env = os.environ if env is None else env
         kind = env.get(STORE_ENV, "").strip().lower()
         if kind == "postgres":
-            from rag_core.retrieval.engines.registry import database_url
             return cls.postgres(database_url(env=env))
         if kind not in ("", "sqlite"):
             raise ValueError(f"{STORE_ENV}={kind!r} names no store: set it to 'postgres' (the database at "
@@ -76,7 +76,7 @@ class Store:
     @classmethod
     def postgres(cls, url: str) -> "Store":
         """The store in the PostgreSQL database at url (postgresql://user:password@host:5432/database)."""
-        from rag_core.store.postgres import PostgresTables
+        from rag_core.store.postgres import PostgresTables   # psycopg: only for this store
         return cls(None, PostgresTables(url))
 
     def __repr__(self) -> str:

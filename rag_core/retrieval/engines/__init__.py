@@ -12,6 +12,6 @@ __all__ = ["EngineError", "SearchEngine", "approximate_recall", "MemoryEngine", 
 
 def __getattr__(name):
     if name == "PostgresEngine":
-        from rag_core.retrieval.engines.postgres import PostgresEngine
+        from rag_core.retrieval.engines.postgres import PostgresEngine   # psycopg: only on first use
         return PostgresEngine
     raise AttributeError(name)

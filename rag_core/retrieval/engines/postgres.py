@@ -42,6 +42,7 @@ from rag_core.retrieval.engines.base import ENV, EngineError, SearchEngine, noth
 from rag_core.retrieval.engines.pgwire import STILL_WORKS, literal, mask_url, parse_rows, readable
 from rag_core.retrieval.engines.spaces import vector_source, vector_space
 from rag_core.retrieval.index import Index, SearchResult
+from rag_core.retrieval.engines.ranks import fused_top_k
 
 SCANS = ("relaxed_order", "strict_order")
 
@@ -226,7 +227,6 @@ class PostgresEngine(SearchEngine):
     def _hybrid(self, index, plan, allowed) -> list[SearchResult]:
         """Reciprocal rank fusion of the BM25 and MiniLM rankings of the allowed chunks, exact, as HybridIndex
         fuses them (1 / (k + rank) summed, ties in chunk order), without sending every vector over: see ranks.py."""
-        from rag_core.retrieval.engines.ranks import fused_top_k
 
         def search(conn):
             parts = []

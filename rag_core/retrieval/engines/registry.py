@@ -18,6 +18,7 @@ import os
 import threading
 
 from rag_core.retrieval.engines.base import ENV
+from rag_core.retrieval.engines.memory import MemoryEngine
 
 ENGINES = ("memory", "postgres", "postgres-hnsw")
 DESCRIPTIONS = {
@@ -48,9 +49,8 @@ def engine_from(name: str = "memory", url: str | None = None, env=None, **settin
     """A new engine of this name (a PostgresEngine reads url, else $OPENBOOK_DATABASE_URL; EngineError if none)."""
     check_engine(name)
     if name == "memory":
-        from rag_core.retrieval.engines.memory import MemoryEngine
         return MemoryEngine()
-    from rag_core.retrieval.engines.postgres import PostgresEngine
+    from rag_core.retrieval.engines.postgres import PostgresEngine   # psycopg: only when one is made
     return PostgresEngine(database_url(url, env), approximate=name == "postgres-hnsw", **settings)
 
 
