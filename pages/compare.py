@@ -1,18 +1,12 @@
 """Compare: two to four setups side by side — a leaderboard with intervals, whether a difference is real, where
 each question is lost, and the runs kept for later."""
-import itertools
 
 import pandas as pd
 import streamlit as st
 
 from rag_core.evaluation import losses
-from rag_core.evaluation.compare import compare_runs
-from rag_core.evaluation.pipeline import model_answerer
 from rag_core.evaluation.setup import default_setup, from_fields, retrieval_options
-from rag_core.generation.generator import scripted_answer
-from rag_core.generation.llm import LLMError
-from rag_core.store import golden_key
-from ui import charts, compare_view, data, frame, model_config, settings, widgets
+from ui import charts, compare_view, data, frame, settings, widgets
 
 frame.ensure(__file__)          # a first request that runs this page without app.py draws the frame here
 
@@ -73,63 +67,10 @@ if problems or len(setups) < 2 or len(setups) > 4 or len(set(names)) < len(names
                 else "Two setups share a name: give each its own.")
     st.stop()
 
-# ---- run them
-cfg = model_config.llm_config()
-uses_model = any(s.generator == "model" for s in setups)
-if uses_model and cfg is None:
-    st.info("A setup uses the model, and no model is set up: open Model server (optional) at the bottom of the "
-            "sidebar, or set its generator to scripted.")
-    st.stop()
-run_key = (data.settings_key(wb), tuple(setups), cfg.model if uses_model else "scripted")
-if uses_model and not st.button("Run the golden set through the model", type="primary", key="compare_run",
-                                icon=":material/play_arrow:") and st.session_state.get("compare_ran") != run_key:
-    st.info(f"{len(wb.check.valid)} golden questions go to {widgets.plain(cfg.model)} for each model setup: press Run.")
-    st.stop()
-bar = st.progress(0.0, text="Starting…")
-step = lambda i, total, what: bar.progress(i / max(total, 1), text=widgets.plain(what))    # noqa: E731 (a setup's name)
-try:
-    result = data.comparison(tuple(setups), lambda s: model_answerer(cfg) if s.generator == "model" else scripted_answer,
-                             cfg.model if uses_model else "scripted", on_progress=step)
-except LLMError as e:
-    bar.empty()
-    widgets.error(f"The run stopped: {e}")
-    st.stop()
-except ValueError as e:
-    bar.empty()
-    widgets.error(str(e))
-    st.stop()
-bar.empty()
-st.session_state["compare_ran"] = run_key          # shown again without pressing, until a setup changes
-
-# ---- the leaderboard
-st.subheader("2 · Leaderboard")
-st.caption("Ceiling at k (recall@k): the anchor is in the first k chunks handed over, after each setup's filter and "
-           "rerank. Bars are 95 % intervals (Wilson): where two overlap, the golden set may be too small to rank them. "
-           "Answered: the answer states the golden anchor; misses the answer: grounded on the right document, "
-           "anchor not stated.")
-left, right = st.columns([3, 2])
-left.altair_chart(charts.leaderboard(result.recall), width="stretch")
-board = result.leaderboard
-shown = board[["setup"] + [c for c in board.columns if c.startswith("recall_at_")]
-              + ["answered", "misses_the_answer", "wrong_source", "refused", "abstained", "chunks", "mean_seconds"]]
-right.dataframe(widgets.readable(shown), hide_index=True, width="stretch",
-                column_config={c: st.column_config.NumberColumn(format="%.3f")
-                               for c in widgets.readable(shown).columns if c.startswith("recall@") or c == "mean (seconds)"})
-
-# ---- is the difference real?
-st.subheader("3 · Is the difference real?")
-st.caption("For two setups, the questions one finds and the other does not. The exact McNemar test asks whether "
-           "that split could be chance.")
-c = st.columns([2, 2, 1])
-a = c[0].selectbox("Setup", names, index=0, key="compare_a", format_func=widgets.plain)
-b = c[1].selectbox("against", [n for n in names if n != a], index=0, key="compare_b", format_func=widgets.plain)
-k = c[2].radio("k", list(result.ks), index=0, key="compare_k", horizontal=True)
-pair = result.pair(a, b, k)
-(widgets.success if pair["p_value"] < 0.05 else widgets.info)(pair["sentence"])
-st.caption(widgets.plain(pair["power_sentence"]))
-discordant = result.discordant(a, b, k)
-if not discordant.empty:
-    st.dataframe(widgets.readable(discordant), hide_index=True, width="stretch")
+# ---- run them, then what they say
+result, cfg = compare_view.run(wb, setups)
+compare_view.leaderboard(result)
+compare_view.pair(result, names)
 
 # ---- where each question is lost
 st.subheader("4 · Where each question is lost")
@@ -151,53 +92,4 @@ d[0].download_button("Comparison (JSON)", result.to_json(), "open-book-compariso
 d[1].download_button("Comparison (Markdown)", result.to_markdown(), "open-book-comparison.md", "text/markdown",
                      key="compare_dl_md", icon=":material/download:")
 
-# ---- runs kept for later
-st.subheader("5 · Runs kept for later")
-holding = data.dataset().key           # runs on another session's upload are never listed here (see rag_core.store)
-try:
-    store = data.store()
-    if store.read_only:                # what was saved is listed; nothing can be kept or deleted, and it says why
-        widgets.warn(store.describe())
-    else:
-        st.caption(widgets.plain(store.describe()))
-    if store.enabled:
-        st.caption("Runs on the built-in datasets are shared by every session of this dashboard; runs on an upload "
-                   "are listed only where that upload is open (the session that made them, or a link to it).")
-    golden = golden_key(wb.check.valid)
-    if store.enabled and not store.read_only and st.button("Keep this comparison", key="compare_save",
-                                                            icon=":material/save:"):
-        ds = data.dataset()
-        if ds.uploaded:
-            store.save_dataset(ds.name, ds.documents, ds.golden)
-        store.save_comparison(result, ds.key, ds.name, golden, model=cfg.model if uses_model else "scripted")
-        st.toast("Kept.")
-    runs = store.list_runs(golden=golden, holding=holding) if store.enabled else []
-except ValueError as e:
-    widgets.error(str(e))
-    runs = []
-if runs:
-    history = pd.DataFrame([r._asdict() for r in runs])[["id", "created_at", "name", "model", "questions", "found",
-                                                          "answered", "dataset_name", "setup"]]
-    st.dataframe(widgets.readable(history), hide_index=True, width="stretch")
-    pick = st.multiselect("Put runs side by side", [r.id for r in runs], max_selections=4, key="compare_runs_pick",
-                          format_func=lambda i: widgets.plain(next(f"#{r.id} {r.name} ({r.model}, {r.created_at})"
-                                                                   for r in runs if r.id == i)))
-    if len(pick) >= 2:
-        try:
-            old = compare_runs([store.load_run(i, holding=holding) for i in pick], ks=result.ks)
-            st.altair_chart(charts.leaderboard(old.recall), width="stretch")
-            for p in (old.pair(x, y, k) for x, y in itertools.combinations(old.names, 2)):
-                st.markdown(f"- {widgets.plain(p['sentence'])} {widgets.plain(p['power_sentence'])}")
-            st.dataframe(old.grid, hide_index=True, width="stretch")
-        except ValueError as e:
-            widgets.error(str(e))
-    if not store.read_only:
-        gone = st.selectbox("Delete a run", [None] + [r.id for r in runs], key="compare_delete_pick",
-                            format_func=lambda i: "—" if i is None else f"#{i}")
-        if gone is not None and st.button(f"Delete run #{gone}", key="compare_delete", icon=":material/delete:"):
-            try:
-                store.delete_run(gone, holding=holding)
-            except ValueError as e:
-                widgets.error(str(e))
-                st.stop()
-            st.rerun()
+compare_view.run_history(wb, result, cfg)

@@ -1,19 +1,27 @@
-"""The Compare page's pieces: the setups editor's columns (choices in words), and the per-question grid with links.
+"""The Compare page's pieces: the setups editor's columns (choices in words), running the setups (a model's only on
+its button), the leaderboard, a pair's test, the per-question grid with links, and the runs kept for later.
 
-Left out on purpose: running the setups (rag_core.evaluation.compare) and the run history (ui.data, the store).
+Left out on purpose: computing a comparison (rag_core.evaluation.compare) and caching it (ui.data).
 """
 from __future__ import annotations
 
+import itertools
 from urllib.parse import urlencode
 
 import pandas as pd
 import streamlit as st
 
+from rag_core.evaluation.compare import compare_runs
+from rag_core.evaluation.pipeline import model_answerer
+from rag_core.generation.generator import scripted_answer
+from rag_core.generation.llm import LLMError
+from rag_core.store import golden_key
+
 from rag_core.evaluation.losses import COLOURS
 from rag_core.retrieval.chunkers import KINDS
 from rag_core.retrieval.engines.registry import ENGINES
 from rag_core.retrieval.retrievers import RERANKERS, RETRIEVERS
-from ui import widgets
+from ui import charts, data, model_config, widgets
 
 KIND_NAMES = {"fixed": "Fixed window", "structure": "By structure", "sentence": "By sentence"}
 GENERATOR_NAMES = {"scripted": "Scripted generator", "model": "The model (sidebar)"}
@@ -82,3 +90,127 @@ def grid_table(result, setups, statuses: list, dataset_key: str, keep_stages, ne
     st.dataframe(table[mask].style.apply(style), hide_index=True, width="stretch",
                  column_config={f"open {n}": st.column_config.LinkColumn(f"open {n}", display_text="open in Ask")
                                 for n in names})
+
+
+def run(wb, setups):
+    """(the comparison, the model config when a setup uses the model, else None); stops the page while a model run
+    waits for its button, or with the reason a run failed."""
+    cfg = model_config.llm_config()
+    uses_model = any(s.generator == "model" for s in setups)
+    if uses_model and cfg is None:
+        st.info("A setup uses the model, and no model is set up: open Model server (optional) at the bottom of the "
+                "sidebar, or set its generator to scripted.")
+        st.stop()
+    run_key = (data.settings_key(wb), tuple(setups), cfg.model if uses_model else "scripted")
+    if uses_model and not st.button("Run the golden set through the model", type="primary", key="compare_run",
+                                    icon=":material/play_arrow:") and st.session_state.get("compare_ran") != run_key:
+        st.info(f"{len(wb.check.valid)} golden questions go to {widgets.plain(cfg.model)} for each model setup: "
+                "press Run.")
+        st.stop()
+    bar = st.progress(0.0, text="Starting…")
+    step = lambda i, total, what: bar.progress(i / max(total, 1), text=widgets.plain(what))    # noqa: E731 (a setup's name)
+    try:
+        result = data.comparison(tuple(setups),
+                                 lambda s: model_answerer(cfg) if s.generator == "model" else scripted_answer,
+                                 cfg.model if uses_model else "scripted", on_progress=step)
+    except LLMError as e:
+        bar.empty()
+        widgets.error(f"The run stopped: {e}")
+        st.stop()
+    except ValueError as e:
+        bar.empty()
+        widgets.error(str(e))
+        st.stop()
+    bar.empty()
+    st.session_state["compare_ran"] = run_key          # shown again without pressing, until a setup changes
+    return result, cfg if uses_model else None
+
+
+def leaderboard(result) -> None:
+    """The ceiling at each k with its interval per setup, and the answers' outcomes beside it."""
+    st.subheader("2 · Leaderboard")
+    st.caption("Ceiling at k (recall@k): the anchor is in the first k chunks handed over, after each setup's filter and "
+               "rerank. Bars are 95 % intervals (Wilson): where two overlap, the golden set may be too small to rank "
+               "them. Answered: the answer states the golden anchor; misses the answer: grounded on the right "
+               "document, anchor not stated.")
+    left, right = st.columns([3, 2])
+    left.altair_chart(charts.leaderboard(result.recall), width="stretch")
+    board = result.leaderboard
+    shown = board[["setup"] + [c for c in board.columns if c.startswith("recall_at_")]
+                  + ["answered", "misses_the_answer", "wrong_source", "refused", "abstained", "chunks", "mean_seconds"]]
+    right.dataframe(widgets.readable(shown), hide_index=True, width="stretch",
+                    column_config={c: st.column_config.NumberColumn(format="%.3f")
+                                   for c in widgets.readable(shown).columns
+                                   if c.startswith("recall@") or c == "mean (seconds)"})
+
+
+def pair(result, names) -> None:
+    """Two setups chosen, k chosen: the McNemar sentence, the power estimate, the questions only one finds."""
+    st.subheader("3 · Is the difference real?")
+    st.caption("For two setups, the questions one finds and the other does not. The exact McNemar test asks whether "
+               "that split could be chance.")
+    c = st.columns([2, 2, 1])
+    a = c[0].selectbox("Setup", names, index=0, key="compare_a", format_func=widgets.plain)
+    b = c[1].selectbox("against", [n for n in names if n != a], index=0, key="compare_b", format_func=widgets.plain)
+    k = c[2].radio("k", list(result.ks), index=0, key="compare_k", horizontal=True)
+    pair = result.pair(a, b, k)
+    (widgets.success if pair["p_value"] < 0.05 else widgets.info)(pair["sentence"])
+    st.caption(widgets.plain(pair["power_sentence"]))
+    discordant = result.discordant(a, b, k)
+    if not discordant.empty:
+        st.dataframe(widgets.readable(discordant), hide_index=True, width="stretch")
+
+
+def run_history(wb, result, cfg) -> None:
+    """Keep this comparison; the runs kept on this golden set (listed only where their dataset is open), side by
+    side; delete one."""
+    uses_model = cfg is not None
+    st.subheader("5 · Runs kept for later")
+    holding = data.dataset().key           # runs on another session's upload are never listed here (see rag_core.store)
+    try:
+        store = data.store()
+        if store.read_only:                # what was saved is listed; nothing can be kept or deleted, and it says why
+            widgets.warn(store.describe())
+        else:
+            st.caption(widgets.plain(store.describe()))
+        if store.enabled:
+            st.caption("Runs on the built-in datasets are shared by every session of this dashboard; runs on an upload "
+                       "are listed only where that upload is open (the session that made them, or a link to it).")
+        golden = golden_key(wb.check.valid)
+        if store.enabled and not store.read_only and st.button("Keep this comparison", key="compare_save",
+                                                                icon=":material/save:"):
+            ds = data.dataset()
+            if ds.uploaded:
+                store.save_dataset(ds.name, ds.documents, ds.golden)
+            store.save_comparison(result, ds.key, ds.name, golden, model=cfg.model if uses_model else "scripted")
+            st.toast("Kept.")
+        runs = store.list_runs(golden=golden, holding=holding) if store.enabled else []
+    except ValueError as e:
+        widgets.error(str(e))
+        runs = []
+    if runs:
+        history = pd.DataFrame([r._asdict() for r in runs])[["id", "created_at", "name", "model", "questions", "found",
+                                                              "answered", "dataset_name", "setup"]]
+        st.dataframe(widgets.readable(history), hide_index=True, width="stretch")
+        pick = st.multiselect("Put runs side by side", [r.id for r in runs], max_selections=4, key="compare_runs_pick",
+                              format_func=lambda i: widgets.plain(next(f"#{r.id} {r.name} ({r.model}, {r.created_at})"
+                                                                       for r in runs if r.id == i)))
+        if len(pick) >= 2:
+            try:
+                old = compare_runs([store.load_run(i, holding=holding) for i in pick], ks=result.ks)
+                st.altair_chart(charts.leaderboard(old.recall), width="stretch")
+                for p in (old.pair(x, y, k) for x, y in itertools.combinations(old.names, 2)):
+                    st.markdown(f"- {widgets.plain(p['sentence'])} {widgets.plain(p['power_sentence'])}")
+                st.dataframe(old.grid, hide_index=True, width="stretch")
+            except ValueError as e:
+                widgets.error(str(e))
+        if not store.read_only:
+            gone = st.selectbox("Delete a run", [None] + [r.id for r in runs], key="compare_delete_pick",
+                                format_func=lambda i: "—" if i is None else f"#{i}")
+            if gone is not None and st.button(f"Delete run #{gone}", key="compare_delete", icon=":material/delete:"):
+                try:
+                    store.delete_run(gone, holding=holding)
+                except ValueError as e:
+                    widgets.error(str(e))
+                    st.stop()
+                st.rerun()

@@ -17,7 +17,6 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from rag_core.evaluation import losses as loss
 from rag_core.evaluation import tour
 from rag_core.evaluation.judgement import COLOURS as OUTCOME_COLOURS
 from rag_core.retrieval.retrievers import RETRIEVERS

@@ -31,7 +31,7 @@ from typing import Callable, Iterable
 import numpy as np
 
 from rag_core.retrieval.chunkers import ChunkerConfig
-from rag_core.data.corpus import Corpus, bundled_corpus, stdlib_corpus
+from rag_core.data.corpus import Corpus, bundled_corpus
 from rag_core.data.golden import GoldenCheck, check_golden, load_golden
 from rag_core.retrieval.engines.registry import check_engine, database_url, shared
 from rag_core.retrieval.index import Index
