@@ -6,7 +6,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 PORT   ?= 8501
 
-.PHONY: run test bench report browser clean
+.PHONY: run test test-fast bench report browser clean
 
 $(VENV)/.run: requirements.txt requirements-model.txt
 	$(PYTHON) -m venv $(VENV)
@@ -29,6 +29,9 @@ browser:
 
 test: $(VENV)/.dev browser
 	$(PY) -m pytest -q
+
+test-fast: $(VENV)/.dev        # the quick subset for iterating: no browser, no PostgreSQL
+	$(PY) -m pytest -q -m "not browser and not postgres"
 
 bench: $(VENV)/.dev        # benchmarks import the project and the test helpers: PYTHONPATH, as pytest.ini's pythonpath
 	PYTHONPATH=.:tests $(PY) benchmarks/bench_tables.py

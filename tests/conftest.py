@@ -16,6 +16,16 @@ from browser import WAIT_MS, StreamlitServer, chromium_problem, launch_chromium 
 TIMEOUT = WAIT_MS     # ms; generous for a 2-core machine kept busy by other work (a pass takes a fraction)
 
 
+def pytest_collection_modifyitems(config, items):
+    """Markers for the fast subset (`make test-fast` = -m "not browser and not postgres"): every test of a
+    tests/test_e2e*.py file is a browser test; every test using the `pg` fixture is a PostgreSQL one."""
+    for item in items:
+        if item.fspath.basename.startswith("test_e2e"):
+            item.add_marker(pytest.mark.browser)
+        if "pg" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.postgres)
+
+
 @pytest.fixture(scope="session")
 def wb():
     return Workbench.bundled()

@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from rag_core import Workbench
 from rag_core.evaluation import tables
 from rag_core.__main__ import main
 from rag_core.evaluation.report import TABLE_NAMES
 
-from test_reference import OUT
+OUT = (Path(__file__).parent / "data" / "reference_output.txt").read_text().splitlines()   # the article's printout
+
 
 
 def run_json(capsys, *args) -> dict:

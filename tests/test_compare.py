@@ -17,7 +17,6 @@ from rag_core.evaluation.losses import (COLOURS, MEANING, STAGES, QuestionResult
                                         run_setup, stage_of)
 from rag_core.evaluation.metrics import anchor_holders
 from rag_core.evaluation.setup import STRATEGY_DEFAULTS, Setup, default_setup, parse_setup
-from rag_core.generation.verifier import verify
 
 
 # ---- setups -----------------------------------------------------------------------------------------

@@ -1,20 +1,14 @@
-"""The Compare page under AppTest, and the loss-account caption on generated tables.
+"""The Compare page under AppTest (its captions' property tests live in test_captions.py).
 
 Expected values come from rag_core.evaluation.compare on the same setups, never typed."""
-import random
-import re
 from urllib.parse import parse_qs, urlparse
 
-import pandas as pd
 import pytest
-from streamlit.testing.v1 import AppTest
 
-from test_app import APP, assert_fine, open_page, shown
+from apptest_helpers import assert_fine, open_page, shown
 from rag_core.evaluation.compare import compare_setups
-from rag_core.evaluation.losses import STAGES
 from rag_core.evaluation.setup import Setup
 from rag_core.retrieval.chunkers import ChunkerConfig
-from ui import captions
 
 ARTICLE = ChunkerConfig("fixed", 160, 32)
 
@@ -87,67 +81,6 @@ def test_a_kept_comparison_appears_in_the_run_history(tmp_path, monkeypatch):
     history = at.dataframe[-1].value
     assert sorted(history["name"]) == sorted(["as in Ask", "filter off", "rerank off"])
     assert (data_folder / "openbook.sqlite3").exists()
-
-
-# ---------------------------------------------------------------- the loss-account caption
-
-def _account(rng: random.Random) -> pd.DataFrame:
-    shape = rng.choice(["empty", "zeros", "one", "many"])
-    if shape == "empty":
-        return pd.DataFrame(columns=["stage", "questions"])
-    counts = {s: 0 for s in STAGES}
-    if shape == "one":
-        counts[rng.choice(STAGES)] = rng.randint(1, 40)
-    elif shape == "many":
-        for s in rng.sample(STAGES, rng.randint(2, len(STAGES))):
-            counts[s] = rng.randint(0, 30)
-    return pd.DataFrame({"stage": list(counts), "questions": list(counts.values())})
-
-
-@pytest.mark.parametrize("seed", range(300))
-def test_the_loss_caption_quotes_only_the_table(seed):
-    df = _account(random.Random(seed))
-    text = captions.losses(df)
-    if df.empty or df.questions.sum() == 0:
-        assert text.startswith("Nothing to show")
-        return
-    n = int(df.questions.sum())
-    assert text.startswith(f"Of {n} golden questions, {int(df.set_index('stage').questions.get('answered', 0))} ")
-    quoted = re.findall(r"(\d+) (?:is|are) lost at ([a-z ]+?)(?:,| and|\.)", text)
-    lost = {s: int(c) for s, c in zip(df.stage, df.questions) if s != "answered" and c > 0}
-    assert {s: int(c) for c, s in quoted} == lost
-    assert [s for _, s in quoted] == [s for s in STAGES if s in lost]          # pipeline order
-    assert ("none is lost" in text) == (not lost)
-
-
-# ---------------------------------------------------------------- the trap-3 caption
-
-def _trap3_table(rng: random.Random) -> pd.DataFrame:
-    names = rng.sample(["hashing", "bm25", "minilm", "hybrid"], rng.randint(0, 4))
-    ks = rng.choice([(1, 3, 5), (1, 5), (3,)])
-    pick = lambda: rng.choice([0.0, 0.5, 1.0, 1 / 3, 2 / 3, rng.random()])   # noqa: E731  (ties and all-equal too)
-    return pd.DataFrame([{"k": k, "retriever": r, "article_questions": pick(), "user_questions": pick()}
-                         for r in names for k in ks], columns=["k", "retriever", "article_questions", "user_questions"])
-
-
-@pytest.mark.parametrize("seed", range(300))
-def test_the_trap3_caption_quotes_the_rows_it_names_and_names_every_tied_loser(seed):
-    df = _trap3_table(random.Random(seed))
-    text = captions.trap3(df)
-    at = df[df.k == 3]
-    if at.empty:
-        assert text.startswith("Nothing to show")
-        return
-    for r in at.itertuples():
-        assert f"{r.retriever} {captions.share(r.article_questions)} against {captions.share(r.user_questions)}" in text
-    drops = {r.retriever: round(r.article_questions, 3) - round(r.user_questions, 3) for r in at.itertuples()}
-    worst = max(drops.values())
-    if worst > 0:
-        losers = [r for r, d in drops.items() if d == worst]
-        assert f"{worst:.3f}" in text and all(r in text.split("drop")[-1] or r in text.split("biggest")[-1] for r in losers)
-        assert ("flatters lexical retrieval" in text) == (set(losers) <= {"hashing", "bm25"})
-    else:
-        assert "No retriever drops" in text
 
 
 # ---------------------------------------------------------------- a setup answered by a model server

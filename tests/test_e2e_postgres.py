@@ -15,7 +15,7 @@ from browser import MAIN, WAIT_MS, rerun, screenshot, wait_charts
 from rag_core.evaluation.compare import compare_setups
 from rag_core.evaluation.setup import Setup
 from rag_core import ARTICLE_CHUNKER
-from test_e2e import CUTOFF, expect_chunks, expected_labels, no_exception, open_view, pick_golden
+from e2e_helpers import CUTOFF, expect_chunks, expected_labels, no_exception, open_view, pick_golden
 
 from playwright.sync_api import expect  # noqa: E402
 

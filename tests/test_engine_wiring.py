@@ -21,7 +21,7 @@ from rag_core.evaluation.setup import default_setup, parse_setup
 from rag_core.retrieval.engines.registry import ENV
 from streamlit.testing.v1 import AppTest
 
-from test_app import APP, SCRIPTS, CUTOFF, assert_fine, chunk_labels, expected_labels, markdowns, open_page, shown
+from apptest_helpers import APP, SCRIPTS, CUTOFF, assert_fine, chunk_labels, expected_labels, markdowns, open_page, shown
 
 PASSWORD = "s3cret-Pa55"
 USER = "dashboard"
@@ -389,7 +389,7 @@ def no_vector(pg):
 @pytest.mark.parametrize("case, says", [
     ("no extension", "has no 'vector' extension and user 'novec' may not create it"),
     ("no database", "has no database 'openbook_nowhere': create it"),
-    ("malformed", "the database URL is malformed. Write it as postgresql://user:***@host:5432/database."),
+    ("malformed", "the database URL is malformed. Write it as postgresql://user:password@host:5432/database."),
 ])
 def test_each_database_problem_is_a_sentence_on_the_page(pg, no_vector, memory_wb, case, says):
     url = {"no extension": no_vector, "no database": no_vector.replace("openbook_novec", "openbook_nowhere"),

@@ -5,7 +5,6 @@ import random
 
 import pytest
 
-from rag_core import Workbench
 from rag_core.data.golden import load_golden
 from rag_core.evaluation.judgement import COLOURS, OUTCOMES, TONES, judge_answer
 from rag_core.evaluation.losses import STAGES, losses_table

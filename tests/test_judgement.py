@@ -13,11 +13,6 @@ CUTOFF = "What is the default cutoff of get_close_matches?"
 ANCHOR = "Optional arg cutoff (default 0.6)"
 
 
-@pytest.fixture(scope="module")
-def wb():
-    return Workbench.bundled()
-
-
 def test_a_faithful_quote_of_a_draft_is_wrong_source_never_green(wb):
     ix = wb.index()
     a = ask(ix, CUTOFF, 20, 3, True, None)                       # filter off: the draft note comes first

@@ -1,6 +1,6 @@
 """Pages that stay true and whole: widgets that keep their values, sensible strategy defaults, an excluded golden
 row early in the file, a link to an upload that is gone, user text shown as text."""
-from test_app import CUTOFF, assert_fine, markdowns, open_page, shown
+from apptest_helpers import CUTOFF, assert_fine, markdowns, open_page, shown
 
 from rag_core import Document, GoldenRow
 from ui import data

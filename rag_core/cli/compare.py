@@ -15,7 +15,7 @@ import argparse
 from dataclasses import replace
 
 from rag_core.cli.inputs import check_engines, load_workbench
-from rag_core.cli.options import (OneLineParser, add_data_options, add_engine_options, add_model_options,
+from rag_core.cli.options import (parsed, OneLineParser, add_data_options, add_engine_options, add_model_options,
                                   add_retrieval_options, check_database_url, check_options, model_config)
 from rag_core.cli.output import emit, error, note
 from rag_core.evaluation import report as tables_report
@@ -64,10 +64,9 @@ def parse_ks(spec: str) -> tuple[int, ...]:
 
 
 def main(argv: list[str]) -> int:
-    try:
-        args = parser().parse_args(argv)
-    except SystemExit as e:
-        return e.code
+    args, code = parsed(parser(), argv)
+    if args is None:
+        return code
     try:
         check_options(args)
         ks = parse_ks(args.k)

@@ -104,3 +104,11 @@ def model_config(args):
     """The LLMConfig of the (checked) model options."""
     from rag_core.generation.llm import LLMConfig   # httpx: only with a real model
     return LLMConfig(args.generator, args.llm_url, args.model, timeout_s=args.timeout)
+
+
+def parsed(parser: argparse.ArgumentParser, argv) -> tuple:
+    """(args, None), or (None, the exit code) for --help (0) or a bad option, already printed on one line (2)."""
+    try:
+        return parser.parse_args(argv), None
+    except SystemExit as e:
+        return None, e.code

@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 
 from rag_core.cli.inputs import check_engines, load_workbench
-from rag_core.cli.options import (OneLineParser, add_data_options, add_engine_options, add_model_options,
+from rag_core.cli.options import (parsed, OneLineParser, add_data_options, add_engine_options, add_model_options,
                                   add_retrieval_options, check_database_url, check_options, model_config)
 from rag_core.cli.output import emit, error, note
 from rag_core.evaluation import report as tables_report
@@ -40,10 +40,9 @@ def model_tables(wb: Workbench, args) -> dict:
 
 
 def main(argv: list[str]) -> int:
-    try:
-        args = parser().parse_args(argv)
-    except SystemExit as e:             # --help (0) or a bad option, already printed on one line (2)
-        return e.code
+    args, code = parsed(parser(), argv)
+    if args is None:
+        return code
     try:
         check_options(args)
         check_database_url(args, [args.engine])

@@ -13,7 +13,7 @@ import argparse
 import json
 
 from rag_core.cli.inputs import read_bytes
-from rag_core.cli.options import OneLineParser
+from rag_core.cli.options import parsed, OneLineParser
 from rag_core.cli.output import emit, error
 from rag_core.generation.anchor import states_anchor
 from rag_core.generation.verifier import MODES, disagreement, verify
@@ -86,10 +86,9 @@ def verdict_text(v, why_modes_differ: str | None, anchor=None) -> str:
 
 
 def main(argv: list[str]) -> int:
-    try:
-        args = parser().parse_args(argv)
-    except SystemExit as e:             # --help (0) or a bad option, already printed on one line (2)
-        return e.code
+    args, code = parsed(parser(), argv)
+    if args is None:
+        return code
     try:
         if args.anchor is not None and not args.anchor.strip():
             raise ValueError("--anchor is empty: give the text the answer must state, or leave the option out.")
