@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Iterable, Iterator
 
 from rag_core.data.golden import GoldenRow
-from rag_core.data.ingest import Limits, decode_text, too_big
+from rag_core.data.ingest import Limits, decode_text, read_bounded, too_big
 
 GOLDEN_COLUMNS = ("question", "doc", "anchor")
 GOLDEN_HEADER = ",".join(GOLDEN_COLUMNS)
@@ -52,15 +52,19 @@ def read_golden_csv(data: bytes | str, name: str = "golden.csv",
     return rows, problems
 
 
-def read_golden_path(path, limits: Limits = Limits()) -> tuple[list[GoldenRow], list[str]]:
-    """`read_golden_csv` on a file from disk (at most one byte over the limit is read)."""
+def read_golden_path(path, limits: Limits | None = None) -> tuple[list[GoldenRow], list[str]]:
+    """`read_golden_csv` on a regular file from disk (at most one byte over the limit is read).
+
+    `limits` default to those of the environment (`Limits.from_env`), as for uploads; a device, a named pipe
+    or a socket is refused with a ValueError before anything is read.
+    """
+    limits = Limits.from_env() if limits is None else limits
     p = Path(path).expanduser()
-    if not p.is_file():
+    if p.is_dir() or not p.exists():
         raise ValueError(f"No golden-set file at {str(path)!r}: give the path of a CSV file with the header "
                          f"'{GOLDEN_HEADER}' (a relative path starts from {Path.cwd()}).")
     try:
-        with p.open("rb") as f:
-            data = f.read(limits.max_file_bytes + 1)
+        data = read_bounded(p, limits.max_file_bytes, f"give the path of a CSV file with the header '{GOLDEN_HEADER}'")
     except OSError as e:
         raise ValueError(f"The golden-set file {str(path)!r} cannot be read ({e.strerror or e}): "
                          "check its permissions.") from None

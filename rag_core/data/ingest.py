@@ -32,7 +32,8 @@ from dataclasses import dataclass, fields
 from pathlib import Path, PurePosixPath
 from typing import Iterable, Iterator
 
-from rag_core.data.corpus import Document
+from rag_core.data.corpus import Document, label_problem
+from rag_core.data.problems import Problems
 
 MB = 1_000_000
 SUPPORTED = (".txt", ".md", ".pdf", ".jsonl", ".zip")
@@ -65,26 +66,34 @@ class Limits:
     def from_env(cls, env=None) -> "Limits":
         """Limits from OPENBOOK_MAX_FILE_MB, OPENBOOK_MAX_TOTAL_MB, OPENBOOK_MAX_FILES, OPENBOOK_MAX_ZIP_RATIO."""
         env = os.environ if env is None else env
-        names = {"OPENBOOK_MAX_FILE_MB": ("max_file_bytes", MB), "OPENBOOK_MAX_TOTAL_MB": ("max_total_bytes", MB),
-                 "OPENBOOK_MAX_FILES": ("max_files", 1), "OPENBOOK_MAX_ZIP_RATIO": ("max_zip_ratio", 1)}
+        names = {"OPENBOOK_MAX_FILE_MB": ("max_file_bytes", MB, "megabytes", "20"),
+                 "OPENBOOK_MAX_TOTAL_MB": ("max_total_bytes", MB, "megabytes", "100"),
+                 "OPENBOOK_MAX_FILES": ("max_files", 1, "files", "2000"),
+                 "OPENBOOK_MAX_ZIP_RATIO": ("max_zip_ratio", 1, "times", "100")}
         values = {}
-        for var, (field, unit) in names.items():
-            if env.get(var):
-                try:
-                    number = float(env[var])
-                except ValueError:
-                    raise ValueError(f"{var}={env[var]!r} is not a number: set it to e.g. 20.") from None
-                if not (math.isfinite(number) and number > 0):   # int() of inf or nan would raise on its own
-                    raise ValueError(f"{var}={env[var]!r} must be a number above 0: set it to e.g. 20, "
-                                     "or leave it unset for the default.")
-                values[field] = number if field == "max_zip_ratio" else int(number * unit)
+        for var, (field, unit, what, example) in names.items():
+            given = str(env.get(var) or "").strip()
+            if not given:
+                continue
+            fix = f"set it to a number of {what}, e.g. {example}, or leave it unset for the default"
+            try:
+                number = float(given)
+            except ValueError:
+                raise ValueError(f"{var}={given!r} is not a number: {fix}.") from None
+            if not (math.isfinite(number) and number > 0):   # int() of inf or nan would raise on its own
+                raise ValueError(f"{var}={given!r} must be a number above 0: {fix}.")
+            value = number if field == "max_zip_ratio" else int(number * unit)
+            if value < 1 and field != "max_zip_ratio":        # 0.0000001 MB is less than one byte
+                raise ValueError(f"{var}={given!r} is below the smallest allowed, {format(1 / unit, 'f').rstrip('0').rstrip('.')} ({'one byte' if unit > 1 else 'one file'}): {fix}.")
+            values[field] = value
         return cls(**values)
 
 
 @dataclass(frozen=True)
 class IngestResult:
     documents: tuple[Document, ...]   # what could be read, in reading order, ids unique
-    problems: tuple[str, ...]         # one sentence per file (or line) that needed attention
+    problems: tuple[str, ...]         # a sentence per file (or line) that needed attention, a kind met often grouped
+    all_problems: tuple[str, ...] = ()   # every sentence, one a problem (see problems.Problems.listing)
 
 
 # ---------------------------------------------------------------- documents
@@ -107,17 +116,50 @@ def read_path(path, limits: Limits = Limits(), default_status: str = "current") 
     """
     root = _existing(path)
     reader = _Reader(limits, default_status)
-    for name, file in ([(root.name, root)] if root.is_file() else _folder_files(root)):
+    for name, file in ([(root.name, root)] if not root.is_dir() else _folder_files(root)):
         if reader.stopped:
             break
+        cap = limits.max_total_bytes if _extension(name) == ".zip" else limits.max_file_bytes
         try:
-            data = _read_capped(file, limits)
+            data = read_bounded(file, cap)
         except OSError as e:
             reader.saw_content = True
-            reader.note(f"{name} could not be read ({e.strerror or e}); skipped.")
+            reader.note(f"{name} could not be read ({e.strerror or e}); skipped.", name)
+            continue
+        except ValueError:
+            if file is root:
+                raise
+            reader.note(f"{name} is {_file_kind(file)}, not a regular file; skipped.", name)
             continue
         reader.upload(name, data)
     return reader.result()
+
+
+def read_bounded(path, cap: int, fix: str = "give the path of a file saved on disk") -> bytes:
+    """At most cap + 1 bytes of a regular file: enough to see it is over `cap`, never the whole of /dev/zero.
+
+    Devices, named pipes (FIFOs) and sockets are refused with a ValueError before anything is read (a FIFO
+    would wait for a writer, /dev/zero and /dev/urandom never end); an OSError (permissions) is passed on.
+    """
+    refused = f"{str(path)!r} is {{}}, not a regular file: {fix}."
+    if not stat.S_ISREG(os.stat(path).st_mode):           # sockets cannot even be opened: said before trying
+        raise ValueError(refused.format(_file_kind(path)))
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))   # a FIFO swapped in: no wait
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise ValueError(refused.format(_file_kind(path, mode)))
+        os.set_blocking(fd, True)
+        chunks, left = [], cap + 1
+        while left > 0:
+            chunk = os.read(fd, min(left, MB))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            left -= len(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
 
 
 def documents_to_jsonl(documents) -> str:
@@ -190,9 +232,25 @@ def _existing(path) -> Path:
         raise ValueError(f"Nothing found at {str(path)!r}: check the spelling, or give an absolute path "
                          f"(a relative path starts from {Path.cwd()}).")
     if not (root.is_file() or root.is_dir()):
-        raise ValueError(f"{str(path)!r} is neither a file nor a folder (a device or a pipe?): give the path of a "
+        raise ValueError(f"{str(path)!r} is {_file_kind(root)}, not a file or a folder: give the path of a "
                          "folder, a file or a zip.")
     return root
+
+
+def _file_kind(path, mode: int | None = None) -> str:
+    """'a character device (such as /dev/zero)', 'a named pipe (FIFO)', ... from the file's mode."""
+    if mode is None:
+        try:
+            mode = os.stat(path).st_mode
+        except OSError:
+            return "unreadable"
+    for test, kind in ((stat.S_ISREG, "a regular file"), (stat.S_ISDIR, "a folder"),
+                       (stat.S_ISCHR, "a character device (such as /dev/zero or a terminal)"),
+                       (stat.S_ISBLK, "a block device (a disk)"), (stat.S_ISFIFO, "a named pipe (FIFO)"),
+                       (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return kind
+    return "a special file"
 
 
 class _Reader:
@@ -201,17 +259,20 @@ class _Reader:
     def __init__(self, limits: Limits, default_status: str):
         if not isinstance(default_status, str) or not default_status.strip():
             raise ValueError("default_status must be a non-empty label such as 'current'.")
+        if label_problem(default_status):
+            raise ValueError(f"default_status: {label_problem(default_status)}")
         self.limits, self.default_status = limits, default_status
         self.documents: list[Document] = []
-        self.problems: list[str] = []
+        self.problems = Problems()
         self.ids: set[str] = set()
         self.total = 0              # uncompressed bytes read so far
         self.files = 0              # files read so far (zip members included, zips themselves not)
         self.stopped = False        # a limit on the whole reading was reached
         self.saw_content = False    # at least one file was not empty
 
-    def note(self, sentence: str) -> None:
-        self.problems.append(sentence)
+    def note(self, sentence: str, place: str = "", unit: str = "files", kind: str | None = None) -> None:
+        """One problem; `place` is what the sentence starts with, so that problems of one kind group by it."""
+        self.problems.add(sentence, place, unit, kind)
 
     def result(self) -> IngestResult:
         if not self.documents:
@@ -219,27 +280,27 @@ class _Reader:
                 self.note("None of the files gave a document: see the problems above.")
             else:
                 self.note(f"No documents were uploaded: choose one or more files ({SUPPORTED_TEXT}) with some text.")
-        return IngestResult(tuple(self.documents), tuple(self.problems))
+        return IngestResult(tuple(self.documents), self.problems.grouped(), self.problems.listing())
 
     def upload(self, name: str, data: bytes) -> None:
         """One uploaded file: checked, then read (a zip opens into its members)."""
         kind = _extension(name)
         if kind not in SUPPORTED:
-            self.note(_unsupported(name, kind))
+            self.note(_unsupported(name, kind), name)
             return
         if not data:
-            self.note(f"{name} is empty; skipped.")
+            self.note(f"{name} is empty; skipped.", name)
             return
         self.saw_content = True
         if kind == ".zip":
             if len(data) > self.limits.max_total_bytes:
                 self.note(f"{name} is over the {_size(self.limits.max_total_bytes)} limit for everything read "
-                          "at once; skipped. Raise Limits(max_total_bytes=...) to read it.")
+                          "at once; skipped. Raise Limits(max_total_bytes=...) to read it.", name)
             else:
                 self.zip(name, data)
             return
         if len(data) > self.limits.max_file_bytes:
-            self.note(too_big(name, self.limits))
+            self.note(too_big(name, self.limits), name)
             return
         if self.admit(name, len(data)):
             self.content(name, name, data)
@@ -269,7 +330,7 @@ class _Reader:
             archive = zipfile.ZipFile(io.BytesIO(data))
             members = archive.infolist()
         except Exception as e:   # a damaged archive fails in many ways (struct, zlib, names); none may escape
-            self.note(f"{name} is not a readable zip file ({e}); skipped.")
+            self.note(f"{name} is not a readable zip file ({e}); skipped.", name)
             return
         before = (len(self.documents), len(self.problems))
         with archive:
@@ -278,7 +339,7 @@ class _Reader:
                     break
                 self.member(archive, name, member)
         if (len(self.documents), len(self.problems)) == before:
-            self.note(f"{name} has no files to read in it (only folders or hidden files); skipped.")
+            self.note(f"{name} has no files to read in it (only folders or hidden files); skipped.", name)
 
     def member(self, archive: zipfile.ZipFile, zip_name: str, member: zipfile.ZipInfo) -> None:
         """One zip member: path, kind and size checked from the header BEFORE anything is decompressed."""
@@ -288,7 +349,7 @@ class _Reader:
             return
         problem = _member_problem(member, label, limits)
         if problem:
-            self.note(problem)
+            self.note(problem, label)
             return
         if not self.admit(label, member.file_size):
             return
@@ -296,11 +357,11 @@ class _Reader:
             with archive.open(member) as stream:
                 data = stream.read(limits.max_file_bytes + 1)   # bounded: a lying header cannot blow memory
         except Exception as e:   # zlib, bz2, lzma, CRC, encryption, a truncated archive: none may escape
-            self.note(f"{label} could not be unzipped ({e}); skipped.")
+            self.note(f"{label} could not be unzipped ({e}); skipped.", label)
             return
         self.total += len(data) - member.file_size
         if len(data) > limits.max_file_bytes:
-            self.note(f"{label} is larger than its zip header says: " + too_big(label, limits))
+            self.note(f"{label} is larger than its zip header says: " + too_big(label, limits), label)
             return
         self.content(path, label, data)
 
@@ -312,7 +373,7 @@ class _Reader:
             return
         text, problem = _pdf_text(data, label) if kind == ".pdf" else decode_text(data, label)
         if problem:
-            self.note(problem)
+            self.note(problem, label)
         if text is not None:
             self.add(doc_id, label, text, self.default_status)
 
@@ -320,7 +381,7 @@ class _Reader:
         """One JSON object a line; a bad line is reported with its number and the others are kept."""
         text, problem = decode_text(data, label)
         if problem:
-            self.note(problem)
+            self.note(problem, label)
         if text is None:
             return
         seen_any = False
@@ -331,26 +392,31 @@ class _Reader:
             row, problem = _jsonl_row(line, self.default_status)
             where = f"{label} line {number}"
             if problem:
-                self.note(f"{where}: {problem}")
+                self.note(f"{where}: {problem}", where, "lines")
             if row is not None:
-                self.add(row[0], where, row[1], row[2])
+                self.add(row[0], where, row[1], row[2], "lines")
         if not seen_any:
-            self.note(f"{label} has no lines; skipped.")
+            self.note(f"{label} has no lines; skipped.", label)
 
-    def add(self, doc_id: str, label: str, text: str, status: str) -> None:
+    def add(self, doc_id: str, label: str, text: str, status: str, unit: str = "files") -> None:
         """Keep one document; a taken id is renamed 'id (2)', 'id (3)', ... and reported."""
         if not text.split():
-            self.note(f"{label} has no text; skipped.")
+            self.note(f"{label} has no text; skipped.", label, unit)
             return
         clean = [_SURROGATE.sub("\ufffd", s) for s in (doc_id, text, status)]
         if clean != [doc_id, text, status]:   # no page could show them, no export could encode them
-            self.note(f"{label}: invalid characters (lone surrogates) were replaced with \ufffd.")
+            self.note(f"{label}: invalid characters (lone surrogates) were replaced with \ufffd.", label, unit)
             doc_id, text, status = clean
+        refused = label_problem(doc_id, "id") or label_problem(status, "status")
+        if refused:
+            self.note(f"{label}: skipped: {refused}", label, unit, kind=refused.split(" ", 2)[1])
+            return
         new_id, n = doc_id, 2
         while new_id in self.ids:
             new_id, n = f"{doc_id} ({n})", n + 1
         if new_id != doc_id:
-            self.note(f"{label}: the id {doc_id!r} is already taken by an earlier document; kept it as {new_id!r}.")
+            self.note(f"{label}: the id {doc_id!r} is already taken by an earlier document; kept it as {new_id!r}.",
+                      label, unit, kind="id taken")
         self.ids.add(new_id)
         self.documents.append(Document(new_id, text.strip(), status))
 
@@ -442,16 +508,12 @@ def _pdf_text(data: bytes, label: str) -> tuple[str | None, str | None]:
 
 
 def _folder_files(root: Path) -> list[tuple[str, Path]]:
-    """(path relative to root with forward slashes, path) for every non-hidden file, sorted."""
-    found = ((p.relative_to(root).as_posix(), p) for p in root.rglob("*") if p.is_file())
+    """(path relative to root with forward slashes, path) for every non-hidden entry but folders, sorted.
+
+    Pipes, devices and broken links are listed too: reading them says what they are, instead of a silent skip.
+    """
+    found = ((p.relative_to(root).as_posix(), p) for p in root.rglob("*") if not p.is_dir())
     return sorted((name, p) for name, p in found if not _hidden(name))
-
-
-def _read_capped(path: Path, limits: Limits) -> bytes:
-    """At most one byte over the file's limit: enough for `read_files` to see it is too big."""
-    cap = limits.max_total_bytes if _extension(path.name) == ".zip" else limits.max_file_bytes
-    with path.open("rb") as f:
-        return f.read(cap + 1)
 
 
 def _extension(name: str) -> str:
