@@ -313,7 +313,7 @@ def test_limits_from_the_environment():
     assert Limits.from_env({"OPENBOOK_MAX_FILES": ""}) == Limits()
 
 
-@pytest.mark.parametrize("value, message", [("lots", "is not a number: set it to e.g. 20"),
+@pytest.mark.parametrize("value, message", [("lots", "is not a number: set it to a number of megabytes, e.g. 20"),
                                             ("inf", "must be a number above 0"), ("nan", "must be a number above 0"),
                                             ("-3", "must be a number above 0"), ("0", "must be a number above 0")])
 def test_limits_from_a_bad_environment_name_the_variable(value, message):

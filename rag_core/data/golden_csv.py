@@ -6,24 +6,30 @@ documents are used). A bad row costs that row only, and its problem names the fi
 
 The CSV is read strictly, one record at a time, so that a quote opened and never closed is reported
 at the line where it opens and reading resumes on the next line, instead of the rest of the file
-vanishing into one field. Text after a closing quote ('"a" b') is read as the lenient reader does ('a b').
+vanishing into one field. A kind of problem met on more than a few rows is one sentence with the count
+and the first rows (`problems.Problems`). Text after a closing quote ('"a" b') is read as the lenient reader does ('a b').
 
 Left out on purpose: other separators (a semicolon file gets a hint), other column names, and
-spreadsheet formats (save .xlsx as CSV).
+spreadsheet formats (save .xlsx as CSV). A cell starting with ' and then = + - @ (a spreadsheet-safe export of a
+formula-like text) is read without the '.
 """
 from __future__ import annotations
 
 import csv
 import io
+import re
 from pathlib import Path
 from typing import Iterable, Iterator
 
 from rag_core.data.golden import GoldenRow
+from rag_core.data.problems import Problems
 from rag_core.data.ingest import Limits, decode_text, read_bounded, too_big
 
 GOLDEN_COLUMNS = ("question", "doc", "anchor")
 GOLDEN_HEADER = ",".join(GOLDEN_COLUMNS)
 
+_PLACE = re.compile(r"^(.*? line \d+)(?=: )")   # 'golden.csv line 3: empty anchor; row skipped.' -> 'golden.csv line 3'
+_FORMULA_START = tuple("=+-@\t\r")   # after a ' : a cell a spreadsheet-safe export guarded (ui.export.safe_cell)
 _REREAD = 4          # an unclosed quote makes the reader go back over lines: at most this many times the file
 
 
@@ -35,7 +41,7 @@ def read_golden_csv(data: bytes | str, name: str = "golden.csv",
     records = _records(text or "", name)
     columns = _header(records, name, problems) if text is not None else None
     if columns is None:
-        return [], problems
+        return [], _grouped(problems)
     rows = []
     for first, last, cells, problem in records:
         if problem:
@@ -49,7 +55,7 @@ def read_golden_csv(data: bytes | str, name: str = "golden.csv",
                                 "those rows were swallowed.")
     if not rows and not any(p.startswith(f"{name} line ") for p in problems):
         problems.append(f"{name} has a header but no rows: add one question,doc,anchor line per question.")
-    return rows, problems
+    return rows, _grouped(problems)
 
 
 def read_golden_path(path, limits: Limits | None = None) -> tuple[list[GoldenRow], list[str]]:
@@ -79,6 +85,15 @@ def golden_to_csv(rows: Iterable[GoldenRow]) -> str:
     for r in rows:
         writer.writerow((r.question, r.doc, r.anchor))
     return buffer.getvalue()
+
+
+def _grouped(problems: list[str]) -> list[str]:
+    """The problems with a kind met often grouped into one sentence (see `problems.Problems`)."""
+    grouped = Problems()
+    for p in problems:
+        place = _PLACE.match(p)
+        grouped.add(p, place.group(1) if place else "", "lines")
+    return list(grouped.grouped())
 
 
 def _text(data, name: str, limits: Limits, problems: list[str]) -> str | None:
@@ -127,12 +142,17 @@ def _header(records: Iterator, name: str, problems: list[str]) -> dict[str, int]
 
 
 def _row(cells: list[str], columns: dict[str, int], where: str, problems: list[str]) -> GoldenRow | None:
-    values = {c: cells[i].strip() if i < len(cells) else "" for c, i in columns.items()}
+    values = {c: _unguarded(cells[i].strip()) if i < len(cells) else "" for c, i in columns.items()}
     empty = [c for c in GOLDEN_COLUMNS if not values[c]]
     if empty:
         problems.append(f"{where}: empty {', '.join(empty)}; row skipped.")
         return None
     return GoldenRow(**values)
+
+
+def _unguarded(cell: str) -> str:
+    """A cell without the ' a safe CSV export puts before a formula-like start: "'=x" -> '=x', "'x" -> "'x"."""
+    return cell[1:].strip() if cell[:1] == "'" and cell[1:2] in _FORMULA_START else cell
 
 
 def _swallowed(cells: list[str]) -> bool:
