@@ -30,9 +30,12 @@ def safe_cell(value):
 
 
 def safe_csv(df: pd.DataFrame) -> bytes:
-    """The table as UTF-8 CSV bytes for a download, every text cell (and column name) made safe by `safe_cell`."""
+    """The table as UTF-8 CSV bytes for a download, every text cell (and column name) made safe by `safe_cell`.
+
+    Lines end with CRLF (RFC 4180), so that a cell holding a lone CR is quoted instead of starting a new row.
+    """
     out = df.rename(columns=lambda c: safe_cell(str(c))).map(safe_cell)
-    return out.to_csv(index=False).encode("utf-8")
+    return out.to_csv(index=False, lineterminator="\r\n").encode("utf-8")
 
 
 def chart_png(chart) -> bytes:

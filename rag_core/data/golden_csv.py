@@ -81,9 +81,10 @@ def golden_to_csv(rows: Iterable[GoldenRow]) -> str:
     """The CSV `read_golden_csv` reads back: header question,doc,anchor, quoted where needed."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
+    quoted = csv.writer(buffer, lineterminator="\n", quoting=csv.QUOTE_ALL)   # csv leaves a lone \r unquoted
     writer.writerow(GOLDEN_COLUMNS)
     for r in rows:
-        writer.writerow((r.question, r.doc, r.anchor))
+        (quoted if "\r" in "".join(r) else writer).writerow((r.question, r.doc, r.anchor))
     return buffer.getvalue()
 
 
