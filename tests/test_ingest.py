@@ -811,3 +811,13 @@ def test_read_golden_path_takes_the_limits_of_the_environment(tmp_path, monkeypa
 def test_golden_round_trip_keeps_a_carriage_return_inside_a_cell():
     rows = [GoldenRow("a\rb", "d", "c"), GoldenRow("q", "d", "a")]
     assert read_golden_csv(golden_to_csv(rows)) == (rows, [])
+
+
+@pytest.mark.parametrize("path, says", [("", "No path given (an empty text): give the path of "),
+                                        ("  ", "No path given (an empty text): give the path of "),
+                                        ("~nosuchuser0/x", "'~nosuchuser0/x' is not a usable path (")])
+@pytest.mark.parametrize("reader", [read_path, read_golden_path])
+def test_an_empty_or_unusable_path_says_what_to_give(reader, path, says):
+    with pytest.raises(ValueError) as e:
+        reader(path)
+    assert str(e.value).startswith(says)

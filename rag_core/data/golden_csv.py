@@ -23,7 +23,7 @@ from typing import Iterable, Iterator
 
 from rag_core.data.golden import GoldenRow
 from rag_core.data.problems import Problems
-from rag_core.data.ingest import Limits, decode_text, read_bounded, too_big
+from rag_core.data.ingest import Limits, decode_text, read_bounded, too_big, usable_path
 
 GOLDEN_COLUMNS = ("question", "doc", "anchor")
 GOLDEN_HEADER = ",".join(GOLDEN_COLUMNS)
@@ -65,7 +65,7 @@ def read_golden_path(path, limits: Limits | None = None) -> tuple[list[GoldenRow
     or a socket is refused with a ValueError before anything is read.
     """
     limits = Limits.from_env() if limits is None else limits
-    p = Path(path).expanduser()
+    p = usable_path(path, f"a CSV file with the header '{GOLDEN_HEADER}'")
     if p.is_dir() or not p.exists():
         raise ValueError(f"No golden-set file at {str(path)!r}: give the path of a CSV file with the header "
                          f"'{GOLDEN_HEADER}' (a relative path starts from {Path.cwd()}).")

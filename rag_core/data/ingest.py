@@ -144,12 +144,12 @@ def read_bounded(path, cap: int, fix: str = "give the path of a file saved on di
     refused = f"{str(path)!r} is {{}}, not a regular file: {fix}."
     if not stat.S_ISREG(os.stat(path).st_mode):           # sockets cannot even be opened: said before trying
         raise ValueError(refused.format(_file_kind(path)))
-    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))   # a FIFO swapped in: no wait
+    # non-blocking: a FIFO swapped in meanwhile opens without waiting, and a "file" that blocks (/proc/kmsg) says so
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
     try:
         mode = os.fstat(fd).st_mode
         if not stat.S_ISREG(mode):
             raise ValueError(refused.format(_file_kind(path, mode)))
-        os.set_blocking(fd, True)
         chunks, left = [], cap + 1
         while left > 0:
             chunk = os.read(fd, min(left, MB))
@@ -222,12 +222,21 @@ def _pairs(files) -> Iterator[tuple[str, bytes]]:
         yield str(name), bytes(data)
 
 
-def _existing(path) -> Path:
-    """The path, expanded, when a file or a folder is there; else a ValueError saying what to check."""
+def usable_path(path, what: str = "a folder, a file or a zip") -> Path:
+    """Path(path) with ~ expanded; a ValueError saying what to give for '', '~nobody/x' or a NUL inside."""
+    if isinstance(path, str) and not path.strip():
+        raise ValueError(f"No path given (an empty text): give the path of {what}.")
     try:
         root = Path(path).expanduser()
-    except (TypeError, RuntimeError) as e:   # not a path at all; "~" without a home directory
-        raise ValueError(f"{path!r:.80} is not a usable path ({e}): give the path of a folder, a file or a zip.") from None
+        root.exists()                        # a NUL in the path raises here
+    except (TypeError, RuntimeError, ValueError) as e:   # not a path at all; "~" without a home directory
+        raise ValueError(f"{path!r:.80} is not a usable path ({e}): give the path of {what}.") from None
+    return root
+
+
+def _existing(path) -> Path:
+    """The path, expanded, when a file or a folder is there; else a ValueError saying what to check."""
+    root = usable_path(path)
     if not root.exists():
         raise ValueError(f"Nothing found at {str(path)!r}: check the spelling, or give an absolute path "
                          f"(a relative path starts from {Path.cwd()}).")
