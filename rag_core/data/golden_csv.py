@@ -23,7 +23,9 @@ from typing import Iterable, Iterator
 
 from rag_core.data.golden import GoldenRow
 from rag_core.data.problems import Problems
-from rag_core.data.ingest import Limits, decode_text, read_bounded, too_big, usable_path
+from rag_core.data.decode import decode_text
+from rag_core.data.files import read_bounded, usable_path
+from rag_core.data.limits import Limits, too_big
 
 GOLDEN_COLUMNS = ("question", "doc", "anchor")
 GOLDEN_HEADER = ",".join(GOLDEN_COLUMNS)
