@@ -52,7 +52,8 @@ def test_a_device_is_one_line_and_exit_2(tmp_path, option, device):
 @pytest.mark.parametrize("option", ["--docs", "--golden"])
 def test_a_named_pipe_is_one_line_and_exit_2_without_waiting(tmp_path, option):
     os.mkfifo(tmp_path / "pipe")
-    args = ["--docs", tmp_path / "pipe"] if option == "--docs" else ["--docs", notes(tmp_path), "--golden", tmp_path / "pipe"]
+    pipe = tmp_path / "pipe"
+    args = ["--docs", pipe] if option == "--docs" else ["--docs", notes(tmp_path), "--golden", pipe]
     done = report(*args)
     assert done.returncode == 2
     assert done.stderr == f"error: '{tmp_path / 'pipe'}' is a named pipe (FIFO), not " + \

@@ -1,4 +1,5 @@
-"""Exports carry data, never code: CSV cells a spreadsheet would run are guarded, Markdown and HTML show text as written.
+"""Exports carry data, never code: CSV cells a spreadsheet would run are guarded, Markdown and HTML show text as
+written.
 
 The hostile values below are the ones OWASP lists for CSV injection and the usual Markdown/HTML payloads.
 """

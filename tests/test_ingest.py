@@ -648,7 +648,8 @@ def test_the_full_list_of_problems_is_capped_and_says_how_many_more():
     for n in range(MAX_LISTED + 7):
         p.add(f"f line {n}: bad; skipped.", f"f line {n}", "lines")
     listing = p.listing()
-    assert len(listing) == MAX_LISTED + 1 and listing[-1] == f"… and 7 more problems, not listed (the first {MAX_LISTED:,} are)."
+    assert len(listing) == MAX_LISTED + 1
+    assert listing[-1] == f"… and 7 more problems, not listed (the first {MAX_LISTED:,} are)."
     assert p.grouped() == (f"f line 0: bad; skipped. Same kind of problem on {MAX_LISTED + 7:,} lines in all, the "
                            "first 5: f lines 0, 1, 2, 3, 4, …",)
 

@@ -72,9 +72,9 @@ def test_a_bad_size_setting_is_one_sentence_on_the_page(monkeypatch, value, says
 
 
 def test_statuses_and_ids_that_would_break_links_or_postgres_cost_their_line_only():
-    rows = [{"id": "ok", "text": "kept"}, {"id": "nul\u0000id", "text": "t"}, {"id": "s1", "text": "t", "status": "a,b"},
-            {"id": "s2", "text": "t", "status": "a|b"}, {"id": "s3", "text": "t", "status": "dr\u0000aft"},
-            {"id": "esc\u001b[31m", "text": "t"}]
+    rows = [{"id": "ok", "text": "kept"}, {"id": "nul\u0000id", "text": "t"},
+            {"id": "s1", "text": "t", "status": "a,b"}, {"id": "s2", "text": "t", "status": "a|b"},
+            {"id": "s3", "text": "t", "status": "dr\u0000aft"}, {"id": "esc\u001b[31m", "text": "t"}]
     at = upload(your_data(), ("data.jsonl", "\n".join(json.dumps(r) for r in rows).encode()))
     assert at.dataframe[0].value["id"].tolist() == ["ok"]
     warnings = [plain(w.value) for w in at.warning]

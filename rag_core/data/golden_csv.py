@@ -7,7 +7,8 @@ documents are used). A bad row costs that row only, and its problem names the fi
 The CSV is read strictly, one record at a time, so that a quote opened and never closed is reported
 at the line where it opens and reading resumes on the next line, instead of the rest of the file
 vanishing into one field. A kind of problem met on more than a few rows is one sentence with the count
-and the first rows (`problems.Problems`). Text after a closing quote ('"a" b') is read as the lenient reader does ('a b').
+and the first rows (`problems.Problems`). Text after a closing quote ('"a" b') is read as the lenient
+reader does ('a b').
 
 Left out on purpose: other separators (a semicolon file gets a hint), other column names, and
 spreadsheet formats (save .xlsx as CSV). A cell starting with ' and then = + - @ (a spreadsheet-safe export of a
