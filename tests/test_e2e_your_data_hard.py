@@ -39,13 +39,15 @@ def test_a_status_with_a_comma_typed_in_the_table_costs_its_row_and_the_csv_is_s
     wait_idle(page)
 
     grid = page.get_by_test_id("stDataFrame").first
+    expect(grid).to_be_visible()
     box = grid.bounding_box()
     page.mouse.click(box["x"] + 20, box["y"] + 35 + 17)        # the first row's id cell (header row: 35 px)
     page.keyboard.press("ArrowRight")                            # its status
-    page.keyboard.press("Enter")                                 # edit it
-    page.keyboard.press("Control+a")                             # replace what it holds
-    page.keyboard.type("old,new")
-    page.keyboard.press("Enter")
+    page.keyboard.press("Enter")                                 # edit it: the grid opens its cell editor
+    editor = page.locator("textarea.gdg-input")
+    expect(editor).to_have_value("current")                      # the status cell, not the id
+    editor.fill("old,new")
+    editor.press("Enter")
     expect(page.locator(MAIN)).to_contain_text("Row 1 (first) is left out until you change it: the status "
                                                "'old,new' holds ','", timeout=SLOW_MS)
     expect(page.locator(MAIN)).to_contain_text("Against these documents: 1 of 2 golden question(s) valid")
