@@ -84,3 +84,8 @@ def test_markdown_links_in_text_are_code_not_links():
 def test_html_report_still_escapes_everything():
     page = export.report_html(hostile_workbench(), {})
     assert "<img src=x" not in page and "&lt;img src=x onerror=alert(1)&gt;" in page
+
+
+def test_markdown_keeps_snake_case_names_readable_and_escapes_other_underscores():
+    assert report.inert("recall_at_k _i_ __b__ a__b") == "recall_at_k \\_i\\_ \\_\\_b\\_\\_ a\\_\\_b"
+    assert report.markdown_table(pd.DataFrame({"recall_at_1": [0.5]})).splitlines()[0] == "| recall_at_1 |"

@@ -29,7 +29,8 @@ from rag_core.evaluation import tables as T
 from rag_core.evaluation.workbench import Workbench
 from rag_core.retrieval.retrievers import RRF_K
 
-_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]<>!|&~$#])")   # what can start Markdown or HTML in running text
+# what can start Markdown or HTML in running text; '_' unless between two letters or digits ('recall_at_k' stays)
+_MD_SPECIAL = re.compile(r"([\\`*{}\[\]<>!|&~$#]|(?<![^\W_])_|_(?![^\W_]))")
 # what Markdown (GitHub's) turns into a link by itself: an address, without the punctuation ending a sentence after it
 _ADDRESS = re.compile(r"(?i)(?:\b[a-z][a-z0-9+.-]*://|\bwww\.)\S*?(?=[.,:;!?]*(?:\s|$))")
 TABLE_NAMES = tuple(T.TABLES)
