@@ -4,13 +4,34 @@ import streamlit as st
 
 from rag_core import Document
 from rag_core.evaluation import report
-from rag_core.data.corpus import Corpus
+from rag_core.data.corpus import Corpus, label_problem
 from rag_core.data.golden import GoldenRow, golden_problems
-from rag_core.data.golden_csv import GOLDEN_HEADER, golden_to_csv
-from rag_core.data.ingest import documents_to_jsonl
+from rag_core.data.golden_csv import GOLDEN_COLUMNS, GOLDEN_HEADER
+from rag_core.data.ingest import Limits, documents_to_jsonl
 from ui import captions, charts, data, engine_form, export, frame, widgets
 
 frame.ensure(__file__)          # a first request that runs this page without app.py draws the frame here
+SHOWN_PROBLEMS = 20             # reading problems drawn as warnings; all of them are in a download
+
+
+def limits_problem() -> str | None:
+    """Why the upload limits set in the environment cannot be used (OPENBOOK_MAX_FILE_MB=abc), or None."""
+    try:
+        Limits.from_env()
+    except ValueError as e:
+        return str(e)
+    return None
+
+
+def show_problems(problems: tuple, everything: tuple, key: str) -> None:
+    """Each reading problem (a kind met often is one grouped sentence), and the full list as a download."""
+    for p in problems[:SHOWN_PROBLEMS]:
+        widgets.warn(p)
+    if len(everything) > min(len(problems), SHOWN_PROBLEMS):
+        st.download_button("Every reading problem, one a line (text)",
+                           "\n".join(everything) + "\n", "reading-problems.txt", "text/plain", key=key,
+                           icon=":material/download:")
+
 
 st.title("Your data")
 st.caption("Measure the ceiling on your own documents. What you upload is seen by this browser session only; "
@@ -40,12 +61,15 @@ st.markdown("Upload `.txt`, `.md`, `.pdf`, `.jsonl` (one JSON object per line wi
 files = st.file_uploader("Documents", type=["txt", "md", "pdf", "jsonl", "zip"], accept_multiple_files=True,
                          key="data_files")
 default_status = st.text_input("Status given to documents that have none", value="current", key="data_status",
-                               help="Any label you like; the filter on the Ask page lets you choose which statuses "
-                                    "may be retrieved.").strip() or "current"
-result = data.read_uploads(tuple((f.name, f.getvalue()) for f in files or ()), default_status) if files else None
+                               help="Any label you like (without | and ,); the filter on the Ask page lets you "
+                                    "choose which statuses may be retrieved.").strip() or "current"
+cannot_read = limits_problem() or label_problem(default_status)
+if files and cannot_read:
+    widgets.error(f"Your files are not read: {cannot_read}")
+result = data.read_uploads(tuple((f.name, f.getvalue()) for f in files), default_status) \
+    if files and not cannot_read else None
 if result is not None:
-    for p in result.problems:
-        widgets.warn(p)
+    show_problems(result.problems, result.all_problems, "data_dl_problems")
 edited = None
 if result is not None and result.documents:
     table = pd.DataFrame({"id": [d.id for d in result.documents], "status": [d.status for d in result.documents],
@@ -64,18 +88,24 @@ st.markdown(f"A CSV with the header `{GOLDEN_HEADER}`: the question, the id of t
             "but there is no ceiling to measure.")
 golden_file = st.file_uploader("Golden set", type=["csv"], key="data_golden")
 golden_rows = []
-if golden_file is not None:
+if golden_file is not None and limits_problem():
+    widgets.error(f"Your golden set is not read: {limits_problem()}")
+elif golden_file is not None:
     golden_rows, reading_problems = data.read_golden(golden_file.getvalue(), golden_file.name)
-    for p in reading_problems:
-        widgets.warn(p)
+    show_problems(reading_problems, reading_problems, "data_dl_golden_problems")
     st.caption(f"{len(golden_rows)} question(s) read.")
 
 # ---- the golden set against the documents, before they are used
 pending = None
 if edited is not None:
-    by_name = {d.id: d for d in result.documents}
-    pending = [Document(str(r.id).strip(), by_name[o].text, str(r.status).strip())
-               for r, o in zip(edited.itertuples(), [d.id for d in result.documents])]
+    pending = []
+    for n, (r, d) in enumerate(zip(edited.itertuples(), result.documents), 1):   # a bad row costs only itself
+        doc_id, status = str(r.id).strip(), str(r.status).strip()
+        refused = label_problem(doc_id, "id") or label_problem(status, "status")
+        if refused:
+            widgets.warn(f"Row {n} ({d.id}) is left out until you change it: {refused}")
+        else:
+            pending.append(Document(doc_id, d.text, status))
     if golden_rows:
         bad = golden_problems([GoldenRow(*r) for r in golden_rows], pending)
         st.caption(f"Against these documents: {len(golden_rows) - len(bad)} of {len(golden_rows)} golden "
@@ -145,7 +175,8 @@ e[1].download_button("Report (Markdown)", lambda: report.to_markdown(wb, frames)
                      "text/markdown", key="data_dl_md", icon=":material/description:")
 e[2].download_button("Documents (JSONL)", lambda: documents_to_jsonl(wb.corpus.documents), "documents.jsonl", "application/jsonl",
                      key="data_dl_jsonl", icon=":material/download:")
-e[3].download_button("Golden set (CSV)", lambda: golden_to_csv(wb.check.rows), "golden.csv", "text/csv",
+e[3].download_button("Golden set (CSV)", lambda: export.safe_csv(pd.DataFrame(wb.check.rows, columns=GOLDEN_COLUMNS)),
+                     "golden.csv", "text/csv",
                      key="data_dl_golden", icon=":material/download:")
 drawn = charts.for_tables(frames)
 if drawn:

@@ -1,6 +1,9 @@
 """Documents: the bundled corpus, the article's notes, and a corpus built from this interpreter's stdlib.
 
-A document is an id, a text and a status (any string: the article uses current, draft and outdated).
+A document is an id, a text and a status (a label: the article uses current, draft and outdated).
+`Document` refuses an id or a status holding a control character (NUL, a line break, an escape: PostgreSQL
+refuses NUL, a terminal obeys escapes) and a status holding '|' or ',' (links and Compare's setups list
+statuses separated by them); `label_problem` says why, for readers that skip one bad row instead.
 `Corpus` checks the documents once (ids unique, text not empty) and is what every later stage takes.
 
 Left out on purpose: file formats and uploads (see `ingest`), and any per-document metadata beyond
@@ -13,6 +16,7 @@ import importlib
 import inspect
 import io
 import json
+import re
 import statistics
 import sys
 from dataclasses import dataclass
@@ -31,11 +35,42 @@ SIDE_EFFECTS = {"this": "prints the Zen of Python", "antigravity": "opens a web 
                 "idlelib.idle": "starts the IDLE editor"}
 
 
+STATUS_SEPARATORS = "|,"     # what links and Compare's setups separate statuses with: never inside one
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")   # C0, DEL, C1, and Unicode's line separators
+
+
 @dataclass(frozen=True)
 class Document:
-    id: str                     # unique within a corpus
+    id: str                     # unique within a corpus; no control character
     text: str                   # the whole document; chunkers cut it
-    status: str = "current"     # free label; the metadata filter allows a set of these
+    status: str = "current"     # a label the metadata filter allows a set of; no control character, no | or ,
+
+    def __post_init__(self):
+        for what, value in (("id", self.id), ("status", self.status)):
+            problem = label_problem(value, what)
+            if problem:
+                raise ValueError(f"Document {self.id!r}: {problem}")
+
+
+def label_problem(value, what: str = "status") -> str | None:
+    """Why `value` cannot be a document's id or status (`what`), or None; types are left to `check_documents`.
+
+    'draft' -> None;  'a,b' -> "the status 'a,b' holds ',' ...: write it without | and , (e.g. 'a-b').";
+    'x\x00' -> "the status 'x\\x00' holds a control character (\\x00 at position 2): remove it."
+    """
+    if not isinstance(value, str):
+        return None
+    bad = _CONTROL.search(value)
+    if bad:
+        return (f"the {what} {value!r:.80} holds a control character ({bad.group()!r} at position {bad.start() + 1}): "
+                "remove it.")
+    if what == "status":
+        seps = [c for c in STATUS_SEPARATORS if c in value]
+        if seps:
+            fixed = re.sub(r"\s*[|,]\s*", "-", value.strip())
+            return (f"the status {value!r:.80} holds {' and '.join(repr(c) for c in seps)}, which links and Compare's "
+                    f"setups use to separate statuses: write it without | and , (e.g. {fixed!r:.80}).")
+    return None
 
 
 @dataclass(frozen=True)

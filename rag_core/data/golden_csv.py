@@ -6,24 +6,33 @@ documents are used). A bad row costs that row only, and its problem names the fi
 
 The CSV is read strictly, one record at a time, so that a quote opened and never closed is reported
 at the line where it opens and reading resumes on the next line, instead of the rest of the file
-vanishing into one field. Text after a closing quote ('"a" b') is read as the lenient reader does ('a b').
+vanishing into one field. A kind of problem met on more than a few rows is one sentence with the count
+and the first rows (`problems.Problems`). Text after a closing quote ('"a" b') is read as the lenient
+reader does ('a b').
 
 Left out on purpose: other separators (a semicolon file gets a hint), other column names, and
-spreadsheet formats (save .xlsx as CSV).
+spreadsheet formats (save .xlsx as CSV). A cell starting with ' and then = + - @ (a spreadsheet-safe export of a
+formula-like text) is read without the '.
 """
 from __future__ import annotations
 
 import csv
 import io
+import re
 from pathlib import Path
 from typing import Iterable, Iterator
 
 from rag_core.data.golden import GoldenRow
-from rag_core.data.ingest import Limits, decode_text, too_big
+from rag_core.data.problems import Problems
+from rag_core.data.decode import decode_text
+from rag_core.data.files import read_bounded, usable_path
+from rag_core.data.limits import Limits, too_big
 
 GOLDEN_COLUMNS = ("question", "doc", "anchor")
 GOLDEN_HEADER = ",".join(GOLDEN_COLUMNS)
 
+_PLACE = re.compile(r"^(.*? line \d+)(?=: )")   # 'golden.csv line 3: empty anchor; row skipped.' -> 'golden.csv line 3'
+_FORMULA_START = tuple("=+-@\t\r")   # after a ' : a cell a spreadsheet-safe export guarded (ui.export.safe_cell)
 _REREAD = 4          # an unclosed quote makes the reader go back over lines: at most this many times the file
 
 
@@ -35,7 +44,7 @@ def read_golden_csv(data: bytes | str, name: str = "golden.csv",
     records = _records(text or "", name)
     columns = _header(records, name, problems) if text is not None else None
     if columns is None:
-        return [], problems
+        return [], _grouped(problems)
     rows = []
     for first, last, cells, problem in records:
         if problem:
@@ -49,18 +58,22 @@ def read_golden_csv(data: bytes | str, name: str = "golden.csv",
                                 "those rows were swallowed.")
     if not rows and not any(p.startswith(f"{name} line ") for p in problems):
         problems.append(f"{name} has a header but no rows: add one question,doc,anchor line per question.")
-    return rows, problems
+    return rows, _grouped(problems)
 
 
-def read_golden_path(path, limits: Limits = Limits()) -> tuple[list[GoldenRow], list[str]]:
-    """`read_golden_csv` on a file from disk (at most one byte over the limit is read)."""
-    p = Path(path).expanduser()
-    if not p.is_file():
+def read_golden_path(path, limits: Limits | None = None) -> tuple[list[GoldenRow], list[str]]:
+    """`read_golden_csv` on a regular file from disk (at most one byte over the limit is read).
+
+    `limits` default to those of the environment (`Limits.from_env`), as for uploads; a device, a named pipe
+    or a socket is refused with a ValueError before anything is read.
+    """
+    limits = Limits.from_env() if limits is None else limits
+    p = usable_path(path, f"a CSV file with the header '{GOLDEN_HEADER}'")
+    if p.is_dir() or not p.exists():
         raise ValueError(f"No golden-set file at {str(path)!r}: give the path of a CSV file with the header "
                          f"'{GOLDEN_HEADER}' (a relative path starts from {Path.cwd()}).")
     try:
-        with p.open("rb") as f:
-            data = f.read(limits.max_file_bytes + 1)
+        data = read_bounded(p, limits.max_file_bytes, f"give the path of a CSV file with the header '{GOLDEN_HEADER}'")
     except OSError as e:
         raise ValueError(f"The golden-set file {str(path)!r} cannot be read ({e.strerror or e}): "
                          "check its permissions.") from None
@@ -71,10 +84,20 @@ def golden_to_csv(rows: Iterable[GoldenRow]) -> str:
     """The CSV `read_golden_csv` reads back: header question,doc,anchor, quoted where needed."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
+    quoted = csv.writer(buffer, lineterminator="\n", quoting=csv.QUOTE_ALL)   # csv leaves a lone \r unquoted
     writer.writerow(GOLDEN_COLUMNS)
     for r in rows:
-        writer.writerow((r.question, r.doc, r.anchor))
+        (quoted if "\r" in "".join(r) else writer).writerow((r.question, r.doc, r.anchor))
     return buffer.getvalue()
+
+
+def _grouped(problems: list[str]) -> list[str]:
+    """The problems with a kind met often grouped into one sentence (see `problems.Problems`)."""
+    grouped = Problems()
+    for p in problems:
+        place = _PLACE.match(p)
+        grouped.add(p, place.group(1) if place else "", "lines")
+    return list(grouped.grouped())
 
 
 def _text(data, name: str, limits: Limits, problems: list[str]) -> str | None:
@@ -123,12 +146,17 @@ def _header(records: Iterator, name: str, problems: list[str]) -> dict[str, int]
 
 
 def _row(cells: list[str], columns: dict[str, int], where: str, problems: list[str]) -> GoldenRow | None:
-    values = {c: cells[i].strip() if i < len(cells) else "" for c, i in columns.items()}
+    values = {c: _unguarded(cells[i].strip()) if i < len(cells) else "" for c, i in columns.items()}
     empty = [c for c in GOLDEN_COLUMNS if not values[c]]
     if empty:
         problems.append(f"{where}: empty {', '.join(empty)}; row skipped.")
         return None
     return GoldenRow(**values)
+
+
+def _unguarded(cell: str) -> str:
+    """A cell without the ' a safe CSV export puts before a formula-like start: "'=x" -> '=x', "'x" -> "'x"."""
+    return cell[1:].strip() if cell[:1] == "'" and cell[1:2] in _FORMULA_START else cell
 
 
 def _swallowed(cells: list[str]) -> bool:
