@@ -1,7 +1,7 @@
 """Ablations: every table of the article as a chart beside its table, with a caption read from the data."""
 import streamlit as st
 
-from ui import captions, charts, data, frame, widgets
+from ui import captions, charts, data, export, frame, widgets
 
 frame.ensure(__file__)          # a first request that runs this page without app.py draws the frame here
 
@@ -31,14 +31,14 @@ for title, name in SECTIONS:
     left, right = st.columns([3, 2])
     left.altair_chart(chart, width="stretch")
     right.dataframe(widgets.readable(df), hide_index=True, width="stretch")    # downloads keep the CLI's names
-    right.download_button(f"Download {name}.csv", df.to_csv(index=False).encode(), f"{name}.csv", "text/csv",
+    right.download_button(f"Download {name}.csv", export.safe_csv(df), f"{name}.csv", "text/csv",
                           key=f"abl_dl_{name}", icon=":material/download:")
     st.markdown(caption)
 
 st.subheader("The six verifier cases")
 cases = data.table("verifier_cases")
 st.dataframe(cases, hide_index=True, width="stretch")
-st.download_button("Download verifier_cases.csv", cases.to_csv(index=False).encode(), "verifier_cases.csv", "text/csv",
+st.download_button("Download verifier_cases.csv", export.safe_csv(cases), "verifier_cases.csv", "text/csv",
                    key="abl_dl_verifier_cases", icon=":material/download:")
 
 st.subheader("Trap 3: the article's questions against questions phrased as a user would, per retriever")

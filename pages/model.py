@@ -8,7 +8,7 @@ from rag_core.evaluation import outcomes
 from rag_core.generation.llm import LLMError
 from rag_core.text import mask_secrets
 from rag_core.evaluation.pipeline import model_answerer
-from ui import data, frame, model_config, settings, widgets
+from ui import data, export, frame, model_config, settings, widgets
 
 frame.ensure(__file__)          # a first request that runs this page without app.py draws the frame here
 
@@ -98,6 +98,6 @@ for col, (label, df) in zip(cols, done.items()):
         tiles[4].metric("False refusals", m["false_refusals"], help="Refused although the anchor was in the spans.")
         st.dataframe(df.outcome.value_counts().rename_axis("outcome").reset_index(), hide_index=True, width="stretch")
         st.dataframe(df[["question", "outcome", "reason", "answer"]], hide_index=True, width="stretch")
-        st.download_button(f"Download ({widgets.plain(label)}) CSV", df.to_csv(index=False).encode(),
+        st.download_button(f"Download ({widgets.plain(label)}) CSV", export.safe_csv(df),
                            f"model-outcomes-{'filter' if 'status' in label else 'no-filter'}.csv", "text/csv",
                            key=f"model_dl_{label}")

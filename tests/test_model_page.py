@@ -252,3 +252,15 @@ def test_a_status_from_a_file_is_plain_text_in_the_download_labels(server):
     labels = [b.proto.label for b in at.get("download_button")]
     assert f"Download (status = {plain(odd)}) CSV" in labels, labels
     assert not any(odd in label for label in labels)
+
+
+def test_a_bad_model_setting_is_a_sentence_naming_the_variable_not_no_model(monkeypatch):
+    """OPENBOOK_LLM_TIMEOUT=abc with a URL and a model used to read as 'No model is set up'."""
+    monkeypatch.setenv("OPENBOOK_LLM_URL", "http://127.0.0.1:9")
+    monkeypatch.setenv("OPENBOOK_LLM_MODEL", "m")
+    monkeypatch.setenv("OPENBOOK_LLM_TIMEOUT", "abc")
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.switch_page("pages/model.py").run()
+    assert not at.exception
+    said = re.sub(r"\\(.)", r"\1", " ".join(w.value for w in at.warning))       # shown as plain text: escapes off
+    assert "OPENBOOK_LLM_TIMEOUT must be a number, got 'abc'" in said, said

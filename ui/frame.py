@@ -19,7 +19,7 @@ import streamlit as st
 
 from rag_core.retrieval.retrievers import DESCRIPTIONS, RERANKERS, RETRIEVERS
 from rag_core.retrieval.engines.base import EngineError
-from ui import data, engine_form, model_form, navigation, settings, widgets
+from ui import data, engine_form, model_config, model_form, navigation, settings, widgets
 
 RETRIEVER_NAMES = {"hashing": "Hashing (the article's)", "bm25": "BM25", "minilm": "MiniLM (trained encoder)",
                    "hybrid": "Hybrid (BM25 + MiniLM)"}
@@ -37,6 +37,9 @@ def draw():
         widgets.warn(warning)
     if st.query_params.get("data") != data.dataset().key:      # every page's address names its dataset
         st.query_params["data"] = data.dataset().key
+    if model_config.setting_problem():     # a bad OPENBOOK_LLM_* is said on every page, naming the variable
+        widgets.warn("The server's model settings cannot be used: " + model_config.setting_problem() + " Fix the "
+                     "variable and restart, or set up a model under Model server in the sidebar.")
     if data.engine_status(recheck=True).problem:      # said here too: on a phone the sidebar is folded away
         st.warning("Searching in process: the database chosen in the sidebar cannot be used. The sidebar says why "
                    "and offers to try again.", icon=":material/database:")

@@ -1,6 +1,7 @@
 """The model server's settings for this browser session, and its finished golden-set runs (never in a link).
 
     llm_config() -> LLMConfig or None     # set in the sidebar form, else from the environment or secrets.toml
+    setting_problem() -> str or None       # why the environment's model settings cannot be used, naming the variable
 
 Left out on purpose: the form itself (ui.model_form) and any request to the server.
 """
@@ -23,9 +24,17 @@ def llm_config():
     if "llm_config" not in st.session_state:
         try:
             st.session_state["llm_config"] = config_from_env(secrets=_secrets())
-        except ValueError:
+        except ValueError as e:            # a bad setting is said (setting_problem), never read as "no model"
             st.session_state["llm_config"] = None
+            st.session_state["llm_config_problem"] = str(e)
     return st.session_state["llm_config"]
+
+
+def setting_problem() -> str | None:
+    """Why the server's model settings (OPENBOOK_LLM_* or secrets.toml) cannot be used, or None; a model set up in
+    the sidebar since then makes it moot."""
+    llm_config()
+    return None if st.session_state.get("llm_config") else st.session_state.get("llm_config_problem")
 
 
 def model_runs() -> dict:

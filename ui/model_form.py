@@ -84,6 +84,7 @@ def render() -> None:
         try:
             st.session_state["llm_config"] = LLMConfig(protocol, url, model, float(timeout), api_key,
                                                        num_ctx=int(num_ctx))
+            st.session_state.pop("llm_config_problem", None)
         except ValueError as e:
             st.error(plain(e))
     if check:
