@@ -52,7 +52,11 @@ if st.button("Start again from the sidebar and Ask settings", key="compare_reset
     st.rerun()
 
 setups, problems = [], []
-base = from_fields(first.to_dict(), default_setup(wb), statuses) if len(rows) else None
+try:                                  # the first row is every other row's default: it must stand on its own
+    base = from_fields(rows.iloc[0].to_dict(), default_setup(wb), statuses) if len(rows) else None
+except (ValueError, TypeError, KeyError) as e:
+    widgets.error(f"Row 1 ({rows.iloc[0].get('name', '')}): {e}")
+    st.stop()
 for i, r in rows.iterrows():
     try:
         setups.append(from_fields(r.to_dict(), base, statuses))

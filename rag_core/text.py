@@ -196,7 +196,11 @@ class Tokenizer:
 
 # ---- credentials never shown -------------------------------------------------------------------------
 
-_USERINFO = re.compile(r"(?P<head>\b[A-Za-z][A-Za-z0-9+.-]*://[^:/?#@\s'\"]*:)(?P<password>[^/?#\s'\"]*)@")
+# user:password@ in any URL of a text; the password may hold # / ? and quotes (a URL that does not parse still
+# shows them), up to the last @ before a host within the same run of non-space characters
+_USERINFO = re.compile(r"(?P<head>\b[A-Za-z][A-Za-z0-9+.-]*://[^:/?#@\s'\"]*:)(?P<password>\S{0,256})@(?=[\w\[])")
+# the password of a URL given whole (spaces too): everything between user: and the URL's last @
+_URL_PASSWORD = re.compile(r"^\s*[A-Za-z][A-Za-z0-9+.-]*://[^:@/]*:(?P<password>.*)@[^@]*$", re.S)
 _SECRET_PARAM = re.compile(r"(?P<head>\b(?:password|passwd|pwd|api[_-]?key|access[_-]?token|secret)\s*=\s*)"
                            r"(?P<value>'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|[^\s&;,]+)", re.I)
 _PLACEHOLDERS = ("password",)   # the word itself, in a hint such as "postgresql://user:password@host/database"
@@ -215,6 +219,7 @@ def mask_secrets(text: str, *urls: str) -> str:
     from urllib.parse import quote, unquote
     text = str(text)
     passwords = {m.group("password") for u in urls for m in _USERINFO.finditer(u or "")}
+    passwords |= {m.group("password") for u in urls if (m := _URL_PASSWORD.match(u or ""))}
     passwords |= {m.group("value").strip("'\"") for u in urls for m in _SECRET_PARAM.finditer(u or "")}
     for pw in sorted(passwords, key=len, reverse=True):
         for form in sorted({pw, unquote(pw), quote(unquote(pw), safe=""), quote(unquote(pw))}, key=len, reverse=True):

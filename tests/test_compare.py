@@ -137,10 +137,10 @@ def test_stages_by_hand(hand, candidates, k, third):
     assert got[2].answer == "red blue green white [S1]." and got[3].answer == "zeta eta theta iota [S1]."
 
 
-def test_without_the_filter_the_draft_holder_is_found(hand):
+def test_without_the_filter_the_draft_holder_is_found_but_never_green(hand):
     got = run_setup(hand, Setup("s", FOUR, 2, 1, None, False))
-    assert got[1].stage == "answered" and got[1].first_rank == 1
-    assert not got[1].outranked_by_untrusted          # the anchor's own chunk comes first
+    assert got[1].first_rank == 1 and not got[1].outranked_by_untrusted    # the anchor's own chunk comes first
+    assert got[1].stage == "wrong source" and "only current documents are trusted" in got[1].reason   # a draft
 
 
 def test_an_empty_filter_loses_everything_at_the_filter(hand):

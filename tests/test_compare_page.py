@@ -120,3 +120,14 @@ def test_a_fourth_row_starts_from_the_first_and_empty_cells_take_its_values():
     assert list(board.setup)[-1] == "four" and len(board) == 4
     first, four = board.iloc[0], board.iloc[3]
     assert four["recall@1"] == first["recall@1"] and four["chunks"] == first["chunks"]
+
+
+@pytest.mark.parametrize("name, size", [("a=b", 160), ("x" * 41, 160), ("bad:name", 160)])
+def test_a_first_row_that_cannot_be_a_setup_is_a_sentence_not_a_crash(name, size):
+    at = open_page("compare")
+    rows = at.session_state["compare_rows"].astype({"size": object})
+    rows.at[0, "name"], rows.at[0, "size"] = name, size
+    at.session_state["compare_rows"] = rows
+    at.run()
+    assert_fine(at)
+    assert any("Row 1" in shown(e.value) for e in at.error), [e.value for e in at.error]

@@ -25,14 +25,31 @@ def both(wb):
 
 @pytest.mark.parametrize("answer,states", [
     ("Optional arg cutoff (default 0.6) is a float in [0, 1] [S1].", True),
-    ("The optional arg cutoff defaults to 0.60 [S1].", True),          # numbers by value, words in any order
-    ("The default cutoff is 0.6 [S1].", False),                         # 2 of 4 words: fewer than two thirds
+    ("The optional arg cutoff defaults to 0.60 [S1].", False),          # 'default' is not 'defaults'
+    ("The optional arg cutoff is 0.60 by default [S1].", True),         # numbers by value, words in any order
+    ("The default cutoff is 0.6 [S1].", False),                         # 'optional' and 'arg' missing
     ("Optional arg cutoff (default 0.9) [S1].", False),                 # the number differs
     ("Optional arg cutoff (default) [S1].", False),                     # the number is missing
     ("The answer is: [S3][S2].", False),
 ])
-def test_the_anchor_is_stated_by_numbers_names_and_two_thirds_of_its_words(answer, states):
+def test_the_anchor_is_stated_by_its_numbers_names_and_every_word(answer, states):
     assert states_anchor(answer, ANCHOR).states is states
+
+
+@pytest.mark.parametrize("answer,anchor", [          # the attack pass's substitutions: one word or symbol decides
+    ("The larger of the two middle values is returned [S1].", "the smaller of the two middle values is returned"),
+    ("comb evaluates to zero when k < n [S1].", "evaluates to zero when k > n"),
+    ("The last batch may be longer than n [S1].", "The last batch may be shorter than n."),
+    ("It uses '+' instead of '-' and '_' instead of '/' [S1].", "uses '-' instead of '+' and '_' instead of '/'"),
+    ("insert just before the rightmost x [S1].", "insert just before the leftmost x already there"),
+    ("The LRU features are enabled and the cache can grow without bound [S1].",
+     "the LRU features are disabled and the cache can grow without bound"),
+    ("The file is not automatically deleted by default (default True) [S1].",
+     "whether the file is automatically deleted (default True)"),
+])
+def test_a_word_symbol_or_negation_that_changes_the_answer_is_not_stated(answer, anchor):
+    assert not states_anchor(answer, anchor).states
+    assert states_anchor(f"{anchor} [S1].", anchor).states          # the anchor itself is
 
 
 def test_names_are_needed_whole_and_the_missing_part_is_said():
@@ -53,7 +70,7 @@ def test_the_rule_on_generated_anchors():
         keep = rng.sample(ws, rng.randint(0, len(ws)))
         answer = " ".join(keep) + (f" {number}" if rng.random() < 0.7 else "") + " [S1]."
         got = states_anchor(answer, anchor)
-        expected = number in answer.split() and 3 * len(keep) >= 2 * len(ws)
+        expected = number in answer.split() and len(keep) == len(ws)
         assert got.states is expected, (anchor, answer, got)
         assert set(got.missing) == ({number} if number not in answer.split() else set()) | (set(ws) - set(keep))
     assert content_words("Optional arg cutoff (default 0.6)") == ["optional", "arg", "cutoff", "default"]
@@ -143,3 +160,28 @@ def test_the_latency_of_a_trained_encoder_counts_encoding_the_question(wb):
     finally:
         mini.embedder.model.encode = real
     assert len(calls) == 2 * len(wb.questions)          # both routes, every question encoded each time
+
+
+@pytest.mark.parametrize("anchor", ["the of", "is a", "((", "'-'"])
+def test_an_anchor_with_nothing_to_state_is_excluded_with_a_reason(wb, anchor):
+    """'the of' is in almost any document and any grounded answer would 'state' it: such a row never counts."""
+    from rag_core import Corpus, Document, GoldenRow
+    from rag_core.data.golden import check_golden
+    doc = Document("a", "the of is a (( '-' the cutoff is 0.6", "current")
+    got = check_golden([GoldenRow("What is the cutoff?", "a", anchor)], Corpus((doc,)))
+    assert not got.valid and "no word, number or name" in got.problems[0].reason
+
+
+def test_a_draft_is_never_green_even_when_it_holds_the_golden_anchor():
+    """A golden set pointing at a draft document: the answer is grounded on an untrusted status, so wrong source."""
+    from rag_core import Corpus, Document, GoldenRow, Workbench
+    docs = (Document("a", "The default cutoff is 0.9 for drafts.", "draft"),
+            Document("b", "The default cutoff is 0.6 in the library.", "current"))
+    wb = Workbench(Corpus(docs), [GoldenRow("What is the default cutoff?", "a", "The default cutoff is 0.9")],
+                   trusted=("current",))
+    ix = wb.index()
+    a = ask(ix, "What is the default cutoff?", 2, 2, False, None)
+    n = next(i for i, c in enumerate(a.retrieved.ids, 1) if ix.doc_id(int(c)) == "a")
+    j = judge_answer(f"The default cutoff is 0.9 [S{n}].", a.spans, a.retrieved.ids, ix, "a",
+                     "The default cutoff is 0.9", wb.trusted)
+    assert j.outcome == "wrong source" and j.tone != "green"

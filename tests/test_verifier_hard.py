@@ -273,3 +273,21 @@ def test_generated_odd_answers_always_get_a_verdict():
         if len(answer) < 100_000:
             disagreement(answer, spans)
     assert slowest < 60, f"the slowest answer took {slowest:.1f} s"      # linear: about 5 s for 1 MB on a busy machine
+
+
+# ---- the attack pass's cases (after the first round of fixes) -------------------------------------------------
+
+@pytest.mark.parametrize("answer", ["The cutoff is minus zero point six [S1].", "The cutoff is \u20130.6 [S1].",
+                                    "The cutoff is \u20100.6 [S1].", "The cutoff is negative 0.6 [S1]."])
+def test_a_sign_in_words_or_as_a_dash_is_a_sign(answer):
+    assert verify(answer, ["The default cutoff is 0.6."]).verdict == "refused"
+
+
+def test_a_citation_after_the_period_belongs_to_its_sentence():
+    v = verify("The cutoff is 0.6. [S1]", ["The default cutoff is 0.6."])
+    assert v.verdict == "anchored" and len(v.sentences) == 1
+
+
+@pytest.mark.parametrize("answer", ["> NOT IN THE CONTEXT", "# NOT IN THE CONTEXT", "**NOT IN THE CONTEXT!**"])
+def test_an_abstention_as_a_quote_or_heading_is_an_abstention(answer):
+    assert verify(answer, ["x"]).verdict == "abstained"

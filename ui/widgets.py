@@ -63,8 +63,8 @@ GLOSSARY = {
                "technical name is in the cited span), refused, or abstained. Grounded is not right: the outcome "
                "below adds where the words come from and whether the answer states the golden anchor.",
     "States the anchor": "An answer states a golden anchor when it holds every number of the anchor (by value), "
-                         "every technical name (whole), and at least two thirds of its other words (any order, "
-                         "stopwords aside).",
+                         "every technical name (whole), every other word (any order, stopwords aside), its symbols "
+                         "in order, and no negation the anchor lacks. One word often decides: smaller or larger.",
     "Nothing to check": "An answer none of whose sentences has a number, a technical name or a word of the span "
                         "it cites ('The answer is: [S3].') claims nothing the checker can test: the strict checker "
                         "refuses it.",
@@ -72,8 +72,8 @@ GLOSSARY = {
                       "names as whole names, and an abstention must be the whole answer.",
     "Article's checker": "The article's checker: it looks for each number or name as a piece of the span's text, "
                          "so '0' passes against '0.6'. The article's tables use it.",
-    "Answered": "Grounded in the cited spans, from the document that holds the golden anchor, and the answer "
-                "states the anchor. The only green outcome.",
+    "Answered": "Grounded in the cited spans, from the document that holds the golden anchor (of a trusted "
+                "status), and the answer states the anchor. The only green outcome.",
     "Misses the answer": "Grounded, and from the right document, but the answer does not state the golden anchor: "
                          "it quotes another sentence (blue, not green).",
     "Grounded": "For a question with no golden answer: every claim is in trusted spans, but nobody can say whether "
@@ -110,7 +110,7 @@ GLOSSARY = {
 }
 
 
-_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:])")
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:=])")   # '=' too: a line of = under text would make it a heading
 
 
 # what Markdown would turn into a link: an address, without the punctuation that ends a sentence after it

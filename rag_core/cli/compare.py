@@ -52,14 +52,18 @@ def parser() -> argparse.ArgumentParser:
     return c
 
 
+MAX_K = 10_000          # a k beyond any candidate list counts the candidates only: larger is a typo
+
+
 def parse_ks(spec: str) -> tuple[int, ...]:
     """'1,3,5' -> (1, 3, 5); ValueError saying how to write them."""
     try:
         ks = tuple(sorted({int(x) for x in spec.split(",") if x.strip()}))
     except ValueError:
         ks = ()
-    if not ks or ks[0] < 1:
-        raise ValueError(f"--k takes whole numbers above 0 separated by commas, e.g. --k 1,3,5; got {spec!r}.")
+    if not ks or ks[0] < 1 or ks[-1] > MAX_K:
+        raise ValueError(f"--k takes whole numbers from 1 to {MAX_K:,} separated by commas, e.g. --k 1,3,5; "
+                         f"got {spec!r}.")
     return ks
 
 

@@ -167,6 +167,9 @@ def _check_row(row: GoldenRow, docs: _Documents) -> tuple[str | None, str]:
         return None, reason
     if not isinstance(row.anchor, str) or not row.anchor.strip():
         return None, "The anchor is empty: copy the sentence that answers from the document."
+    if not words(row.anchor):
+        return None, (f"The anchor {row.anchor.strip()[:60]!r} holds no word, number or name an answer could be "
+                      "checked against (only stopwords or symbols): copy the sentence that answers from the document.")
     if not isinstance(row.doc, str) or not row.doc.strip():
         return None, "The document id is empty: write the id of the document that answers."
     doc_id, reason = docs.resolve(row.doc)

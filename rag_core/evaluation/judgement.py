@@ -12,7 +12,7 @@ sentence a non-programmer can read.
        answer, but the answer does not state it: it lacks 'optional', 'arg', 'default'.", ...)
 
 Outcomes (OUTCOMES), each with one colour on every page (TONES for badges, COLOURS for charts):
-    answered           green   grounded, from the right source, and the answer states the golden anchor
+    answered           green   grounded on the anchor's document, of a trusted status, and it states the anchor
     misses the answer  blue    grounded and from the right source, but the anchor is not stated
     grounded           gray    a question with no golden anchor: grounded on trusted spans, nothing to compare with
     wrong source       orange  grounded on a draft, outdated or other document (a faithful quote of the wrong page)
@@ -107,11 +107,12 @@ def judge_answer(answer: str, spans: list, span_ids, index, expected_doc: str | 
                          **extra)
     cited = strict.cited_spans
     sources = tuple((n, index.doc_id(int(span_ids[n - 1])), index.status(int(span_ids[n - 1]))) for n in cited)
-    wrong = [(n, doc, status) for n, doc, status in sources
-             if (doc != expected_doc if expected_doc is not None else status not in trusted)]
+    wrong = [(n, doc, status) for n, doc, status in sources          # never green from an untrusted status, even
+             if status not in trusted or (expected_doc is not None and doc != expected_doc)]   # the anchor's own
     if wrong:
         where = "; ".join(f"S{n} comes from {doc} ({status})" for n, doc, status in wrong)
-        want = (f"the document that holds the answer is {expected_doc}" if expected_doc is not None
+        other_doc = expected_doc is not None and any(doc != expected_doc for _, doc, _ in wrong)
+        want = (f"the document that holds the answer is {expected_doc}" if other_doc
                 else f"only {', '.join(trusted)} documents are trusted")
         return Judgement("wrong source", f"The answer is grounded, but {where}, and {want}: it faithfully quotes "
                                          "the wrong page.", strict, sources=sources, **extra)

@@ -96,9 +96,18 @@ _PRONOUN_AFTER = frozenset("of another can could may might must should would wil
 _LONG = 200                     # claims and candidates longer than this are not compared for "what the span has"
 
 
+_DASH_BEFORE_DIGIT = re.compile(r"[\u2010-\u2015\u2212\ufe63\uff0d](?=\d)")   # hyphens, en/em dashes, minus signs
+_MINUS_WORD = re.compile(r"\b(?:minus|negative)\s+$", re.I)
+
+
 def normalize(text: str) -> str:
-    """NFKC plus the minus sign: "０．６" -> "0.6", "−1" -> "-1"."""
-    return unicodedata.normalize("NFKC", text).replace("\u2212", "-")
+    """NFKC, and any dash or minus sign before a digit is "-": "０．６" -> "0.6", "−1" -> "-1", "–0.6" -> "-0.6"."""
+    return _DASH_BEFORE_DIGIT.sub("-", unicodedata.normalize("NFKC", text).replace("\u2212", "-"))
+
+
+def _minus_before(text: str, start: int) -> bool:
+    """Whether the number at text[start:] is preceded by the word minus or negative: "minus zero point six"."""
+    return bool(_MINUS_WORD.search(text[max(0, start - 12):start]))
 
 
 def _valid(part: str) -> bool:
@@ -177,7 +186,8 @@ def _word_numbers(text: str) -> list[tuple[int, str, Decimal]]:
             value, j = got
             start, end = run.start() + pieces[i].start(), run.start() + pieces[j - 1].end()
             if not (j - i == 1 and t[i] == "one" and _pronoun(text, start, end)):
-                out.append((start, text[start:end], value))
+                negative = _minus_before(text, start)                             # "minus zero point six"
+                out.append((start, text[start:end], -value if negative else value))
             i = j
     return out
 
@@ -216,6 +226,8 @@ def numbers(text: str) -> list[tuple[str, object]]:
                 value = ("version", plain)
             else:
                 value = Decimal(plain)
+                if not literal.startswith("-") and _minus_before(text, m.start()):
+                    literal = "-" + literal                                      # "minus 0.6"
                 value = value.copy_negate() if literal.startswith("-") else value     # exact, whatever its length
             found.append((offset, literal, value))
             offset += len(part) + 1

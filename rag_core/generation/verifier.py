@@ -60,7 +60,7 @@ NAME = re.compile(r"\b(?:[A-Za-z_][A-Za-z0-9_]*\.[A-Za-z_][A-Za-z0-9_]*"
                   r"|[A-Za-z]*[a-z][A-Z][A-Za-z]*"
                   r"|[a-z]+_[a-z_]+)\b")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
-_DRESS = r"""[\s*_`"'“”‘’«»]*"""                      # emphasis, quotes and spaces around the phrase
+_DRESS = r"""[\s*_`"'“”‘’«»>#]*"""                    # emphasis, quotes, a quote mark or heading, spaces around it
 _TAIL = r"""[\s*_`"'“”‘’«».!?;:]*"""                  # the same, and any final punctuation
 ABSTENTION = re.compile(_DRESS + r"not\s+in\s+the\s+context" + _TAIL, re.I)
 _STARTS_ABSTAINING = re.compile(_DRESS + r"not\s+in\s+the\s+context\b", re.I)
@@ -205,6 +205,18 @@ def _claimed_abstention(checks: tuple, i: int) -> Verdict:
     return Verdict("refused", checks, f"Sentence {i + 1}: {why}", "strict")
 
 
+def _citations_join_their_sentence(sentences: list[str]) -> list[str]:
+    """A piece that holds only citations belongs to the sentence before it, as models often write:
+    ["The cutoff is 0.6.", "[S1]"] -> ["The cutoff is 0.6. [S1]"]."""
+    out: list[str] = []
+    for s in sentences:
+        if out and CITATION.search(s) and not CITATION.sub("", s).strip(" .!?;:,"):
+            out[-1] = f"{out[-1]} {s}"
+        else:
+            out.append(s)
+    return out
+
+
 def verify(answer: str, spans: list[str], mode: str = "strict") -> Verdict:
     """The verdict of checker `mode` ("strict" or "article") with a per-sentence explanation."""
     if mode not in MODES:
@@ -217,6 +229,8 @@ def verify(answer: str, spans: list[str], mode: str = "strict") -> Verdict:
     if abstains:
         return Verdict("abstained", (), "The answer says the spans do not contain it.", mode)
     sentences = [f.strip() for f in _SENTENCE_END.split(answer) if f.strip()]
+    if strict:
+        sentences = _citations_join_their_sentence(sentences)
     if not sentences:
         return Verdict("refused", (), "The answer is empty.", mode)
     checks = tuple(check_sentence(s, spans, mode) for s in sentences)
