@@ -822,3 +822,9 @@ def test_an_empty_or_unusable_path_says_what_to_give(reader, path, says):
     with pytest.raises(ValueError) as e:
         reader(path)
     assert str(e.value).startswith(says)
+
+
+def test_a_status_of_100000_characters_is_refused_with_its_length():
+    from rag_core.data.corpus import label_problem
+    assert "100,000 characters long" in label_problem("x" * 100_000, "status")
+    assert label_problem("x" * 500, "id") is None and label_problem("draft", "status") is None

@@ -52,6 +52,9 @@ class Document:
                 raise ValueError(f"Document {self.id!r}: {problem}")
 
 
+MAX_LABEL_CHARS = {"status": 200, "id": 1000}   # labels: longer is a mistake (a text pasted into the field)
+
+
 def label_problem(value, what: str = "status") -> str | None:
     """Why `value` cannot be a document's id or status (`what`), or None; types are left to `check_documents`.
 
@@ -60,6 +63,10 @@ def label_problem(value, what: str = "status") -> str | None:
     """
     if not isinstance(value, str):
         return None
+    most = MAX_LABEL_CHARS.get(what, MAX_LABEL_CHARS["id"])
+    if len(value) > most:
+        return (f"the {what} {value[:40]!r}… is {len(value):,} characters long: keep it under {most:,} "
+                "(a label, shown on every page and in every link).")
     bad = _CONTROL.search(value)
     if bad:
         return (f"the {what} {value!r:.80} holds a control character ({bad.group()!r} at position {bad.start() + 1}): "
