@@ -12,6 +12,9 @@ Text read from the data (strategy, filter and route names, document excerpts) pa
 identity by default (plain text, e.g. the HTML report), `ui.widgets.plain` for st.markdown.
 
 Left out on purpose: the charts (ui/charts.py) and any formatting beyond words and numbers.
+
+It runs past 300 lines because it holds one caption per table, each a short pure function, and the
+quoting and tie rules they share.
 """
 from __future__ import annotations
 

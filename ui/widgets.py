@@ -4,6 +4,9 @@ Every user or corpus string that goes into HTML passes through html.escape first
 `<script>alert(1)</script>` is shown as those characters, never run. st.html also sanitizes.
 
 Left out on purpose: computation (rag_core) and caching (ui.data).
+
+It runs past 300 lines because the glossary's words live here (about 100 lines of text) beside the small
+drawing helpers; each helper is a few lines, and one module keeps the plain-text rule in one place.
 """
 from __future__ import annotations
 

@@ -17,6 +17,9 @@ The article's pipeline throughout: 20 candidates reranked, 3 spans kept (outcome
 strict checker (judgement.judge_answer).
 
 Left out on purpose: drawing (ui.tour_view), caching (ui.data), and Streamlit.
+
+It runs past 300 lines because it holds nine steps, each a pure function of its figure, in the story's
+order, so that the tour reads top to bottom.
 """
 from __future__ import annotations
 

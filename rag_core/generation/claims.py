@@ -57,6 +57,9 @@ and 1.5), "dozen", "once", "twice", words in other languages, and the English am
 Cost: every reading is linear in the length of the text, and no number of unbounded length becomes a
 Python int (a 5,000-digit number is a Decimal, a version stays a string), so no text can make it
 raise or hang; dotted names are indexed up to 8 parts per run (longer ones are looked up word by word).
+
+It runs past 300 lines because reading a claim is one idea with several short rules (numbers, words,
+dates, versions, names), each with its examples.
 """
 from __future__ import annotations
 

@@ -8,6 +8,9 @@ deadline, the size cap and the callbacks). Anything a server sends is quoted in 
 API key blanked out should the server echo it.
 
 Left out on purpose: retries, redirects (a 3xx is reported as an error), and any other API.
+
+It runs past 300 lines because the two protocols' readers share one vocabulary of faults, each function
+reading one thing.
 """
 from __future__ import annotations
 

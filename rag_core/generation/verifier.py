@@ -43,6 +43,9 @@ What strict still cannot see, on purpose (it compares claims, not meaning):
     words that are not names: "combinations" is plain English, "combinations_with_replacement" is a name
     whether the answer answers: one content word of the span is enough to have something to check
 It guarantees grounding, not truth: that failure is repaired upstream, by the filter.
+
+It runs past 300 lines because both checkers and the sentences that explain them live together: an
+explanation must name exactly what the check found.
 """
 from __future__ import annotations
 

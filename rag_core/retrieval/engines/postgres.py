@@ -25,6 +25,9 @@ build is one transaction, so nothing half-built is left. The URL's password neve
 
 Left out on purpose: a connection pool (one connection per engine, used under a lock), writes other than the
 index tables, TLS settings beyond what the URL says (libpq reads sslmode=... from it).
+
+It runs past 300 lines because one engine holds its connection, its builds and its searches for four
+retrievers; the SQL sits with the code that sends it.
 """
 from __future__ import annotations
 
