@@ -22,6 +22,8 @@ RECALL = {"recall_at_1": "recall@1", "recall_at_3": "recall@3", "rec_at_1": "rec
           "rec_at_5": "recall@5", "rec_at_50": "recall@50"}        # column -> legend label
 COUNT_AXIS = {"format": "d", "tickMinStep": 1}                      # counts: whole ticks only
 SHARE = alt.Scale(domain=[0, 1])
+# setups are names, not verdicts: colours no outcome uses (slate, plum, teal, brown), as the status badges
+SETUP_COLOURS = ["#34506e", "#8a3f7a", "#0f6e78", "#7a5a2e"]
 
 
 def _empty(what: str):
@@ -200,9 +202,10 @@ def leaderboard(recall: pd.DataFrame):
     order = list(dict.fromkeys(recall.setup))
     base = alt.Chart(recall).encode(
         x=alt.X("k:O", title="k (chunks handed over)"), xOffset=alt.XOffset("setup:N", sort=order),
-        color=alt.Color("setup:N", sort=order, title="setup", legend=alt.Legend(orient="bottom")))
+        color=alt.Color("setup:N", sort=order, title="setup", legend=alt.Legend(orient="bottom"),
+                        scale=alt.Scale(range=SETUP_COLOURS)))
     bars = base.mark_errorbar(ticks=True).encode(
-        y=alt.Y("ci_low:Q", scale=SHARE, title="found at k (95 % interval)"), y2="ci_high:Q")
+        y=alt.Y("ci_low:Q", scale=SHARE, title="ceiling at k (95 % interval)"), y2="ci_high:Q")
     points = base.mark_point(filled=True, size=70).encode(
         y="value:Q", tooltip=["setup", "k", alt.Tooltip("value:Q", format=".3f", title="ceiling"), "hits", "questions",
                               alt.Tooltip("ci_low:Q", format=".3f", title="95 % from"),

@@ -188,7 +188,7 @@ class Comparison:
         lb = self.leaderboard
         board = pd.DataFrame({"setup": lb.setup})
         for k in self.ks:
-            board[f"found at {k} (95 % interval)"] = [
+            board[f"ceiling at {k} (95 % interval)"] = [
                 f"{h}/{n} = {v:.3f} ({lo:.3f}-{hi:.3f})" if n else "no question"
                 for h, n, v, lo, hi in zip(lb[f"hits_at_{k}"], lb.questions, lb[f"recall_at_{k}"],
                                            lb[f"ci_low_at_{k}"], lb[f"ci_high_at_{k}"])]

@@ -4,7 +4,7 @@
     mcnemar_exact(9, 0)       -> 0.0039             9 questions only A finds, 0 only B finds
     questions_needed(9/18, 0) -> 15                 questions for 80 % power at the 5 % level
     verdict_sentence(0, 9, 0.0039, "no filter", "filter", k=1)     a_only 0, b_only 9: B is "filter"
-    -> "With filter, 9 questions are found at k = 1 that no filter misses, and none is lost: p = 0.004, not chance."
+    -> "With filter, 9 questions are found at k = 1 that no filter misses, and none is lost: p = 0.004, unlikely to be chance."
 
 McNemar looks only at the discordant questions (found by one setup, not by the other): on them, if the two
 setups were equally good, each question would go either way with probability 1/2. The p-value is the exact
