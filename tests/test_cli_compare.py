@@ -100,8 +100,8 @@ def test_save_keeps_the_runs(capsys, tmp_path, monkeypatch):
     (["--setup", "a: colour=red", "--setup", "b:"], "Setup 'a': unknown key 'colour'"),
     (["--setup", "a: statuses=final", "--setup", "b:"], "Setup 'a': Unknown status 'final': this corpus has current, draft, outdated"),
     (["--setup", "a: generator=model", "--setup", "b:"], "Setup 'a' asks for generator=model: give --generator ollama"),
-    ([*TWO, "--k", "0,1"], "--k takes whole numbers above 0"),
-    ([*TWO, "--k", "one"], "--k takes whole numbers above 0 separated by commas, e.g. --k 1,3,5; got 'one'"),
+    ([*TWO, "--k", "0,1"], "--k takes whole numbers from 1 to 10,000"),
+    ([*TWO, "--k", "one"], "--k takes whole numbers from 1 to 10,000 separated by commas, e.g. --k 1,3,5; got 'one'"),
     ([*TWO, "--golden", "g.csv"], "--golden goes with --docs"),
     ([*TWO, "--generator", "openai"], "--generator openai needs --llm-url and --model"),
     ([*TWO, "--generator", "ollama", "--llm-url", "http://127.0.0.1:9", "--model", "m"], "Could not reach the model server at http://127.0.0.1:9"),
@@ -131,11 +131,11 @@ def test_help_lists_the_keys():
 
 
 def test_a_postgres_store_that_refuses_the_password_keeps_the_result(capsys, monkeypatch, pg):
-    url = pg.database_for("keeper", "right-Pa55", "openbook_keep").replace("right-Pa55", "wrong-Pa55")
+    url = pg.database_for("cmpkeeper", "right-Pa55", "openbook_keep").replace("right-Pa55", "wrong-Pa55")
     monkeypatch.setenv("OPENBOOK_STORE", "postgres")
     monkeypatch.setenv("OPENBOOK_DATABASE_URL", url)
     assert main(["compare", *TWO, "--k", "1", "--format", "json", "--save"]) == 2
     out, err = capsys.readouterr()
     assert [s["name"] for s in json.loads(out)["setups"]] == ["filter", "no filter"]       # printed, not lost
     assert err.startswith("error: the comparison above was printed but not saved: ") and err.count("\n") == 1
-    assert "rejected the password of user 'keeper'" in err and "Pa55" not in err
+    assert "rejected the password of user 'cmpkeeper'" in err and "Pa55" not in err

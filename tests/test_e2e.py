@@ -64,8 +64,8 @@ def test_turning_the_filter_off_lets_a_draft_or_outdated_chunk_into_the_top_3(pa
     expect(status_badges(page)).to_have_text(["current"] * 3)
     for status in ("draft", "outdated"):
         with rerun(page):
-            pill(page, "Allowed statuses (filter)", status).click()
-        expect(pill(page, "Allowed statuses (filter)", status)).to_have_attribute("aria-pressed", "true")
+            pill(page, "Allowed statuses", status).click()
+        expect(pill(page, "Allowed statuses", status)).to_have_attribute("aria-pressed", "true")
     expected = expected_labels(wb, CUTOFF, allowed=("current", "draft", "outdated"))
     expect_chunks(page, expected)
     expect(status_badges(page).filter(has_text=re.compile("^(draft|outdated)$")).first).to_be_visible()
@@ -145,7 +145,7 @@ def test_a_copied_link_opens_the_same_view(new_page, server, wb):
         click_label(first, "Rerank")
     expect(span_header(first, "rerank off").first).to_be_visible()
     with rerun(first):
-        pill(first, "Allowed statuses (filter)", "draft").click()
+        pill(first, "Allowed statuses", "draft").click()
     want = expected_labels(wb, CUTOFF, k=2, rerank=False, allowed=("current", "draft"))
     expect_chunks(first, want)
     # the address bar holds every setting changed above (each run writes it: wait for the last one)
@@ -160,8 +160,8 @@ def test_a_copied_link_opens_the_same_view(new_page, server, wb):
     expect(question_box(second)).to_have_value(CUTOFF)
     expect(spans_box(second)).to_have_value("2")
     expect(main(second).get_by_role("switch", name="Rerank")).not_to_be_checked()
-    expect(pill(second, "Allowed statuses (filter)", "draft")).to_have_attribute("aria-pressed", "true")
-    expect(pill(second, "Allowed statuses (filter)", "outdated")).to_have_attribute("aria-pressed", "false")
+    expect(pill(second, "Allowed statuses", "draft")).to_have_attribute("aria-pressed", "true")
+    expect(pill(second, "Allowed statuses", "outdated")).to_have_attribute("aria-pressed", "false")
     expect_chunks(second, want)
 
 

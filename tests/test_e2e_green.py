@@ -21,7 +21,7 @@ def test_grounded_but_missing_the_anchor_is_not_green_and_the_anchor_cited_is(pa
     expect(badge(page, "answered")).to_have_count(0)
     expect(page.get_by_text(re.compile("does not state the golden anchor")).first).to_be_visible()
     with rerun(page):
-        page.get_by_test_id("stMain").get_by_role("button", name="the anchor, cited").click()
+        page.get_by_test_id("stMain").get_by_text("the anchor, cited", exact=True).click()
     expect(badge(page, "answered").first).to_be_visible()
     expect(page.get_by_text(re.compile("states the golden anchor")).first).to_be_visible()
 

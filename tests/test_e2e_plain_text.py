@@ -35,13 +35,13 @@ TRAP_HOST = "127.0.0.1:9"          # discard port: nothing answers, and nothing 
 
 
 def payload(field: str) -> str:
-    """The text put in `field`: 'size: [Session expired, log in again](http://127.0.0.1:9/size)![x](…) $x^2$ …'."""
-    return (f"{field}: [Session expired, log in again](http://{TRAP_HOST}/{field})"
+    """The text put in `field`: 'size: [Session expired - log in again](http://127.0.0.1:9/size)![x](…) $x^2$ …'."""
+    return (f"{field}: [Session expired - log in again](http://{TRAP_HOST}/{field})"
             f"![x](http://{TRAP_HOST}/{field}.png) $x^2$ :red[alarm] **bold** ~~struck~~ <b>b</b>")
 
 
 # (a word of the payload, the raw markup that must surround it wherever the word is shown)
-MARKUP = [("Session expired, log in again", "[Session expired, log in again]("),
+MARKUP = [("Session expired - log in again", "[Session expired - log in again]("),
           ("alarm", ":red[alarm]"), ("bold", "**bold**"), ("struck", "~~struck~~"), ("x^2", "$x^2$")]
 
 _FORMATTED = """([host, markup]) => {
@@ -228,7 +228,7 @@ def test_uploaded_names_ids_statuses_and_golden_rows_are_plain_text(open_page, s
     expect(main(page).get_by_label("Your question")).to_have_value(payload("question"))
     expect(main(page).get_by_role("heading", name=re.compile(r"chunk\(s\) handed to the model"))).to_be_visible()
     wait_idle(page)                     # the question's run is over before the filter is changed
-    statuses = main(page).get_by_role("toolbar", name="Allowed statuses (filter)")
+    statuses = main(page).get_by_role("toolbar", name="Allowed statuses")
     with rerun(page):                   # the run the click starts is over (a chunk of id: was shown before it too)
         statuses.get_by_role("button").filter(has_text="Session expired").click()
     expect(main(page).locator('[data-testid="stMarkdownContainer"] p').filter(has_text=" · chunk ")
