@@ -1,7 +1,8 @@
 """The one UI module that holds caches: datasets, their workbenches and the tables rag_core computes.
 
 - `workbench()`: the active dataset's Workbench. The built-in datasets are shared by every session
-  (st.cache_resource, read-only); an upload's lives in its own session and is released with it.
+  (st.cache_resource, read-only); an upload's is a session-scoped resource, released when its session
+  disconnects, and the freed memory is then handed back to the system (gc, then glibc's malloc_trim).
 - `table(name, chunker)`: a rag_core table as a DataFrame (st.cache_data, per dataset and settings).
 - `read_uploads`, `read_golden`: the user's files, read once per session.
 - `latency()`: the latency table, timed live.
@@ -12,8 +13,11 @@ Left out on purpose: any computation (it belongs to rag_core) and persistence ac
 """
 from __future__ import annotations
 
+import ctypes
+import gc
 import hashlib
 import os
+import threading
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -183,14 +187,38 @@ def engine_recall(chunker: ChunkerConfig, k: int) -> float:
 
 def _dataset_workbench() -> Workbench:
     ds = dataset()
-    if not ds.uploaded:
-        return _built_in(ds.key)
-    held = st.session_state.get("_workbench")
-    if held is None or held[0] != ds.key:
-        with st.spinner("Reading and tokenizing the corpus…"):
-            held = (ds.key, Workbench(Corpus(ds.documents, name=ds.name), ds.golden or []))
-        st.session_state["_workbench"] = held
-    return held[1]
+    return _built_in(ds.key) if not ds.uploaded else _upload_workbench(ds.key, ds)
+
+
+@st.cache_resource(scope="session", max_entries=1, on_release=lambda wb: _return_memory_soon(),
+                   show_spinner="Reading and tokenizing the corpus…")
+def _upload_workbench(key: str, _ds: Dataset) -> Workbench:
+    """An upload's Workbench (its tokens, indexes and rankings: most of what a session holds), in its session
+    only. Streamlit drops it when the session disconnects, without waiting for the session itself to expire
+    (server.disconnectedSessionTTL); a reconnecting tab rebuilds it from the dataset kept in session state."""
+    return Workbench(Corpus(_ds.documents, name=_ds.name), _ds.golden or [])
+
+
+_trim_pending = threading.Lock()        # held while a return of memory is scheduled: one at a time
+
+
+def _return_memory_soon(delay: float = 1.0) -> None:
+    """Once a released Workbench is dropped: collect its reference cycles, then hand the freed pages back to the
+    system (glibc's malloc_trim; without it the server's RSS stays at its peak). In a timer thread, so that a
+    disconnect never waits on it."""
+    if _trim_pending.acquire(blocking=False):
+        threading.Timer(delay, _return_memory).start()
+
+
+def _return_memory() -> None:
+    try:
+        gc.collect()
+        try:
+            ctypes.CDLL(None).malloc_trim(0)
+        except (OSError, AttributeError):           # not glibc (macOS, musl): the allocator keeps its own policy
+            pass
+    finally:
+        _trim_pending.release()
 
 
 @st.cache_data(max_entries=256, show_spinner="Computing…")
