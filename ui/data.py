@@ -199,26 +199,28 @@ def _upload_workbench(key: str, _ds: Dataset) -> Workbench:
     return Workbench(Corpus(_ds.documents, name=_ds.name), _ds.golden or [])
 
 
-_trim_pending = threading.Lock()        # held while a return of memory is scheduled: one at a time
+_release = {"timer": None}               # the pending return of memory (a threading.Timer), one at a time
+_release_lock = threading.Lock()
 
 
 def _return_memory_soon(delay: float = 1.0) -> None:
-    """Once a released Workbench is dropped: collect its reference cycles, then hand the freed pages back to the
-    system (glibc's malloc_trim; without it the server's RSS stays at its peak). In a timer thread, so that a
-    disconnect never waits on it."""
-    if _trim_pending.acquire(blocking=False):
-        threading.Timer(delay, _return_memory).start()
+    """Once released Workbenches are dropped: collect their reference cycles, then hand the freed pages back to
+    the system (glibc's malloc_trim; without it the server's RSS stays at its peak). In a timer thread, so that a
+    disconnect never waits on it; a burst of disconnects is served by one pass, `delay` s after the last."""
+    with _release_lock:
+        if _release["timer"] is not None:
+            _release["timer"].cancel()
+        _release["timer"] = threading.Timer(delay, _return_memory)
+        _release["timer"].daemon = True
+        _release["timer"].start()
 
 
 def _return_memory() -> None:
+    gc.collect()
     try:
-        gc.collect()
-        try:
-            ctypes.CDLL(None).malloc_trim(0)
-        except (OSError, AttributeError):           # not glibc (macOS, musl): the allocator keeps its own policy
-            pass
-    finally:
-        _trim_pending.release()
+        ctypes.CDLL(None).malloc_trim(0)
+    except (OSError, AttributeError):               # not glibc (macOS, musl): the allocator keeps its own policy
+        pass
 
 
 @st.cache_data(max_entries=256, show_spinner="Computing…")
