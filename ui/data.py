@@ -199,6 +199,18 @@ def _upload_workbench(key: str, _ds: Dataset) -> Workbench:
     return Workbench(Corpus(_ds.documents, name=_ds.name), _ds.golden or [])
 
 
+@st.cache_resource(scope="session", on_release=lambda _: _return_memory_soon())
+def _session_end() -> object:
+    return object()
+
+
+def return_memory_when_the_session_ends() -> None:
+    """Called by the frame at every run: when this session disconnects, memory is returned as after a release.
+    Streamlit drops the sessions whose TTL has passed while it stores another disconnecting one, so this also
+    returns what those held (their session state, the widgets' functions and the page globals these keep)."""
+    _session_end()
+
+
 _release = {"timer": None}               # the pending return of memory (a threading.Timer), one at a time
 _release_lock = threading.Lock()
 
@@ -215,12 +227,35 @@ def _return_memory_soon(delay: float = 1.0) -> None:
         _release["timer"].start()
 
 
+def _glibc():
+    """The C library when it is glibc (malloc_trim, mallopt), else None (macOS, musl: their own policy)."""
+    try:
+        libc = ctypes.CDLL(None)
+        return libc if hasattr(libc, "malloc_trim") and hasattr(libc, "mallopt") else None
+    except OSError:
+        return None
+
+
 def _return_memory() -> None:
     gc.collect()
-    try:
-        ctypes.CDLL(None).malloc_trim(0)
-    except (OSError, AttributeError):               # not glibc (macOS, musl): the allocator keeps its own policy
-        pass
+    if (libc := _glibc()) is not None:
+        libc.malloc_trim(0)
+
+
+def _allocator_for_a_server() -> None:
+    """glibc's defaults suit a short program, not a server whose every script run is a new thread: at most
+    2 heaps, not 8 per core each keeping its own peak (an explicit MALLOC_ARENA_MAX wins). Arrow (st.dataframe)
+    allocates with malloc too, instead of its own pool that keeps what each finished script thread used
+    (an explicit ARROW_DEFAULT_MEMORY_POOL wins)."""
+    if "ARROW_DEFAULT_MEMORY_POOL" not in os.environ:
+        import pyarrow
+        pyarrow.set_memory_pool(pyarrow.system_memory_pool())
+    libc = _glibc()
+    if libc is not None and "MALLOC_ARENA_MAX" not in os.environ:
+        libc.mallopt(-8, 2)                                 # M_ARENA_MAX
+
+
+_allocator_for_a_server()
 
 
 @st.cache_data(max_entries=256, show_spinner="Computing…")
