@@ -46,8 +46,10 @@ if mine:
 current = data.dataset().key if data.dataset().key in choices else data.BUNDLED.key
 if "data_pending_choice" in st.session_state:            # set by "Use these documents" on the previous run
     st.session_state["data_choice"] = st.session_state.pop("data_pending_choice")
+# format_func: a dict's .get, not a lambda of this page, which would keep the page's globals (the Workbench among
+# them) in the session's widget state after the tab is closed
 picked = st.radio("Every page works on", list(choices), index=list(choices).index(current),
-                  format_func=lambda k: widgets.plain(choices[k].name), key="data_choice",
+                  format_func={k: widgets.plain(d.name) for k, d in choices.items()}.get, key="data_choice",
                   help="The bundled corpus with the article's questions; the same corpus with questions phrased "
                        "as a user would (the article's trap 3); or your own upload.")
 if picked != data.dataset().key:

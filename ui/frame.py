@@ -32,6 +32,7 @@ def draw():
     """Declare the pages, show the link warnings, draw the sidebar; returns the page to run."""
     st.set_page_config(page_title="Open Book — a RAG workbench", page_icon="📖", layout="wide")
     pg = st.navigation(navigation.pages())
+    data.return_memory_when_the_session_ends()
 
     for warning in settings.init(settings.SHARED) + [w for w in [data.dataset_from_link()] if w]:
         widgets.warn(warning)

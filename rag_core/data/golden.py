@@ -23,6 +23,7 @@ from __future__ import annotations
 import difflib
 import json
 import re
+from array import array
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -56,7 +57,7 @@ class GoldenCheck:
     rows: tuple                 # every row, as given
     valid: tuple                # the rows that count, in order, each with its document's own id
     problems: tuple             # Problem for each excluded row
-    occurrences: dict           # valid row position -> {doc position: [(first token, last token), ...]}
+    occurrences: dict           # valid row position -> {doc position: (n, 2) int array of (first, last) token}
 
     @property
     def n_excluded(self) -> int:
@@ -79,18 +80,44 @@ def load_golden(which: str = "article") -> list[GoldenRow]:
     return [GoldenRow(r["question"], r["doc"], r["anchor"]) for r in rows]
 
 
-def _token_ranges(text: str, starts: np.ndarray, target: str) -> list[tuple[int, int]]:
-    """Every occurrence of target in text = " ".join(tokens), as the (first, last) token it touches.
+def _find_all(text: str, target: str) -> np.ndarray:
+    """Every position where target starts in text, overlapping ones included: "x y x y x", "x y x" -> [0, 4].
 
-    starts[t] is where token t begins in text. "a bc d", target "c d" -> [(1, 2)]
+    One pass of str.find from each match to the next, so linear in the text (plus the matches).
     """
-    out, at = [], text.find(target)
+    found, at = array("q"), text.find(target)
     while at >= 0:
-        first = int(np.searchsorted(starts, at, side="right") - 1)
-        last = int(np.searchsorted(starts, at + len(target) - 1, side="right") - 1)
-        out.append((first, last))
+        found.append(at)
         at = text.find(target, at + 1)
-    return out
+    return np.frombuffer(found, dtype=np.int64) if found else np.zeros(0, dtype=np.int64)
+
+
+def _token_ranges(text: str, starts: np.ndarray, target: str) -> np.ndarray:
+    """Every occurrence of target in text = " ".join(tokens), as the (first, last) token it touches: (n, 2).
+
+    starts[t] is where token t begins in text. "a bc d", target "c d" -> [[1, 2]]
+    """
+    at = _find_all(text, target)
+    first = np.searchsorted(starts, at, side="right") - 1
+    last = np.searchsorted(starts, at + len(target) - 1, side="right") - 1
+    return np.stack([first, last], axis=1).astype(np.int64)
+
+
+def phrase_positions(tokens: list[str], phrase: list[str]) -> np.ndarray:
+    """The positions i, ascending, where tokens[i:i + len(phrase)] == phrase (whole tokens, overlaps included).
+
+    ["a", "b", "a", "b", "ab"], ["a", "b"] -> [0, 2]. Linear in the text: one str.find pass over the joined
+    tokens, kept where the match starts and ends on a token boundary. An empty phrase matches nowhere.
+    """
+    if not phrase:
+        return np.zeros(0, dtype=np.int64)
+    text, target = " ".join(tokens), " ".join(phrase)
+    at = _find_all(text, target)
+    end = at + len(target)
+    points = np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32)
+    before = (at == 0) | (points[np.maximum(at - 1, 0)] == 32)
+    after = (end == len(text)) | (points[np.minimum(end, len(text) - 1)] == 32)
+    return np.searchsorted(_starts({}, 0, text), at[before & after]).astype(np.int64)
 
 
 def _question_problem(question) -> str:
@@ -228,7 +255,7 @@ def check_golden(rows, corpus: Corpus, tokens: list[list[str]] | None = None) ->
     for v, row in enumerate(valid):
         target = normalize(row.anchor)
         occurrences[v] = {d: r for d, text in enumerate(texts)
-                          if target in text and (r := _token_ranges(text, _starts(starts, d, text), target))}
+                          if target in text and len(r := _token_ranges(text, _starts(starts, d, text), target))}
     return GoldenCheck(rows, tuple(valid), tuple(problems), occurrences)
 
 

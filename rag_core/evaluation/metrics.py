@@ -15,21 +15,57 @@ import math
 import numpy as np
 
 from rag_core.retrieval.chunkers import ChunkerConfig
-from rag_core.data.golden import GoldenCheck
+from rag_core.data.golden import GoldenCheck, phrase_positions
 from rag_core.retrieval.index import Index
 from rag_core.retrieval.tokenized import TokenizedCorpus
 from rag_core.text import normalize
 
 
+def _ranges(ranges) -> np.ndarray:
+    """(first, last) token pairs as an (n, 2) int64 array: [(2, 3)] -> [[2, 3]]; [] -> shape (0, 2)."""
+    return np.asarray(ranges, dtype=np.int64).reshape(-1, 2)
+
+
 def anchor_holders(index: Index, occurrences: dict) -> np.ndarray:
     """Ids of the chunks whose text contains the anchor, given its occurrences.
 
-    occurrences: doc position -> [(first token, last token), ...], from GoldenCheck.occurrences[q].
+    occurrences: doc position -> (first token, last token) pairs, from GoldenCheck.occurrences[q].
     A chunk holds an occurrence when its word span [start, end) covers [first, last].
+
+    In O((chunks + occurrences) log): occurrences sorted by (doc, first); a chunk holds one when, among
+    those of its document with first >= start, the smallest last is < end (a suffix minimum). Document d
+    and token t are packed as d * span + t, so one sorted array serves every document.
     """
-    held = [np.flatnonzero((index.doc == d) & (index.start <= a) & (index.end > b))
-            for d, ranges in occurrences.items() for a, b in ranges]
-    return np.unique(np.concatenate(held)) if held else np.zeros(0, dtype=np.int64)
+    if not occurrences:
+        return np.zeros(0, dtype=np.int64)
+    docs = np.concatenate([np.full(len(r), d, dtype=np.int64) for d, r in occurrences.items()])
+    pairs = np.concatenate([_ranges(r) for r in occurrences.values()])
+    if not len(pairs) or not len(index.doc):
+        return np.zeros(0, dtype=np.int64)
+    span = int(max(pairs.max(), index.end.max())) + 1             # every token and every end is below span
+    first = docs * span + pairs[:, 0]
+    order = np.argsort(first, kind="stable")
+    first = first[order]
+    last_min = np.minimum.accumulate((docs * span + pairs[:, 1])[order][::-1])[::-1]   # suffix minimum
+    chunk_doc = index.doc.astype(np.int64) * span
+    at = np.searchsorted(first, chunk_doc + index.start, side="left")
+    held = (at < len(first)) & (last_min[np.minimum(at, len(first) - 1)] < chunk_doc + index.end)
+    return np.flatnonzero(held).astype(np.int64)
+
+
+def occurrences_held(starts: np.ndarray, ends: np.ndarray, ranges) -> np.ndarray:
+    """For each (first, last) pair, whether one of the spans [starts[c], ends[c]) covers it.
+
+    starts [0, 3], ends [3, 6], ranges [(1, 2), (2, 3)] -> [True, False]. Spans sorted by start, then a
+    running maximum of their ends: O((spans + ranges) log).
+    """
+    pairs = _ranges(ranges)
+    if not len(starts):
+        return np.zeros(len(pairs), dtype=bool)
+    order = np.argsort(starts, kind="stable")
+    starts, reach = np.asarray(starts)[order], np.maximum.accumulate(np.asarray(ends)[order])
+    at = np.searchsorted(starts, pairs[:, 0], side="right")      # spans starting at or before first
+    return (at > 0) & (reach[np.maximum(at - 1, 0)] > pairs[:, 1])
 
 
 def first_hit_ranks(holders: list, ranked: list) -> np.ndarray:
@@ -63,18 +99,16 @@ def fixed_window_count(n_words: int, size: int, overlap: int) -> int:
     return max(1, math.ceil(n_words / (size - overlap)))
 
 
-def anchor_is_cut(ranges: list, size: int, overlap: int) -> bool:
+def anchor_is_cut(ranges, size: int, overlap: int) -> bool:
     """True when no fixed window of (size, overlap) holds any occurrence (first, last token) whole.
 
-    Windows start at multiples of step = size - overlap; one holds [a, b] when start <= a and b < start + size.
+    Windows start at multiples of step = size - overlap; one holds [a, b] when start <= a and b < start + size,
+    i.e. when the first multiple of step at or after b - size + 1 is <= a.
     """
     ChunkerConfig("fixed", size, overlap)            # validates
-    step = size - overlap
-    for a, b in ranges:
-        lo = max(0, b - size + 1)
-        if -(-lo // step) * step <= a:
-            return False
-    return True
+    step, pairs = size - overlap, _ranges(ranges)
+    lo = np.maximum(0, pairs[:, 1] - size + 1)
+    return not bool(np.any(-(-lo // step) * step <= pairs[:, 0]))
 
 
 def cut_anchors(tc: TokenizedCorpus, check: GoldenCheck, size: int, overlap: int) -> int:
@@ -88,17 +122,21 @@ def first_cut_example(tc: TokenizedCorpus, check: GoldenCheck, sizes, min_size: 
     """The article's example: the first size >= min_size where a window boundary falls inside an anchor.
 
     Returns (size, doc, anchor, last 6 words before the boundary, first 6 after) or None.
+    Where each anchor stands (whole words) is found once, in linear time; each size then tests them all at once.
     """
     positions = {d.id: i for i, d in enumerate(tc.corpus.documents)}
+    found: dict[int, np.ndarray] = {}                   # valid row -> word positions of its anchor in its doc
     for s in sizes:
         if s < min_size:
             continue
-        for row in check.valid:
-            doc_words = tc.tokens[positions[row.doc]]
-            a = normalize(row.anchor).split()
-            for i in range(len(doc_words) - len(a) + 1):
-                if doc_words[i:i + len(a)] == a:
-                    b = (i // s + 1) * s                        # first boundary after the start
-                    if i < b < i + len(a):
-                        return s, row.doc, row.anchor, doc_words[b - 6:b], doc_words[b:b + 6]
+        for q, row in enumerate(check.valid):
+            doc_words, n = tc.tokens[positions[row.doc]], len(normalize(row.anchor).split())
+            if q not in found:
+                found[q] = phrase_positions(doc_words, normalize(row.anchor).split())
+            i = found[q]
+            b = (i // s + 1) * s                        # first boundary after each start
+            inside = np.flatnonzero((i < b) & (b < i + n))
+            if len(inside):
+                i, b = int(i[inside[0]]), int(b[inside[0]])
+                return s, row.doc, row.anchor, doc_words[b - 6:b], doc_words[b:b + 6]
     return None

@@ -37,7 +37,7 @@ from rag_core.retrieval.engines.registry import check_engine, database_url, shar
 from rag_core.retrieval.index import Index
 from rag_core.retrieval.retrievers import build_index, check_choice
 from rag_core.retrieval.tokenized import TokenizedCorpus
-from rag_core.evaluation.metrics import anchor_holders, first_hit_ranks
+from rag_core.evaluation.metrics import anchor_holders, first_hit_ranks, occurrences_held
 from rag_core.retrieval.rerank import rerank_order, rerank_scores_many
 
 ARTICLE_CHUNKER = ChunkerConfig("fixed", 160, 32)
@@ -245,7 +245,7 @@ class Workbench:
         with self._lock:
             ix = self._base("hashing", chunker)
         mine = np.flatnonzero(ix.doc == doc)
-        spans = list(zip(ix.start[mine].tolist(), ix.end[mine].tolist()))
-        anchors = [r for occ in self.check.occurrences.values() for r in occ.get(doc, [])]
-        cut = {(a, b) for a, b in anchors if not any(s <= a and b < e for s, e in spans)}
-        return anchors, cut
+        pairs = [np.asarray(occ[doc]).reshape(-1, 2) for occ in self.check.occurrences.values() if doc in occ]
+        pairs = np.concatenate(pairs) if pairs else np.zeros((0, 2), dtype=np.int64)
+        held = occurrences_held(ix.start[mine], ix.end[mine], pairs)
+        return list(map(tuple, pairs.tolist())), set(map(tuple, pairs[~held].tolist()))
