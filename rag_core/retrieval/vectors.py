@@ -170,13 +170,16 @@ class Embedder:
         return [q for q in dict.fromkeys(questions)
                 if q not in self._queries and (MODEL_KEY, text_key(q)) not in self.pack]
 
-    def prepare(self, chunks=(), whole=(), questions=(), on_progress: Callable[[int, int, str], None] | None = None
-                ) -> int:
+    def prepare(self, chunks=(), whole=(), questions=(), on_progress: Callable[[int, int, str], None] | None = None,
+                alone: bool = False) -> int:
         """Encode in one pass, with one count (progress.Count), everything no cache holds: the vectors of the
-        `chunks`, the further windows of the texts in `whole` (for the dense rerank), the vectors of the
-        `questions`. Longest texts first, so the questions come last. Returns how many texts were encoded.
+        `chunks`, the further windows of the texts in `whole` (for the dense rerank), then the vectors of the
+        `questions`. Returns how many texts were encoded.
 
         The total is counted before the first batch, so that on_progress(done, total, sentence) never restarts.
+        Chunks and windows are batched (longest first), unless `alone`; a question is always encoded alone, as
+        `query` does: on some CPUs (AVX-512 OpenBLAS) the last bits of a vector depend on its batch, and a
+        question's vector must not depend on what was asked with it.
         """
         with self._lock:
             first = self._missing(MODEL_KEY, chunks)
@@ -195,10 +198,11 @@ class Embedder:
                 for w, s in enumerate(starts):
                     seqs.append(MiniLM.framed(p[s:]))                             # WINDOW pieces framed
                     dest.append(("window", k, w))
+            batched = len(seqs)              # the questions come after, each alone
             for q, p in zip(asked, self.model.pieces(asked) if asked else []):
                 seqs.append(MiniLM.framed(p))
                 dest.append(("question", q))
-            count = Count(len(seqs), sum(len(s) for s in seqs), on_progress)
+            count = Count(len(seqs), sum(len(s) for s in seqs), on_progress) if seqs else None
             done_windows = {}
 
             def batch_done(positions, vecs):
@@ -215,8 +219,10 @@ class Embedder:
                 self.encoded += len(positions)
                 count.add(len(positions), sum(len(seqs[p]) for p in positions.tolist()))
 
-            if seqs:
-                self.model.encode_pieces(seqs, self.threads, batch_done)
+            if batched and not alone:
+                self.model.encode_pieces(seqs[:batched], self.threads, batch_done)
+            for i in range(0 if alone else batched, len(seqs)):
+                batch_done(np.array([i]), self.model.encode_pieces([seqs[i]]))
             items = {k: np.stack([done_windows[(k, w)] for w in range(n)]) if n else np.zeros((0, DIM), np.float32)
                      for k, n in further.items()}
             for k, v in items.items():
@@ -249,8 +255,8 @@ class Embedder:
         self._queries[question] = v
 
     def query(self, question: str) -> np.ndarray:
-        """(384,) unit vector of a question, encoded alone (so that it never depends on other questions; the
-        encoder gives the same bits in a batch, so a prepared or packed question's vector is the same)."""
+        """(384,) unit vector of a question, encoded alone (so that it never depends on other questions): from
+        memory (`prepare` encodes questions alone too), the pack, or the encoder."""
         with self._lock:
             v = self._queries.get(question)
             if v is None:
