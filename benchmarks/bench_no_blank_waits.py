@@ -7,9 +7,9 @@ Goals, each printed with MET or NOT MET:
     same report with hashing (runs interleaved, median of --runs each; wall seconds).
  2. Ask: a fresh server with an empty data folder, the Ask page with MiniLM (?retriever=minilm) loaded, then the
     first question typed + Enter: its spans, prompt and verdict on screen within 2 s. Also printed: the same as the
-    very first request of a fresh server (a link carrying the question), everything included.
+    very first request of a fresh server (a link carrying the question), everything included; and both with hashing.
  3. Ablations: a fresh server with an empty data folder, /ablations?retriever=minilm as its first request: every
-    chart drawn within 10 s in Chromium.
+    chart drawn within 10 s in Chromium; and the same with hashing, for the ratio.
  4. The progress count's time left: an upload of --upload-words words of real text (tests/real_text.py) encoded
     with MiniLM (fixed 160/32, in process, nothing cached); at each quarter of the run, the time left the count
     says against the time the run really took from there: within 30 %.
@@ -73,6 +73,33 @@ CHARTS_DRAWN = """(n) => {
 }"""
 
 
+# true once the page shows the results of a question: the labels of its spans, its prompt, a verdict, nothing stale
+RESULTS_SHOWN = """([question, labels]) => {
+    const app = document.querySelector('[data-testid="stApp"]');
+    if (!app || app.dataset.testScriptState !== 'notRunning') return false;
+    const main = document.querySelector('[data-testid="stMain"]');
+    if (main.querySelector('[data-stale="true"], [data-testid="stSkeleton"]')) return false;
+    const rows = [...main.querySelectorAll('[data-testid="stMarkdownContainer"] p')]
+        .map(p => p.innerText.trim()).filter(t => /^\\S+ · chunk \\d+$/.test(t));
+    if (rows.join('|') !== labels.join('|')) return false;
+    const prompt = [...main.querySelectorAll('[data-testid="stCode"]')].some(c => c.innerText.includes('QUESTION: ' + question));
+    const verdict = [...main.querySelectorAll('.stMarkdownBadge')]
+        .some(b => /^(answered|wrong source|refused|abstained)$/.test(b.innerText.trim()));
+    return prompt && verdict;
+}"""
+
+
+def wait(page, script: str, arg, what: str) -> None:
+    """Wait until `script` is true; on a timeout, say which step and keep a screenshot of the page."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+    try:
+        page.wait_for_function(script, arg=arg, timeout=TIMEOUT_MS, polling="raf")
+    except PlaywrightTimeout:
+        shot = Path(tempfile.gettempdir()) / "bench19-timeout.png"
+        page.screenshot(path=str(shot), full_page=True)
+        raise SystemExit(f"Timed out waiting for {what} (screenshot: {shot})")
+
+
 def fresh_server():
     from browser import StreamlitServer
     folder = tempfile.mkdtemp(prefix="openbook-bench19-")
@@ -80,47 +107,46 @@ def fresh_server():
     return StreamlitServer()
 
 
-def bench_ask(browser) -> dict:
-    from bench_browser import RESULTS_SHOWN
+def bench_ask(browser, retriever: str = "minilm") -> dict:
     from urllib.parse import quote
     from rag_core import ChunkerConfig, Workbench
     from rag_core.evaluation.pipeline import ask
-    wb = Workbench.bundled(retriever="minilm")
+    wb = Workbench.bundled(retriever=retriever)
     ix = wb.index(ChunkerConfig("fixed", 160, 32))
     questions = [QUESTION, wb.questions[0]]
-    labels = {q: [f"{ix.doc_id(int(c))} · chunk {int(c)}" for c in ask(ix, q, 20, 3, True, {"current"}).retrieved.ids]
-              for q in questions}
+    labels = {q: [f"{ix.doc_id(int(c))} · chunk {ix.chunk_number(int(c))}"
+                  for c in ask(ix, q, 20, 3, True, {"current"}).retrieved.ids] for q in questions}
     out = {}
     with fresh_server() as srv:                                # typed after the page is there
         page = browser.new_page(viewport={"width": 1280, "height": 1000})
         t0 = time.perf_counter()
-        page.goto(srv.url + "/ask?retriever=minilm")
+        page.goto(srv.url + f"/ask?retriever={retriever}")
         box = page.locator('[data-testid="stMain"]').get_by_label("Your question")
         box.wait_for(timeout=TIMEOUT_MS)
         out["page"] = time.perf_counter() - t0
         box.fill(QUESTION)
         t0 = time.perf_counter()
         box.press("Enter")
-        page.wait_for_function(RESULTS_SHOWN, arg=[QUESTION, labels[QUESTION]], timeout=TIMEOUT_MS, polling="raf")
+        wait(page, RESULTS_SHOWN, [QUESTION, labels[QUESTION]], "the typed question's results")
         out["typed"] = time.perf_counter() - t0
         page.close()
     with fresh_server() as srv:                                # the question in the link: the server's first request
         page = browser.new_page(viewport={"width": 1280, "height": 1000})
         q = wb.questions[0]
         t0 = time.perf_counter()
-        page.goto(srv.url + f"/ask?retriever=minilm&ask_question={quote(q)}")
-        page.wait_for_function(RESULTS_SHOWN, arg=[q, labels[q]], timeout=TIMEOUT_MS, polling="raf")
+        page.goto(srv.url + f"/ask?retriever={retriever}&ask_question={quote(q)}")
+        wait(page, RESULTS_SHOWN, [q, labels[q]], "the linked question's results")
         out["link"] = time.perf_counter() - t0
         page.close()
     return out
 
 
-def bench_ablations(browser, charts: int) -> float:
+def bench_ablations(browser, charts: int, retriever: str = "minilm") -> float:
     with fresh_server() as srv:
         page = browser.new_page(viewport={"width": 1280, "height": 1000})
         t0 = time.perf_counter()
-        page.goto(srv.url + "/ablations?retriever=minilm")
-        page.wait_for_function(CHARTS_DRAWN, arg=charts, timeout=TIMEOUT_MS, polling="raf")
+        page.goto(srv.url + f"/ablations?retriever={retriever}")
+        wait(page, CHARTS_DRAWN, charts, f"{charts} charts on the Ablations page")
         took = time.perf_counter() - t0
         page.close()
     return took
@@ -192,15 +218,18 @@ def main(argv=None) -> int:
         with sync_playwright() as p:
             browser = launch_chromium(p)
             try:
-                a = bench_ask(browser)
-                abl = bench_ablations(browser, args.charts)
+                a, a0 = bench_ask(browser), bench_ask(browser, "hashing")
+                abl, abl0 = bench_ablations(browser, args.charts), bench_ablations(browser, args.charts, "hashing")
             finally:
                 browser.close()
         print(f"2. Ask with MiniLM, fresh server, empty data folder: page ready {a['page']:.2f} s, first question "
               f"typed -> results {a['typed']:.2f} s, goal {ASK_S:.0f} s: {met(a['typed'] <= ASK_S)}; a link with the "
               f"question as the server's first request: {a['link']:.2f} s")
+        print(f"   the same with hashing: page ready {a0['page']:.2f} s, typed -> results {a0['typed']:.2f} s, "
+              f"link {a0['link']:.2f} s; MiniLM / hashing, typed: {a['typed'] / a0['typed']:.1f}x")
         print(f"3. Ablations with MiniLM, fresh server, empty data folder: all {args.charts} charts drawn in "
-              f"{abl:.2f} s, goal {ABLATIONS_S:.0f} s: {met(abl <= ABLATIONS_S)}")
+              f"{abl:.2f} s, goal {ABLATIONS_S:.0f} s: {met(abl <= ABLATIONS_S)}; with hashing {abl0:.2f} s "
+              f"({abl / abl0:.1f}x)")
         print(f"   load average {load()}")
 
     t = bench_time_left(args.upload_words)
