@@ -107,16 +107,20 @@ def test_a_written_pack_reads_back(tmp_path):
     assert len(VectorPack.read(tmp_path / "none.npz")) == 0
 
 
-def test_the_count_says_the_time_left_from_the_pieces_left():
-    t = iter([0.0, 2.0, 2.0, 2.0, 8.0, 8.0, 8.0])
+def test_the_count_says_the_time_left_from_the_pieces_left_at_the_recent_pace():
+    t = iter([0.0, 2.0, 8.0, 9.0, 10.0])
     said = []
-    c = Count(total=4, pieces=400, on_progress=lambda *a: said.append(a), clock=lambda: next(t))
-    c.add(1, 100)                  # 100 of 400 pieces in 2 s: 300 left, 6 s
-    assert c.seconds_left() == 6.0
-    c.add(3, 300)
-    assert said[0] == (0, 4, "Encoding 4 texts with all-MiniLM-L6-v2: 0 done, estimating the time left")
-    assert said[1] == (1, 4, "Encoding 4 texts with all-MiniLM-L6-v2: 1 done, 0.5 a second, about 6 s left")
-    assert said[2] == (4, 4, "Encoding 4 texts with all-MiniLM-L6-v2: 4 done, 0.5 a second, about 0 s left")
+    c = Count(total=8, pieces=800, on_progress=lambda *a: said.append(a), clock=lambda: next(t))
+    c.add(1, 100)                  # 100 of 800 pieces in 2 s: 700 left, 14 s
+    assert c.seconds_left() == 14.0
+    c.add(3, 300)                  # at 8 s the recent half starts at 4 s: since the batch at 2 s, 300 pieces in 6 s
+    assert c.seconds_left() == 8.0
+    c.add(2, 200)                  # at 9 s, from 4.5 s: the same batch at 2 s, 500 pieces in 7 s: 200 left, 2.8 s
+    c.add(2, 200)
+    assert said[0] == (0, 8, "Encoding 8 texts with all-MiniLM-L6-v2: 0 done, estimating the time left")
+    assert said[1] == (1, 8, "Encoding 8 texts with all-MiniLM-L6-v2: 1 done, 0.5 a second, about 14 s left")
+    assert said[3] == (6, 8, "Encoding 8 texts with all-MiniLM-L6-v2: 6 done, 0.7 a second, about 3 s left")
+    assert said[4][:2] == (8, 8) and said[4][2].endswith("about 0 s left")
     assert [duration(s) for s in (4.2, 95, 120, 3700)] == ["4 s", "1 min 35 s", "2 min", "1 h 1 min"]
 
 

@@ -5,14 +5,17 @@
     -> cb(16, 1583, "Encoding 1,583 texts with all-MiniLM-L6-v2: 16 done, 8.0 a second, about 3 min left")
 
 The total is known before the first batch (the texts in no cache), so the count never restarts. The time left is
-the time so far per word piece times the pieces left: the encoder's cost follows the pieces it reads (a batch holds
-about 4096 of them), and the texts come longest first, so a count of texts alone would promise too much at the
-start.
+the pieces left at the pace of the recent half of the pass (word pieces a second since the batch that ended at or
+before half the time so far): the encoder's cost follows the pieces it reads (a batch holds about 4096 of them) and
+the texts come longest first, so a count of texts would promise too much at the start; and on a shared machine the
+pace changes as others start and stop, which the recent half follows and the whole pass would lag.
 
-Left out on purpose: smoothing (the rate is over the whole pass so far) and drawing (the caller's on_progress).
+Left out on purpose: a model of the machine's load (the pace measured is all there is) and drawing (the caller's
+on_progress).
 """
 from __future__ import annotations
 
+import bisect
 import time
 from typing import Callable
 
@@ -38,26 +41,37 @@ class Count:
         self.done = self.pieces_done = 0
         self.on_progress, self.clock = on_progress, clock
         self.started = clock()
+        self._times, self._counts = [self.started], [(0, 0)]     # after each batch: clock, (texts, pieces) done
         self._tell()
 
     def add(self, texts: int, pieces: int) -> None:
         self.done += texts
         self.pieces_done += pieces
+        self._times.append(self.clock())
+        self._counts.append((self.done, self.pieces_done))
         self._tell()
 
+    def _recent(self) -> tuple[float, int, int]:
+        """(seconds, texts, pieces) over the recent half of the pass so far: from the last batch at or before it."""
+        now = self._times[-1]
+        at = max(0, bisect.bisect_right(self._times, now - (now - self.started) / 2) - 1)
+        texts, pieces = self._counts[at]
+        return now - self._times[at], self.done - texts, self.pieces_done - pieces
+
     def seconds_left(self) -> float | None:
-        """Time so far per piece times the pieces left; None before the first batch."""
-        if not self.pieces_done:
+        """The pieces left at the pace of the recent half of the pass; None before the first batch."""
+        seconds, _, pieces = self._recent()
+        if not pieces:
             return None
-        return (self.clock() - self.started) * (self.pieces - self.pieces_done) / self.pieces_done
+        return seconds * (self.pieces - self.pieces_done) / pieces
 
     def sentence(self) -> str:
         head = f"Encoding {self.total:,} texts with {MODEL_ID}: {self.done:,} done"
         left = self.seconds_left()
         if left is None:
             return head + ", estimating the time left"
-        rate = self.done / max(self.clock() - self.started, 1e-9)
-        return head + f", {rate:.1f} a second, about {duration(left)} left"
+        seconds, texts, _ = self._recent()
+        return head + f", {texts / max(seconds, 1e-9):.1f} a second, about {duration(left)} left"
 
     def _tell(self) -> None:
         if self.on_progress:
