@@ -137,3 +137,30 @@ def test_the_ablations_page_with_minilm_on_the_bundled_corpus_encodes_nothing():
     assert len(at.get("vega_lite_chart")) == 8 + 1 and len(at.dataframe) == 8 + 1
     assert [h.value for h in at.subheader][:3] == ["Ceiling at k", "Chunking strategies", "Chunk size × overlap"]
     assert emb.encoded == before and not at.get("progress")
+
+
+def test_the_ablations_page_on_an_upload_encodes_once_and_keeps_its_order():
+    """An upload with MiniLM: one pass encodes every chunk the page needs (no restart: a second pass finds nothing),
+    and the sections still come in their order, those drawn before the pass and those drawn after."""
+    from streamlit.testing.v1 import AppTest
+    from rag_core.data.golden import GoldenRow
+    from ui import data
+    emb = Embedder.default()
+    docs = [Document("sorting", "Sorting a list. The sort method is stable. " * 40),
+            Document("maps", "Dictionaries map keys to values. A lookup takes constant time on average. " * 40)]
+    ds = data.make_dataset("issue 19", docs, [GoldenRow("Is sorting stable?", "sorting", "The sort method is stable."),
+                                              GoldenRow("How fast is a lookup?", "maps", "A lookup takes constant time")])
+    before = emb.encoded
+    at = AppTest.from_file(str(Path(__file__).resolve().parent.parent / "app.py"), default_timeout=300)
+    at.session_state["retriever"], at.session_state["dataset"] = "minilm", ds
+    at.switch_page("pages/ablations.py")
+    at.run()
+    assert not at.exception, [e.message for e in at.exception]
+    wb = Workbench(Corpus(tuple(docs)), ds.golden, retriever="minilm", embedder=emb)
+    sweep = dict.fromkeys(c for n in ("ceiling", "strategies", "size_overlap", "filter", "rerank", "latency", "pipeline")
+                          for c in tables.chunkers_of(n))
+    texts = wb.needs(sweep)
+    assert emb.encoded - before == len(texts["chunks"]) + 2 and emb.missing(**texts) == 0   # chunks, then 2 questions
+    titles = [h.value for h in at.subheader]
+    assert titles[:4] == ["Ceiling at k", "Chunking strategies", "Chunk size × overlap", "Anchors cut by a chunk boundary"]
+    assert len(at.get("vega_lite_chart")) == 8 + 1
