@@ -80,8 +80,7 @@ allowed = set(st.session_state["ask_statuses"])
 rerank = bool(st.session_state["ask_rerank"])
 settings.sync_url(settings.SHARED + PAGE_KEYS)
 chunker = settings.chunker_or_stop()
-other = "minilm" if wb.retriever != "minilm" else "hashing"          # the retriever the flips below compare with
-data.prepare_all([(wb, (chunker,)), (wb.using(retriever=other), (chunker,))])      # one bar for both, if any
+data.prepare([chunker])             # the trained encoder's chunks, under a bar (nothing when cached or lexical)
 ix = wb.index(chunker)
 if not question.strip():
     st.info("Type a question above, or pick a golden question, to see the pipeline at work.")
@@ -135,7 +134,9 @@ for i, (c, sim, rr, was) in enumerate(zip(a.retrieved.ids, a.retrieved.similarit
 
 # ---- what changes with the other settings
 st.subheader("What changes if you flip a switch")
+other = "minilm" if wb.retriever != "minilm" else "hashing"          # the retriever to flip to
 flipped = wb.using(retriever=other)
+data.prepare([chunker], flipped)     # drawn below the spans: they need no new vectors
 variants = flips(ix, question, candidates, k, rerank, allowed, wb.trusted, now=a.retrieved.ids,
                  others={f"retriever: {other}": flipped.index(chunker)})
 
