@@ -1,6 +1,6 @@
 """What the bundled corpus's vector pack holds, and the command that builds it.
 
-    python -m rag_core.evaluation.vector_pack      # rebuild rag_core/data/minilm-pack.npz (minutes on two cores)
+    python -m rag_core.evaluation.vector_pack      # rebuild rag_core/data/minilm-pack.npz (2-8 min on two cores)
     chunkers()                                     # every chunker the dashboard and the report index by default
     wanted()                                       # Wanted(chunks, questions): the texts the pack must hold
 
