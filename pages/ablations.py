@@ -18,32 +18,62 @@ SECTIONS = [("Ceiling at k", "ceiling"), ("Chunking strategies", "strategies"), 
             ("Chunk size × overlap", "size_overlap"), ("Anchors cut by a chunk boundary", "cut_anchors"),
             ("The metadata filter", "filter"), ("Reranking, before and after", "rerank"), ("Latency", "latency"),
             ("Pipeline outcomes", "pipeline")]
-frames = {name: data.latency() if name == "latency" else data.table(name) for _, name in SECTIONS}
-frames["cut_summary"] = data.table("cut_summary")
-drawn = charts.for_tables(frames, quote=widgets.plain)      # name -> (chart, caption); data text made plain Markdown
 notes = captions.notes()                                     # the settings each table is computed with
+bar = st.container()                                         # the one progress bar, while the encoder works
+slots = {name: st.container() for _, name in SECTIONS}       # each section in its place, drawn when it is ready
+slots["verifier_cases"], slots["trap3"] = st.container(), st.container()
 
-for title, name in SECTIONS:
-    st.subheader(title)
-    st.caption(notes[name])
-    chart, caption = drawn[name]
+
+WITH = {"cut_anchors": ["cut_summary"], "ceiling": ["filter", "rerank"]}   # what a section's caption reads too
+
+
+def section(title: str, name: str) -> None:
+    frames = {name: data.latency() if name == "latency" else data.table(name)}
+    frames |= {other: data.table(other) for other in WITH.get(name, [])}
+    chart, caption = charts.for_tables(frames, quote=widgets.plain)[name]   # data text made plain Markdown
     df = frames[name]
-    left, right = st.columns([3, 2])
-    left.altair_chart(chart, width="stretch")
-    right.dataframe(widgets.readable(df), hide_index=True, width="stretch")    # downloads keep the CLI's names
-    right.download_button(f"Download {name}.csv", export.safe_csv(df), f"{name}.csv", "text/csv",
-                          key=f"abl_dl_{name}", icon=":material/download:")
-    st.markdown(caption)
+    with slots[name]:
+        st.subheader(title)
+        st.caption(notes[name])
+        left, right = st.columns([3, 2])
+        left.altair_chart(chart, width="stretch")
+        right.dataframe(widgets.readable(df), hide_index=True, width="stretch")    # downloads keep the CLI's names
+        right.download_button(f"Download {name}.csv", export.safe_csv(df), f"{name}.csv", "text/csv",
+                              key=f"abl_dl_{name}", icon=":material/download:")
+        st.markdown(caption)
 
-st.subheader("The six verifier cases")
-cases = data.table("verifier_cases")
-st.dataframe(cases, hide_index=True, width="stretch")
-st.download_button("Download verifier_cases.csv", export.safe_csv(cases), "verifier_cases.csv", "text/csv",
-                   key="abl_dl_verifier_cases", icon=":material/download:")
 
-st.subheader("Trap 3: the article's questions against questions phrased as a user would, per retriever")
-st.caption("Bundled corpus, trusted statuses only. The article: with a trained encoder \"the numbers would change, "
-           "the shape of the problems would not\".")
-side = data.trap3_table()
-st.altair_chart(charts.trap3(side), width="stretch")
-st.markdown(captions.trap3(side))
+def verifier_cases() -> None:
+    cases = data.table("verifier_cases")
+    with slots["verifier_cases"]:
+        st.subheader("The six verifier cases")
+        st.dataframe(cases, hide_index=True, width="stretch")
+        st.download_button("Download verifier_cases.csv", export.safe_csv(cases), "verifier_cases.csv",
+                           "text/csv", key="abl_dl_verifier_cases", icon=":material/download:")
+
+
+def trap3() -> None:
+    side = data.trap3_table()
+    with slots["trap3"]:
+        st.subheader("Trap 3: the article's questions against questions phrased as a user would, per retriever")
+        st.caption("Bundled corpus, trusted statuses only. The article: with a trained encoder \"the numbers would "
+                   "change, the shape of the problems would not\".")
+        st.altair_chart(charts.trap3(side), width="stretch")
+        st.markdown(captions.trap3(side))
+
+
+# What needs no new vectors is drawn at once (the lexical figures, tables whose vectors a cache holds); then the
+# encoder runs once, under one bar, over everything the rest needs, and the rest is drawn in its place.
+jobs = {name: data.table_jobs([name, *WITH.get(name, [])]) for _, name in SECTIONS} | \
+    {"verifier_cases": [], "trap3": data.trap3_jobs()}
+waiting = [name for name, j in jobs.items() if not data.ready(j)]
+draw = {name: (lambda t=title, n=name: section(t, n)) for title, name in SECTIONS} | \
+    {"verifier_cases": verifier_cases, "trap3": trap3}
+for name in jobs:
+    if name not in waiting:
+        draw[name]()
+if waiting:
+    with bar:
+        data.prepare_all([job for name in waiting for job in jobs[name]])
+    for name in waiting:
+        draw[name]()

@@ -63,6 +63,7 @@ allowed = set(st.session_state["ask_statuses"])
 rerank = bool(st.session_state["ask_rerank"])
 settings.sync_url(settings.SHARED + PAGE_KEYS)
 chunker = settings.chunker_or_stop()
+data.prepare([chunker])             # the trained encoder's chunks, under a bar (nothing when cached or lexical)
 ix = wb.index(chunker)
 if not question.strip():
     st.info("Type a question above, or pick a golden question, to see the pipeline at work.")

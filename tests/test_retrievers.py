@@ -282,8 +282,8 @@ def test_progress_counts_the_chunks_left(tmp_path):
     e = Embedder(VectorStore(None), threads=1, model=MiniLM.load())
     calls = []
     e.vectors([f"text number {i}" for i in range(40)], lambda done, total, what: calls.append((done, total, what)))
-    assert calls[0] == (0, 40, "Encoding chunks with all-MiniLM-L6-v2: 40 left")
-    assert calls[-1] == (40, 40, "Encoding chunks with all-MiniLM-L6-v2: 0 left")
+    assert calls[0] == (0, 40, "Encoding 40 texts with all-MiniLM-L6-v2: 0 done, estimating the time left")
+    assert calls[-1][:2] == (40, 40) and calls[-1][2].endswith(" left") and "40 done" in calls[-1][2]
     assert [d for d, _, _ in calls] == sorted(d for d, _, _ in calls)
 
 

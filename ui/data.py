@@ -283,17 +283,75 @@ def table(name: str, chunker: ChunkerConfig = ARTICLE_CHUNKER) -> pd.DataFrame:
 
 
 def prepare(chunkers, wb: Workbench | None = None) -> None:
-    """Encode with the trained encoder, once, every chunk these chunkers need (nothing for the lexical
-    retrievers), with a progress bar that says how many chunks are left."""
-    wb = wb or workbench()
-    if not wb.needs_encoder:
+    """Encode with the trained encoder, once, every chunk these chunkers need with `wb` (the active workbench unless
+    given), then its questions, under one progress bar (`prepare_all`)."""
+    prepare_all([(wb or workbench(), tuple(chunkers))])
+
+
+def prepare_all(jobs) -> None:
+    """Encode in one pass under one progress bar everything each (workbench, chunkers) of `jobs` needs from the
+    trained encoder: chunks, then questions (nothing for the lexical retrievers, nor for what a cache holds). The
+    bar counts texts done of the total, texts a second and the time left; it never restarts, and goes once done."""
+    need = _needs(jobs)
+    if need is None:
         return
-    bar = st.empty()
+    owner, need = need
+    bar = []                                 # drawn at the first count: nothing to encode, nothing drawn
+
+    def tell(done: int, total: int, what: str) -> None:
+        bar[:] = bar or [st.empty()]
+        bar[0].progress(done / max(total, 1), text=what)
     try:
-        wb.prepare(chunkers, on_progress=lambda done, total, what: bar.progress(
-            done / max(total, 1), text=f"Encoding with MiniLM: {what}"))
+        owner.embedder.prepare(**need, on_progress=tell)
     finally:
-        bar.empty()
+        if bar:
+            bar[0].empty()
+
+
+def _needs(jobs) -> tuple[Workbench, dict] | None:
+    """(a workbench whose embedder all share, the merged Embedder.prepare arguments) of (workbench, chunkers) jobs;
+    None when none of them uses the trained encoder."""
+    merged, owner = {"chunks": [], "whole": [], "questions": []}, None
+    for wb, chunkers in jobs:
+        if wb.needs_encoder:
+            owner = owner or wb
+            for k, texts in wb.needs(chunkers).items():
+                merged[k] += texts
+    return (owner, merged) if owner is not None else None
+
+
+def ready(jobs) -> bool:
+    """Whether every vector each (workbench, chunkers) of `jobs` needs is in a cache already: what uses them is
+    drawn at once, without a bar."""
+    need = _needs(jobs)
+    return need is None or need[0].embedder.missing(**need[1]) == 0
+
+
+def trap3_jobs() -> list:
+    """What the trap 3 table encodes, as `prepare_all`'s jobs: MiniLM on the bundled corpus, both golden sets."""
+    wb = _with_sidebar(_built_in(BUNDLED.key)).using(retriever="minilm")
+    return [(wb, (ARTICLE_CHUNKER,)), (wb.with_golden(load_golden("user")), (ARTICLE_CHUNKER,))]
+
+
+def table_jobs(names) -> list:
+    """What the tables `names` encode on the active dataset, as `prepare_all`'s jobs."""
+    return [(workbench(), tuple(dict.fromkeys(c for n in names for c in tables.chunkers_of(n))))]
+
+
+@st.cache_resource(show_spinner=False)
+def warm_up() -> threading.Thread:
+    """Load the trained encoder's weights (about a second) and the bundled corpus's vectors in a background thread,
+    once per server, so that the first question does not wait for them. Nothing happens when the model package is
+    missing: the page that needs it says so."""
+    def work():
+        from rag_core.retrieval.vectors import Embedder
+        try:
+            Embedder.default().model
+        except Exception:                    # ModelMissing, a damaged file: said by the page that uses the model
+            pass
+    thread = threading.Thread(target=work, name="openbook-warm-up", daemon=True)
+    thread.start()
+    return thread
 
 
 def read_uploads(files: tuple, default_status: str) -> IngestResult:
@@ -338,7 +396,7 @@ def trap3_table() -> pd.DataFrame:
     """Ceiling at k of every retriever on the bundled corpus: the article's questions beside the same anchors asked
     as a user would (the article's trap 3), trusted statuses only."""
     wb = _with_sidebar(_built_in(BUNDLED.key))
-    prepare([ARTICLE_CHUNKER], wb.using(retriever="minilm"))
+    prepare_all(trap3_jobs())
     return _trap3(settings_key(wb, BUNDLED.key), wb)
 
 

@@ -75,7 +75,8 @@ def error(problem: object) -> int:
 
 
 def progress_line(done: int, total: int, what: str) -> None:
-    """One line on stderr, rewritten in place: "Encoding chunks with all-MiniLM-L6-v2: 1,204 left"."""
+    """One line on stderr, rewritten in place: "Encoding 1,583 texts with all-MiniLM-L6-v2: 379 done, 9.5 a second,
+    about 2 min 6 s left"."""
     try:
         print(f"\r{visible(what)}   ", end="\n" if done >= total else "", file=sys.stderr, flush=True)
     except (OSError, ValueError, AttributeError):

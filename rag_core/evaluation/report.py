@@ -100,6 +100,7 @@ def compute(wb: Workbench, names=TABLE_NAMES, extra: dict | None = None) -> dict
     left_out = computable(wb, names)[1]
     if left_out:
         raise ValueError(no_questions(wb, left_out))
+    wb.prepare(dict.fromkeys(c for name in names for c in T.chunkers_of(name)))   # one pass, one count of what is new
     out = {}
     for name in names:
         if name == "cut_summary" and "cut_anchors" in out:

@@ -169,19 +169,22 @@ class Workbench:
         """Whether this retriever or reranker uses the trained encoder (not hashing or bm25 with the lexical one)."""
         return self.retriever in ("minilm", "hybrid") or self.reranker == "dense"
 
-    def prepare(self, chunkers: Iterable[ChunkerConfig], on_progress: Progress | None = None) -> int:
-        """Encode, in one pass with one count of chunks left, every chunk these chunkers need from the trained
-        encoder (none unless `needs_encoder`). Returns how many were encoded."""
+    def needs(self, chunkers: Iterable[ChunkerConfig]) -> dict:
+        """What the trained encoder must hold for these chunkers (nothing unless `needs_encoder`), as the arguments
+        of Embedder.prepare: the chunks' texts, their windows too with the dense rerank, and the golden questions."""
         if not self.needs_encoder:
-            return 0
+            return {"chunks": [], "whole": [], "questions": []}
         with self._lock:
             texts = list(dict.fromkeys(t for c in chunkers for t in self._base("hashing", c).texts))
-            before = self.embedder.encoded
-            progress = on_progress or self.on_progress
-            self.embedder.vectors(texts, progress)
-            if self.reranker == "dense":
-                self.embedder.whole(texts, progress)
-            return self.embedder.encoded - before
+        return {"chunks": texts, "whole": texts if self.reranker == "dense" else [], "questions": self.questions}
+
+    def prepare(self, chunkers: Iterable[ChunkerConfig], on_progress: Progress | None = None) -> int:
+        """Encode, in one pass with one count, everything these chunkers need from the trained encoder (`needs`):
+        chunks, then questions. Returns how many texts were encoded."""
+        need = self.needs(chunkers)
+        if not any(need.values()):
+            return 0
+        return self.embedder.prepare(**need, on_progress=on_progress or self.on_progress)
 
     def ranked(self, chunker: ChunkerConfig, k: int, allowed=None, rerank: bool = False,
                k_candidates: int = 50) -> list[np.ndarray]:

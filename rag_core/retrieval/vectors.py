@@ -1,12 +1,14 @@
-"""The trained encoder's vectors, computed once: remembered in memory and on disk by model and text.
+"""The trained encoder's vectors, computed once: shipped for the bundled corpus, remembered in memory and on disk.
 
     emb = Embedder.default()                    # MiniLM from the installed package; the disk cache in data_dir()
+    emb.prepare(chunks, whole, questions, cb)   # one pass, one count: everything no cache holds (see progress)
     emb.vectors(texts, on_progress=cb)          # (n, 384) float32: only texts never seen before are encoded
     emb.query("How do I sort a list?")          # (384,): a question, encoded alone
     emb.whole(texts)                            # per text, (m, 384): windows that cover the whole text
 
 A vector's key is (model, sha256 of the text), so a chunker change or a restart encodes only the chunks never
-encoded before. On disk it is one SQLite file in the data folder (`datadir.data_dir()`, "vectors.sqlite3") in
+encoded before. The caches are read in order: the pack shipped with the bundled corpus (retrieval.pack, read-only:
+`Embedder.default()` reads it, a bare `Embedder()` does not), memory, disk. On disk it is one SQLite file in the data folder (`datadir.data_dir()`, "vectors.sqlite3") in
 WAL mode: two processes writing at once take turns (busy timeout), a reader never sees half a write, and a
 vector is written once (INSERT OR IGNORE: the same text gives the same vector). With the data folder switched
 off (OPENBOOK_DATA_DIR=off), or a file that cannot be used, vectors live in memory only, and `problem` says why.
@@ -30,6 +32,8 @@ from typing import Callable
 import numpy as np
 
 from rag_core.retrieval.minilm import DIM, MAX_PIECES, MODEL_ID, MiniLM
+from rag_core.retrieval.pack import VectorPack
+from rag_core.retrieval.progress import Count
 
 MODEL_KEY = f"{MODEL_ID}@0.1.0/cut-{MAX_PIECES}"        # package version and cut: a change makes new keys
 WINDOW, OVERLAP = MAX_PIECES - 2, 64                     # whole-text windows: pieces each, pieces shared
@@ -104,20 +108,24 @@ class VectorStore:
 
 
 class Embedder:
-    """MiniLM with its vectors remembered (memory, then disk); thread-safe."""
+    """MiniLM with its vectors remembered (the shipped pack, memory, then disk); thread-safe."""
 
-    def __init__(self, store: VectorStore | None = None, threads: int = DEFAULT_THREADS, model: MiniLM | None = None):
+    def __init__(self, store: VectorStore | None = None, threads: int = DEFAULT_THREADS, model: MiniLM | None = None,
+                 pack: VectorPack | None = None):
         self.store = store if store is not None else VectorStore(None)
+        self.pack = pack if pack is not None else VectorPack()    # read-only vectors shipped ahead (none by default)
         self.threads = threads
         self._model = model
         self._memory: dict[tuple[str, bytes], np.ndarray] = {}     # (model key, text key) -> (rows, 384)
         self._queries: dict[str, np.ndarray] = {}
         self._lock = threading.RLock()
+        self._loading = threading.Lock()                          # held while the model loads
         self.encoded = 0                                          # texts encoded by the model (not from a cache)
 
     @classmethod
     def default(cls) -> "Embedder":
-        """The process's embedder for the data folder in force (OPENBOOK_DATA_DIR): one per folder."""
+        """The process's embedder for the data folder in force (OPENBOOK_DATA_DIR): one per folder, reading the
+        bundled corpus's pack first."""
         from rag_core.datadir import data_dir
         try:
             folder, problem = data_dir(), ""
@@ -127,9 +135,11 @@ class Embedder:
 
     @property
     def model(self) -> MiniLM:
-        if self._model is None:
-            self._model = MiniLM.load()
-        return self._model
+        """The encoder, loaded on first use (once: a second caller waits for the first, e.g. a warm-up thread)."""
+        with self._loading:
+            if self._model is None:
+                self._model = MiniLM.load()
+            return self._model
 
     @property
     def problem(self) -> str:
@@ -137,46 +147,95 @@ class Embedder:
 
     def _cached(self, model: str, keys: list[bytes]) -> dict[bytes, np.ndarray]:
         got = {k: self._memory[(model, k)] for k in keys if (model, k) in self._memory}
+        got.update(self.pack.get_many(model, [k for k in keys if k not in got]))
         from_disk = self.store.get_many(model, [k for k in dict.fromkeys(keys) if k not in got])
         for k, v in from_disk.items():
             self._memory[(model, k)] = v
         got.update(from_disk)
         return got
 
-    def _encode(self, model: str | None, todo: dict, on_progress, what: str) -> dict[bytes, np.ndarray]:
-        """Encode framed piece sequences (key -> pieces); with a model key, each batch is remembered as it comes
-        (an interrupted run keeps what it did)."""
-        keys, total, done = list(todo), len(todo), 0
-        out = {}
-        if on_progress:
-            on_progress(0, total, f"{what}: {total:,} left")
+    def _missing(self, model: str, texts) -> dict[bytes, str]:
+        """text key -> text, for the texts in no cache (pack, memory, disk), without repeats."""
+        keys = {text_key(t): t for t in texts}
+        got = self._cached(model, list(keys))
+        return {k: t for k, t in keys.items() if k not in got}
 
-        def batch_done(positions, vecs):
-            nonlocal done
-            got = {keys[p]: v[None, :] for p, v in zip(positions.tolist(), vecs)}
-            out.update(got)
-            if model is not None:
-                for k, v in got.items():
-                    self._memory[(model, k)] = v
-                self.store.put_many(model, got)
-            done += len(got)
-            self.encoded += len(got)
-            if on_progress:
-                on_progress(done, total, f"{what}: {total - done:,} left")
+    def missing(self, chunks=(), whole=(), questions=()) -> int:
+        """How many of these texts no cache holds (prepare's arguments; a text lacking its windows counts once)."""
+        with self._lock:
+            return (len(self._missing(MODEL_KEY, chunks)) + len(self._missing(WINDOWS_KEY, whole))
+                    + len(self._missing_questions(questions)))
 
-        self.model.encode_pieces([todo[k] for k in keys], self.threads, batch_done)
-        return out
+    def _missing_questions(self, questions) -> list[str]:
+        return [q for q in dict.fromkeys(questions)
+                if q not in self._queries and (MODEL_KEY, text_key(q)) not in self.pack]
+
+    def prepare(self, chunks=(), whole=(), questions=(), on_progress: Callable[[int, int, str], None] | None = None,
+                alone: bool = False) -> int:
+        """Encode in one pass, with one count (progress.Count), everything no cache holds: the vectors of the
+        `chunks`, the further windows of the texts in `whole` (for the dense rerank), then the vectors of the
+        `questions`. Returns how many texts were encoded.
+
+        The total is counted before the first batch, so that on_progress(done, total, sentence) never restarts.
+        Chunks and windows are batched (longest first), unless `alone`; a question is always encoded alone, as
+        `query` does: on some CPUs (AVX-512 OpenBLAS) the last bits of a vector depend on its batch, and a
+        question's vector must not depend on what was asked with it.
+        """
+        with self._lock:
+            first = self._missing(MODEL_KEY, chunks)
+            rest = self._missing(WINDOWS_KEY, whole)
+            asked = self._missing_questions(questions)
+            if not (first or rest or asked):
+                return 0
+            seqs, dest = [], []              # framed pieces; where each vector goes: (kind, key[, window number])
+            for k, p in zip(first, self.model.pieces(list(first.values())) if first else []):
+                seqs.append(MiniLM.framed(p))
+                dest.append(("chunk", k))
+            further = {}                     # text key -> how many windows after the first
+            for k, p in zip(rest, self.model.pieces(list(rest.values())) if rest else []):
+                starts = windows(p)[1:]
+                further[k] = len(starts)
+                for w, s in enumerate(starts):
+                    seqs.append(MiniLM.framed(p[s:]))                             # WINDOW pieces framed
+                    dest.append(("window", k, w))
+            batched = len(seqs)              # the questions come after, each alone
+            for q, p in zip(asked, self.model.pieces(asked) if asked else []):
+                seqs.append(MiniLM.framed(p))
+                dest.append(("question", q))
+            count = Count(len(seqs), sum(len(s) for s in seqs), on_progress) if seqs else None
+            done_windows = {}
+
+            def batch_done(positions, vecs):
+                chunks_now = {}
+                for p, v in zip(positions.tolist(), vecs):
+                    d = dest[p]
+                    if d[0] == "chunk":
+                        chunks_now[d[1]] = self._memory[(MODEL_KEY, d[1])] = v[None, :].copy()
+                    elif d[0] == "window":
+                        done_windows[d[1:]] = v.copy()
+                    else:
+                        self._remember_query(d[1], v.copy())
+                self.store.put_many(MODEL_KEY, chunks_now)        # an interrupted pass keeps what it did
+                self.encoded += len(positions)
+                count.add(len(positions), sum(len(seqs[p]) for p in positions.tolist()))
+
+            if batched and not alone:
+                self.model.encode_pieces(seqs[:batched], self.threads, batch_done)
+            for i in range(0 if alone else batched, len(seqs)):
+                batch_done(np.array([i]), self.model.encode_pieces([seqs[i]]))
+            items = {k: np.stack([done_windows[(k, w)] for w in range(n)]) if n else np.zeros((0, DIM), np.float32)
+                     for k, n in further.items()}
+            for k, v in items.items():
+                self._memory[(WINDOWS_KEY, k)] = v
+            self.store.put_many(WINDOWS_KEY, items)
+            return len(seqs)
 
     def vectors(self, texts: list[str], on_progress: Callable[[int, int, str], None] | None = None) -> np.ndarray:
         """(n, 384) unit vectors of the texts (each read up to 256 word pieces); on_progress(done, total, what)."""
         keys = [text_key(t) for t in texts]
         with self._lock:
+            self.prepare(chunks=texts, on_progress=on_progress)
             got = self._cached(MODEL_KEY, keys)
-            missing = {k: t for k, t in zip(keys, texts) if k not in got}
-            if missing:
-                pieces = self.model.pieces(list(missing.values()))
-                todo = {k: MiniLM.framed(p) for k, p in zip(missing, pieces)}
-                got.update(self._encode(MODEL_KEY, todo, on_progress, f"Encoding chunks with {MODEL_ID}"))
         out = np.zeros((len(texts), DIM), dtype=np.float32)
         for i, k in enumerate(keys):
             out[i] = got[k][0]
@@ -184,34 +243,26 @@ class Embedder:
 
     def whole(self, texts: list[str], on_progress=None) -> list[np.ndarray]:
         """Per text, (m, 384): its own vector, then one per further window of 254 pieces (none for a short text)."""
-        first = self.vectors(texts, on_progress)
         keys = [text_key(t) for t in texts]
         with self._lock:
-            got = self._cached(WINDOWS_KEY, keys)
-            missing = {k: t for k, t in zip(keys, texts) if k not in got}
-            todo, rows = {}, {}      # text key + window number -> framed pieces; text key -> windows after the first
-            for (k, t), p in zip(missing.items(), self.model.pieces(list(missing.values())) if missing else []):
-                starts = windows(p)[1:]
-                rows[k] = len(starts)
-                for w, s in enumerate(starts):
-                    todo[k + w.to_bytes(4, "big")] = MiniLM.framed(p[s:])          # WINDOW pieces framed
-            done = self._encode(None, todo, on_progress, "Encoding long chunks' windows") if todo else {}
-            items = {k: np.concatenate([done[k + w.to_bytes(4, "big")] for w in range(n)]) if n else
-                     np.zeros((0, DIM), np.float32) for k, n in rows.items()}
-            for k, v in items.items():
-                self._memory[(WINDOWS_KEY, k)] = v
-            self.store.put_many(WINDOWS_KEY, items)
-            got.update(items)
-        return [np.concatenate([first[i][None, :], got[k]]) for i, k in enumerate(keys)]
+            self.prepare(chunks=texts, whole=texts, on_progress=on_progress)
+            first, rest = self._cached(MODEL_KEY, keys), self._cached(WINDOWS_KEY, keys)
+        return [np.concatenate([first[k][:1], rest[k]]) for k in keys]
+
+    def _remember_query(self, question: str, v: np.ndarray) -> None:
+        if len(self._queries) > 4096:
+            self._queries.clear()
+        self._queries[question] = v
 
     def query(self, question: str) -> np.ndarray:
-        """(384,) unit vector of a question, encoded alone (so that it never depends on other questions)."""
+        """(384,) unit vector of a question, encoded alone (so that it never depends on other questions): from
+        memory (`prepare` encodes questions alone too), the pack, or the encoder."""
         with self._lock:
             v = self._queries.get(question)
             if v is None:
-                if len(self._queries) > 4096:
-                    self._queries.clear()
-                v = self._queries[question] = self.model.encode([question])[0]
+                packed = self.pack.get_many(MODEL_KEY, [text_key(question)])
+                v = next(iter(packed.values()))[0] if packed else self.model.encode([question])[0]
+                self._remember_query(question, v)
             return v
 
     def forget_queries(self) -> None:
@@ -224,4 +275,4 @@ class Embedder:
 def _default_for(path: str, problem: str) -> Embedder:
     store = VectorStore(path or None)
     store.problem = store.problem or problem
-    return Embedder(store)
+    return Embedder(store, pack=VectorPack.bundled())
