@@ -4,6 +4,7 @@
     emb.vectors(texts, on_progress=cb)          # (n, 384) float32: only texts never seen before are encoded
     emb.query("How do I sort a list?")          # (384,): a question, encoded alone
     emb.whole(texts)                            # per text, (m, 384): windows that cover the whole text
+    emb.using(backend)                          # the same caches; the encoding done by `backend` (e.g. a Ray pool)
 
 A vector's key is (model, sha256 of the text), so a chunker change or a restart encodes only the chunks never
 encoded before. On disk it is one SQLite file in the data folder (`datadir.data_dir()`, "vectors.sqlite3") in
@@ -19,6 +20,7 @@ file lasts; delete the file to start afresh) and other models.
 """
 from __future__ import annotations
 
+import copy
 import functools
 import hashlib
 import os
@@ -106,10 +108,12 @@ class VectorStore:
 class Embedder:
     """MiniLM with its vectors remembered (memory, then disk); thread-safe."""
 
-    def __init__(self, store: VectorStore | None = None, threads: int = DEFAULT_THREADS, model: MiniLM | None = None):
+    def __init__(self, store: VectorStore | None = None, threads: int = DEFAULT_THREADS, model: MiniLM | None = None,
+                 backend: Callable | None = None):
         self.store = store if store is not None else VectorStore(None)
         self.threads = threads
         self._model = model
+        self.backend = backend        # backend(seqs, threads, on_batch) like MiniLM.encode_pieces; None: this process
         self._memory: dict[tuple[str, bytes], np.ndarray] = {}     # (model key, text key) -> (rows, 384)
         self._queries: dict[str, np.ndarray] = {}
         self._lock = threading.RLock()
@@ -124,6 +128,12 @@ class Embedder:
         except ValueError as e:                                  # a folder that cannot be made: memory only
             folder, problem = None, f"Vectors are kept in memory only: {e}"
         return _default_for(str(folder / FILE_NAME) if folder else "", problem)
+
+    def using(self, backend: Callable | None) -> "Embedder":
+        """A sibling that encodes with `backend` (None: in this process) and shares the caches and the lock."""
+        sibling = copy.copy(self)
+        sibling.backend, sibling.encoded = backend, 0
+        return sibling
 
     @property
     def model(self) -> MiniLM:
@@ -164,7 +174,7 @@ class Embedder:
             if on_progress:
                 on_progress(done, total, f"{what}: {total - done:,} left")
 
-        self.model.encode_pieces([todo[k] for k in keys], self.threads, batch_done)
+        (self.backend or self.model.encode_pieces)([todo[k] for k in keys], self.threads, batch_done)
         return out
 
     def vectors(self, texts: list[str], on_progress: Callable[[int, int, str], None] | None = None) -> np.ndarray:

@@ -1,0 +1,266 @@
+"""MiniLM encoding on a Ray cluster: actors that each load the weights once and take batches of word pieces.
+
+    with RayCompute(address=None) as compute:         # a local Ray with this machine's cores, stopped at the end
+        emb = Embedder.default().using(compute.encoder(on_loss="process"))
+        emb.vectors(texts, on_progress=cb)            # the vectors the process computes, bit for bit, same cache
+    RayCompute("10.0.0.5:6379")                       # joins a running cluster (`ray start --head` on that node)
+    compute.status()                                  # "Ray 2.60.0, local: 1 node, 2 CPUs, 2 encoders"
+
+The encoder is a drop-in for `MiniLM.encode_pieces(seqs, threads, on_batch)` (the Embedder's `backend`): the
+sequences are sorted and cut into the batches the process would make (about BATCH_PIECES word pieces, longest
+first), each batch goes to one actor (one per CPU of the cluster, two batches queued on each), and on_batch runs
+in the caller's thread as batches come back, so the vectors land in the same vector cache (memory and disk) as
+they arrive. A text's vector does not depend on its batch (see minilm), so the results equal the process's to
+the last bit on the same kind of CPU.
+
+Failures are one sentence and never a hang: an address where no Ray answers is refused within CONNECT_S (a TCP
+connection and an HTTP/2 greeting, Ray's gRPC, before `ray.init` is called); a worker that dies or a batch that
+takes longer than BATCH_S stops the cluster's part of the run, keeps every vector already back (they are in the
+cache), then `on_loss="process"` encodes the rest here and `on_loss="stop"` raises ClusterLost saying so.
+Ray runs with its usage statistics and dashboard off and its files under the data folder ("ray").
+
+Left out on purpose: Ray Data (a queue of batches to a pool of actors is all this needs), GPUs, restarting
+dead actors (the rest runs here, or the user reruns: the cache keeps what was done), shipping the model's
+weights (every node needs the same environment: requirements*.txt), and the sweep units of Ablations/Compare.
+"""
+from __future__ import annotations
+
+import logging
+import os
+import socket
+import tempfile
+from collections import deque
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+
+from rag_core.retrieval.minilm import BATCH_PIECES, DIM, MiniLM
+
+ON_LOSS = ("process", "stop")        # what to do with the rest of a run when the cluster fails mid-way
+CONNECT_S = 5.0                      # to reach an address and hear Ray's gRPC greet us
+BATCH_S = 300.0                      # the longest a batch may take (the first includes loading the weights)
+QUEUED = 2                           # batches sent ahead to each actor, so that none waits for the driver
+INSTALL = "pip install -r requirements-ray.txt (or `make cluster`)"
+ADDRESS_ENV = "OPENBOOK_RAY_ADDRESS"
+_H2_PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + b"\x00\x00\x00\x04\x00\x00\x00\x00\x00"   # + empty SETTINGS
+
+
+class ClusterLost(RuntimeError):
+    """The cluster failed mid-run and on_loss="stop": the message says what was kept and how to go on."""
+
+
+def import_ray():
+    """The ray module, with its usage statistics off; ValueError saying how to install it when missing."""
+    os.environ["RAY_USAGE_STATS_ENABLED"] = "0"
+    try:
+        import ray
+    except ImportError:
+        raise ValueError(f"Ray is not installed in this environment: {INSTALL}.") from None
+    return ray
+
+
+def plan(seqs: list[np.ndarray]) -> list[np.ndarray]:
+    """The process's batches: positions sorted longest first, about BATCH_PIECES pieces each.
+
+    Lengths [3, 300, 10] -> [[1], [2, 0]] when 300 pieces fill a batch alone (4096 // 300 = 13 rows a batch).
+    """
+    order = np.argsort([-len(s) for s in seqs], kind="stable")
+    batches, at = [], 0
+    while at < len(order):
+        size = max(1, BATCH_PIECES // len(seqs[order[at]]))
+        batches.append(order[at:at + size])
+        at += size
+    return batches
+
+
+def probe(address: str, timeout: float = CONNECT_S) -> None:
+    """ValueError in one sentence unless a gRPC server (as Ray's head is) answers at host:port within `timeout`."""
+    hostport = address.split("://", 1)[-1]
+    host, _, port = hostport.rpartition(":")
+    if not host or not port.isdigit():
+        raise ValueError(f"The Ray address {address!r} is not host:port: give e.g. --ray-address 10.0.0.5:6379 "
+                         f"(the head node's GCS port) or ray://10.0.0.5:10001.")
+    hint = "start one with `ray start --head` (or `make cluster`) or check the address"
+    try:
+        with socket.create_connection((host.strip("[]"), int(port)), timeout=timeout) as s:
+            s.settimeout(timeout)
+            s.sendall(_H2_PREFACE)
+            head = s.recv(9)
+    except OSError as e:
+        raise ValueError(f"No Ray cluster answers at {address} ({e.strerror or e or 'timed out'} within "
+                         f"{timeout:g} s): {hint}.") from None
+    if len(head) < 4 or head[3] != 0x4:          # an HTTP/2 server's first frame is SETTINGS (type 4)
+        raise ValueError(f"What answers at {address} is not a Ray cluster (no gRPC greeting within {timeout:g} s): "
+                         f"{hint}.")
+
+
+def log_dir() -> str:
+    """Where a local Ray keeps its session files: the data folder's "ray", or the temporary folder when the data
+    folder is off or its path is too long for Ray's Unix sockets (about 107 bytes with the session's names)."""
+    from rag_core.datadir import data_dir
+    try:
+        folder = data_dir()
+    except ValueError:
+        folder = None
+    if folder is not None and len(str(folder / "ray")) <= 48:
+        return str(folder / "ray")
+    return str(Path(tempfile.gettempdir()) / "openbook-ray")
+
+
+class _Worker:
+    """One Ray actor: the weights loaded once, then batches of framed piece sequences encoded one at a time."""
+
+    def __init__(self):
+        self.model = MiniLM.load()
+
+    def encode(self, seqs: list[np.ndarray]) -> np.ndarray:
+        return self.model.encode_pieces(seqs, threads=1)
+
+    def where(self) -> tuple[str, int]:
+        import ray
+        return ray.get_runtime_context().get_node_id(), os.getpid()
+
+
+class RayCompute:
+    """A Ray session: a local one started (and stopped by close) when no address is given, else the cluster at
+    the address joined (left by close). When Ray already runs in this process it is used as it is."""
+
+    def __init__(self, address: str | None = None, num_cpus: int | None = None):
+        self.ray = import_ray()
+        self.address = address or None
+        if self.ray.is_initialized():
+            self.owned = False
+        else:
+            if self.address and self.address != "auto":
+                probe(self.address)
+            options = dict(include_dashboard=False, log_to_driver=False, logging_level=logging.ERROR)
+            if self.address:
+                root = Path(__file__).resolve().parents[1]           # the rag_core package, for the cluster's workers
+                self.ray.init(address=self.address, runtime_env={"py_modules": [str(root)]}, **options)
+            else:
+                self.ray.init(num_cpus=num_cpus or os.cpu_count() or 1, _temp_dir=log_dir(), **options)
+            self.owned = True
+        self._encoders: list[RayEncoder] = []
+
+    def status(self) -> str:
+        """One line: "Ray 2.60.0, local: 1 node, 2 CPUs" (nodes alive, the cluster's CPUs)."""
+        nodes = [n for n in self.ray.nodes() if n.get("Alive")]
+        cpus = int(self.ray.cluster_resources().get("CPU", 0))
+        where = f"at {self.address}" if self.address else "local"
+        return f"Ray {self.ray.__version__}, {where}: {len(nodes)} node{'s' * (len(nodes) != 1)}, {cpus} CPUs"
+
+    def encoder(self, on_loss: str = "process") -> "RayEncoder":
+        enc = RayEncoder(self.ray, on_loss)
+        self._encoders.append(enc)
+        return enc
+
+    def close(self) -> None:
+        for enc in self._encoders:
+            enc.release()
+        if self.owned and self.ray.is_initialized():
+            self.ray.shutdown()
+
+    def __enter__(self) -> "RayCompute":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+class RayEncoder:
+    """encode_pieces on the cluster's actors (created on first use, one per CPU, kept for the next calls)."""
+
+    def __init__(self, ray, on_loss: str = "process", batch_s: float = BATCH_S):
+        if on_loss not in ON_LOSS:
+            raise ValueError(f"on_loss is one of {', '.join(ON_LOSS)}, got {on_loss!r}.")
+        self.ray, self.on_loss, self.batch_s = ray, on_loss, batch_s
+        self.actors: list = []
+        self.lost = ""                 # what went wrong in the last run, if anything (one sentence)
+
+    def _pool(self) -> list:
+        if not self.actors:
+            remote = self.ray.remote(num_cpus=1, max_restarts=0, max_task_retries=0)(_Worker)
+            cpus = max(1, int(self.ray.cluster_resources().get("CPU", 1)))
+            self.actors = [remote.remote() for _ in range(cpus)]
+        return self.actors
+
+    def where(self) -> list[tuple[str, int]]:
+        """(node id, process id) of each actor: what runs where."""
+        return self.ray.get([a.where.remote() for a in self._pool()], timeout=self.batch_s)
+
+    def release(self) -> None:
+        for a in self.actors:
+            try:
+                self.ray.kill(a)
+            except Exception:          # already gone with its cluster
+                pass
+        self.actors = []
+
+    def __call__(self, seqs: list[np.ndarray], threads: int = 1,
+                 on_batch: Callable[[np.ndarray, np.ndarray], None] | None = None) -> np.ndarray:
+        out = np.zeros((len(seqs), DIM), dtype=np.float32)
+        todo, pending, failed = deque(plan(seqs)), {}, []   # pending: object ref -> (actor, positions)
+        self.lost, done = "", 0
+        try:
+            actors = self._pool()
+            load = {id(a): 0 for a in actors}
+            while (todo or pending) and not self.lost:
+                for a in actors:
+                    while todo and load[id(a)] < QUEUED:
+                        batch = todo.popleft()
+                        pending[a.encode.remote([seqs[i] for i in batch])] = (a, batch)
+                        load[id(a)] += 1
+                done += self._collect(pending, load, failed, out, on_batch, wait_all=False)
+            if self.lost:                     # keep what the other actors finish: their batches are done work
+                done += self._collect(pending, load, failed, out, on_batch, wait_all=True)
+        except self.ray.exceptions.RayError as e:       # the cluster itself went away while sending work
+            self.lost = self.lost or _sentence(e)
+        if not self.lost:
+            return out
+        rest = list(todo) + failed + [b for _, b in pending.values()]
+        self.release()
+        left = sum(len(b) for b in rest)
+        if self.on_loss == "stop":
+            raise ClusterLost(f"The Ray cluster failed mid-run ({self.lost}) after {done:,} of {len(seqs):,} texts; "
+                              f"those vectors are kept in the cache: run again to encode the {left:,} left, or use "
+                              f"--on-cluster-loss process to finish here.")
+        positions = np.concatenate(rest) if rest else np.zeros(0, dtype=np.int64)
+
+        def here(batch, vecs):                       # positions in `positions` -> positions in seqs
+            out[positions[batch]] = vecs
+            if on_batch:
+                on_batch(positions[batch], vecs)
+        MiniLM.load().encode_pieces([seqs[i] for i in positions], threads, here)
+        return out
+
+    def _collect(self, pending: dict, load: dict, failed: list, out, on_batch, wait_all: bool) -> int:
+        """Take the batches that are back (one, or all that come back when wait_all): their vectors go to out
+        and on_batch; a failed batch goes to `failed` and sets self.lost. Returns how many texts came back."""
+        got = 0
+        while pending:
+            ready, _ = self.ray.wait(list(pending), num_returns=1, timeout=self.batch_s)
+            if not ready:
+                self.lost = self.lost or f"no batch came back within {self.batch_s:g} s"
+                return got
+            actor, batch = pending.pop(ready[0])
+            load[id(actor)] -= 1
+            try:
+                vecs = self.ray.get(ready[0])
+            except self.ray.exceptions.RayError as e:
+                self.lost = self.lost or _sentence(e)
+                failed.append(batch)
+            else:
+                out[batch] = vecs
+                if on_batch:
+                    on_batch(batch, vecs)
+                got += len(batch)
+            if not wait_all:
+                return got
+        return got
+
+
+def _sentence(e: Exception) -> str:
+    """Ray's error in a few words: its type and first line ("ActorDiedError: The actor died unexpectedly ...")."""
+    first = next((line.strip() for line in str(e).splitlines() if line.strip()), "")
+    return f"{type(e).__name__}: {first[:160]}".rstrip(": ")
