@@ -12,6 +12,7 @@ two to four setups side by side on the golden set.
     python -m rag_core compare --setup "filter:" --setup "no filter: statuses=all" --k 1,3,5 --format json
     OPENBOOK_DATABASE_URL=postgresql://... python -m rag_core report --engine postgres    # memory|postgres|postgres-hnsw
     python -m rag_core compare --setup "exact: engine=postgres" --setup "hnsw: engine=postgres-hnsw"
+    python -m rag_core report --encoder minilm --compute ray [--ray-address HOST:PORT]   # encoding on Ray
 
 Errors are one plain line on stderr and exit code 2, never a traceback; problems met while reading the
 input come first, one `note:` line each. A reader that goes away (`| head -1`) ends the run quietly (141).
@@ -26,6 +27,7 @@ import math
 import os
 import sys
 
+from rag_core.compute import add_compute_options, close_compute, compute_embedder
 from rag_core.evaluation import report
 from rag_core.evaluation import tables
 from rag_core.data.corpus import Corpus, bundled_corpus, stdlib_corpus
@@ -64,6 +66,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help=f"the reranker of the rerank and pipeline tables: {', '.join(RERANKERS)} (default lexical, "
                         "the article's)")
     add_engine_options(r)
+    add_compute_options(r)
     sub.add_parser("verify", add_help=False,       # parsed by verify_parser(): see verify_main
                    help="check one answer against its spans (python -m rag_core verify --help)")
     sub.add_parser("compare", add_help=False,      # parsed by compare_parser(): see compare_main
@@ -132,6 +135,7 @@ def retrieval_options(args) -> dict:
                "on_progress": progress_line if sys.stderr.isatty() else None}
     if hasattr(args, "engine"):
         options.update(engine=args.engine, database_url=args.database_url)
+    options["embedder"] = compute_embedder(args, note)       # None: the process's own (--compute process)
     return options
 
 
@@ -195,6 +199,8 @@ def main(argv=None) -> int:
     except Exception as e:          # every failure is one readable line, never a traceback
         print(f"error: {e}", file=sys.stderr)
         return 2
+    finally:
+        close_compute()             # a local Ray started by --compute ray stops here
     return emit(report.to_json(wb, frames) if args.format == "json" else report.to_markdown(wb, frames))
 
 
@@ -334,6 +340,7 @@ def compare_parser() -> argparse.ArgumentParser:
     c.add_argument("--save", action="store_true",
                    help="keep the runs in the data folder's run history (OPENBOOK_DATA_DIR)")
     add_engine_options(c)
+    add_compute_options(c)
     return c
 
 
@@ -392,6 +399,8 @@ def compare_main(argv: list[str]) -> int:
     except Exception as e:          # every failure is one readable line, never a traceback
         print(f"error: {' '.join(str(e).split())}", file=sys.stderr)
         return 2
+    finally:
+        close_compute()
     return emit(result.to_json() + "\n" if args.format == "json" else result.to_markdown())
 
 

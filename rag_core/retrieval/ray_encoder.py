@@ -60,15 +60,15 @@ def import_ray():
     return ray
 
 
-def plan(seqs: list[np.ndarray]) -> list[np.ndarray]:
-    """The process's batches: positions sorted longest first, about BATCH_PIECES pieces each.
+def plan(seqs: list[np.ndarray], batch_pieces: int = BATCH_PIECES) -> list[np.ndarray]:
+    """The process's batches: positions sorted longest first, about batch_pieces pieces each.
 
     Lengths [3, 300, 10] -> [[1], [2, 0]] when 300 pieces fill a batch alone (4096 // 300 = 13 rows a batch).
     """
     order = np.argsort([-len(s) for s in seqs], kind="stable")
     batches, at = [], 0
     while at < len(order):
-        size = max(1, BATCH_PIECES // len(seqs[order[at]]))
+        size = max(1, batch_pieces // len(seqs[order[at]]))
         batches.append(order[at:at + size])
         at += size
     return batches
@@ -83,13 +83,17 @@ def probe(address: str, timeout: float = CONNECT_S) -> None:
                          f"(the head node's GCS port) or ray://10.0.0.5:10001.")
     hint = "start one with `ray start --head` (or `make cluster`) or check the address"
     try:
-        with socket.create_connection((host.strip("[]"), int(port)), timeout=timeout) as s:
-            s.settimeout(timeout)
-            s.sendall(_H2_PREFACE)
-            head = s.recv(9)
+        s = socket.create_connection((host.strip("[]"), int(port)), timeout=timeout)
     except OSError as e:
         raise ValueError(f"No Ray cluster answers at {address} ({e.strerror or e or 'timed out'} within "
                          f"{timeout:g} s): {hint}.") from None
+    with s:
+        try:
+            s.settimeout(timeout)
+            s.sendall(_H2_PREFACE)
+            head = s.recv(9)
+        except OSError:
+            head = b""
     if len(head) < 4 or head[3] != 0x4:          # an HTTP/2 server's first frame is SETTINGS (type 4)
         raise ValueError(f"What answers at {address} is not a Ray cluster (no gRPC greeting within {timeout:g} s): "
                          f"{hint}.")
@@ -124,16 +128,19 @@ class _Worker:
 
 class RayCompute:
     """A Ray session: a local one started (and stopped by close) when no address is given, else the cluster at
-    the address joined (left by close). When Ray already runs in this process it is used as it is."""
+    the address joined (left by close). When Ray already runs in this process it is used as it is.
+
+    The session owns the pool of actors, one per CPU of the cluster, made on first use and shared by its
+    encoders; `release()` gives their CPUs back (the next use makes a new pool)."""
 
     def __init__(self, address: str | None = None, num_cpus: int | None = None):
         self.ray = import_ray()
         self.address = address or None
+        if self.address and self.address != "auto":
+            probe(self.address)
         if self.ray.is_initialized():
             self.owned = False
         else:
-            if self.address and self.address != "auto":
-                probe(self.address)
             options = dict(include_dashboard=False, log_to_driver=False, logging_level=logging.ERROR)
             if self.address:
                 root = Path(__file__).resolve().parents[1]           # the rag_core package, for the cluster's workers
@@ -141,7 +148,7 @@ class RayCompute:
             else:
                 self.ray.init(num_cpus=num_cpus or os.cpu_count() or 1, _temp_dir=log_dir(), **options)
             self.owned = True
-        self._encoders: list[RayEncoder] = []
+        self.actors: list = []
 
     def status(self) -> str:
         """One line: "Ray 2.60.0, local: 1 node, 2 CPUs" (nodes alive, the cluster's CPUs)."""
@@ -150,14 +157,32 @@ class RayCompute:
         where = f"at {self.address}" if self.address else "local"
         return f"Ray {self.ray.__version__}, {where}: {len(nodes)} node{'s' * (len(nodes) != 1)}, {cpus} CPUs"
 
-    def encoder(self, on_loss: str = "process") -> "RayEncoder":
-        enc = RayEncoder(self.ray, on_loss)
-        self._encoders.append(enc)
-        return enc
+    def encoder(self, on_loss: str = "process", batch_pieces: int = BATCH_PIECES) -> "RayEncoder":
+        return RayEncoder(self, on_loss, batch_pieces=batch_pieces)
+
+    def pool(self) -> list:
+        """The actors, one per CPU of the cluster, each with the weights loaded (once, when it starts)."""
+        if not self.actors:
+            remote = self.ray.remote(num_cpus=1, max_restarts=0, max_task_retries=0)(_Worker)
+            cpus = max(1, int(self.ray.cluster_resources().get("CPU", 1)))
+            self.actors = [remote.remote() for _ in range(cpus)]
+        return self.actors
+
+    def where(self, timeout: float = BATCH_S) -> list[tuple[str, int]]:
+        """(node id, process id) of each actor: what runs where."""
+        return self.ray.get([a.where.remote() for a in self.pool()], timeout=timeout)
+
+    def release(self) -> None:
+        """Stop the actors (their CPUs go back to the cluster)."""
+        for a in self.actors:
+            try:
+                self.ray.kill(a)
+            except Exception:          # already gone with its cluster
+                pass
+        self.actors = []
 
     def close(self) -> None:
-        for enc in self._encoders:
-            enc.release()
+        self.release()
         if self.owned and self.ray.is_initialized():
             self.ray.shutdown()
 
@@ -169,41 +194,23 @@ class RayCompute:
 
 
 class RayEncoder:
-    """encode_pieces on the cluster's actors (created on first use, one per CPU, kept for the next calls)."""
+    """encode_pieces on the session's actors; on_loss says what to do with the rest when the cluster fails."""
 
-    def __init__(self, ray, on_loss: str = "process", batch_s: float = BATCH_S):
+    def __init__(self, compute: RayCompute, on_loss: str = "process", batch_s: float = BATCH_S,
+                 batch_pieces: int = BATCH_PIECES):
         if on_loss not in ON_LOSS:
             raise ValueError(f"on_loss is one of {', '.join(ON_LOSS)}, got {on_loss!r}.")
-        self.ray, self.on_loss, self.batch_s = ray, on_loss, batch_s
-        self.actors: list = []
+        self.compute, self.ray, self.on_loss, self.batch_s = compute, compute.ray, on_loss, batch_s
+        self.batch_pieces = batch_pieces          # per batch sent (smaller: finer progress, more round trips)
         self.lost = ""                 # what went wrong in the last run, if anything (one sentence)
-
-    def _pool(self) -> list:
-        if not self.actors:
-            remote = self.ray.remote(num_cpus=1, max_restarts=0, max_task_retries=0)(_Worker)
-            cpus = max(1, int(self.ray.cluster_resources().get("CPU", 1)))
-            self.actors = [remote.remote() for _ in range(cpus)]
-        return self.actors
-
-    def where(self) -> list[tuple[str, int]]:
-        """(node id, process id) of each actor: what runs where."""
-        return self.ray.get([a.where.remote() for a in self._pool()], timeout=self.batch_s)
-
-    def release(self) -> None:
-        for a in self.actors:
-            try:
-                self.ray.kill(a)
-            except Exception:          # already gone with its cluster
-                pass
-        self.actors = []
 
     def __call__(self, seqs: list[np.ndarray], threads: int = 1,
                  on_batch: Callable[[np.ndarray, np.ndarray], None] | None = None) -> np.ndarray:
         out = np.zeros((len(seqs), DIM), dtype=np.float32)
-        todo, pending, failed = deque(plan(seqs)), {}, []   # pending: object ref -> (actor, positions)
+        todo, pending, failed = deque(plan(seqs, self.batch_pieces)), {}, []   # pending: object ref -> (actor, positions)
         self.lost, done = "", 0
         try:
-            actors = self._pool()
+            actors = self.compute.pool()
             load = {id(a): 0 for a in actors}
             while (todo or pending) and not self.lost:
                 for a in actors:
@@ -219,7 +226,7 @@ class RayEncoder:
         if not self.lost:
             return out
         rest = list(todo) + failed + [b for _, b in pending.values()]
-        self.release()
+        self.compute.release()                       # a new pool next time, on what is left of the cluster
         left = sum(len(b) for b in rest)
         if self.on_loss == "stop":
             raise ClusterLost(f"The Ray cluster failed mid-run ({self.lost}) after {done:,} of {len(seqs):,} texts; "
