@@ -21,7 +21,7 @@ import numpy as np
 import pytest
 
 from rag_core.__main__ import main
-from rag_core.retrieval.minilm import MiniLM
+from rag_core.retrieval.minilm import MiniLM, batched
 from rag_core.retrieval.ray_encoder import ClusterLost, RayCompute, probe
 from rag_core.retrieval.vectors import MODEL_KEY, WINDOWS_KEY, Embedder, VectorStore, text_key
 
@@ -40,6 +40,12 @@ def ray_local(ray_module):
     """The file's Ray, its actors stopped after each test (so that the next one, or a command, has the CPUs)."""
     yield ray_module
     ray_module.release()
+
+
+@pytest.fixture(scope="module")
+def folders(tmp_path_factory):
+    """Data folders shared by the report and compare tests: "process" holds the vectors the process encoded."""
+    return tmp_path_factory.mktemp("ray-folders")
 
 
 @pytest.fixture(scope="module")
@@ -107,19 +113,43 @@ def report_json(capsys, monkeypatch, folder, *options) -> tuple[dict, str]:
     return json.loads(out), err
 
 
-def test_a_minilm_report_through_ray_equals_the_process(ray_local, capsys, monkeypatch, tmp_path):
+def test_a_minilm_report_through_ray_equals_the_process(ray_local, capsys, monkeypatch, folders):
     """Every chunk of the bundled corpus (and its windows) encoded on Ray, in a fresh data folder, against the
     process in another: the tables are equal value for value, the cached vectors bit for bit."""
-    on_ray, said = report_json(capsys, monkeypatch, tmp_path / "ray", "--compute", "ray")
-    here, _ = report_json(capsys, monkeypatch, tmp_path / "process")
+    on_ray, said = report_json(capsys, monkeypatch, folders / "ray", "--compute", "ray")
+    here, _ = report_json(capsys, monkeypatch, folders / "process")
     assert "runs on Ray 2." in said and "1 node, 2 CPUs" in said
     assert on_ray["tables"] == here["tables"]
-    stores = [VectorStore(tmp_path / f / "vectors.sqlite3") for f in ("ray", "process")]
+    stores = [VectorStore(folders / f / "vectors.sqlite3") for f in ("ray", "process")]
     from rag_core.evaluation.workbench import ARTICLE_CHUNKER, Workbench
     keys = [text_key(t) for t in Workbench.bundled().index(ARTICLE_CHUNKER).texts]
     for model in (MODEL_KEY, WINDOWS_KEY):
         a, b = (s.get_many(model, keys) for s in stores)
         assert len(a) == len(b) == len(set(keys)) and all(np.array_equal(a[k], b[k]) for k in a)
+
+
+COMPARE = ["compare", "--format", "json", "--setup", "minilm: retriever=minilm",
+           "--setup", "minilm dense: retriever=minilm reranker=dense"]
+
+
+def test_compare_from_another_process_joining_the_cluster_equals_the_process(ray_local, capsys, monkeypatch, folders):
+    """A second driver (a command in its own process) joins this file's Ray by its address, encodes every chunk
+    there in an empty data folder, and compares the setups exactly as the process does."""
+    address = ray_local.ray.get_runtime_context().gcs_address
+    env = {**os.environ, "OPENBOOK_DATA_DIR": str(folders / "joined"), "PYTHONPATH": str(ROOT),
+           "OPENBOOK_RAY_ADDRESS": address}
+    joined = subprocess.run([sys.executable, "-m", "rag_core", *COMPARE, "--compute", "ray",
+                             "--on-cluster-loss", "stop"], cwd=str(ROOT), env=env, capture_output=True, text=True,
+                            timeout=600)
+    assert joined.returncode == 0, joined.stderr
+    assert f"runs on Ray 2.60.0, at {address}: 1 node, 2 CPUs" in joined.stderr
+    monkeypatch.setenv("OPENBOOK_DATA_DIR", str(folders / "process"))     # vectors from the report test
+    assert main(COMPARE) == 0
+    assert json.loads(joined.stdout) == json.loads(capsys.readouterr().out)
+    joined_store = VectorStore(folders / "joined" / "vectors.sqlite3")
+    from rag_core.evaluation.workbench import ARTICLE_CHUNKER, Workbench
+    keys = [text_key(t) for t in Workbench.bundled().index(ARTICLE_CHUNKER).texts]
+    assert len(joined_store.get_many(MODEL_KEY, keys)) == len(set(keys))        # encoded there, cached here
 
 
 def kill_after_first_batch(compute):
@@ -134,12 +164,20 @@ def kill_after_first_batch(compute):
     return on_progress, seen
 
 
+def in_process(texts, batch_pieces):
+    """The process's vectors of the texts, cut into the same batches."""
+    model = MiniLM.load()
+    seqs = [MiniLM.framed(p) for p in model.pieces(texts)]
+    return model.encode_pieces(seqs, 2, batches=batched(seqs, batch_pieces))
+
+
 def test_a_worker_killed_mid_run_finishes_in_process_with_the_same_vectors(ray_local, wb):
     texts = short_texts(wb)
     enc = ray_local.encoder(on_loss="process", batch_pieces=128)      # a dozen batches
     on_progress, seen = kill_after_first_batch(ray_local)
     got = Embedder(VectorStore(None)).using(enc).vectors(texts, on_progress)
     assert "ActorDiedError" in enc.lost or "died" in enc.lost.lower()
+    assert np.array_equal(got, in_process(texts, 128))              # the rest cut as the cluster would: bit for bit
     assert same_within_1e6(got, Embedder(VectorStore(None)).vectors(texts))
     assert seen[-1] == len(texts) and seen == sorted(seen)
 

@@ -35,7 +35,7 @@ from typing import Callable
 
 import numpy as np
 
-from rag_core.retrieval.minilm import BATCH_PIECES, DIM, MiniLM
+from rag_core.retrieval.minilm import BATCH_PIECES, DIM, MiniLM, batched
 
 ON_LOSS = ("process", "stop")        # what to do with the rest of a run when the cluster fails mid-way
 CONNECT_S = 5.0                      # to reach an address and hear Ray's gRPC greet us
@@ -58,20 +58,6 @@ def import_ray():
     except ImportError:
         raise ValueError(f"Ray is not installed in this environment: {INSTALL}.") from None
     return ray
-
-
-def plan(seqs: list[np.ndarray], batch_pieces: int = BATCH_PIECES) -> list[np.ndarray]:
-    """The process's batches: positions sorted longest first, about batch_pieces pieces each.
-
-    Lengths [3, 300, 10] -> [[1], [2, 0]] when 300 pieces fill a batch alone (4096 // 300 = 13 rows a batch).
-    """
-    order = np.argsort([-len(s) for s in seqs], kind="stable")
-    batches, at = [], 0
-    while at < len(order):
-        size = max(1, batch_pieces // len(seqs[order[at]]))
-        batches.append(order[at:at + size])
-        at += size
-    return batches
 
 
 def probe(address: str, timeout: float = CONNECT_S) -> None:
@@ -207,7 +193,7 @@ class RayEncoder:
     def __call__(self, seqs: list[np.ndarray], threads: int = 1,
                  on_batch: Callable[[np.ndarray, np.ndarray], None] | None = None) -> np.ndarray:
         out = np.zeros((len(seqs), DIM), dtype=np.float32)
-        todo, pending, failed = deque(plan(seqs, self.batch_pieces)), {}, []   # pending: object ref -> (actor, positions)
+        todo, pending, failed = deque(batched(seqs, self.batch_pieces)), {}, []   # pending: object ref -> (actor, positions)
         self.lost, done = "", 0
         try:
             actors = self.compute.pool()
@@ -232,13 +218,9 @@ class RayEncoder:
             raise ClusterLost(f"The Ray cluster failed mid-run ({self.lost}) after {done:,} of {len(seqs):,} texts; "
                               f"those vectors are kept in the cache: run again to encode the {left:,} left, or use "
                               f"--on-cluster-loss process to finish here.")
-        positions = np.concatenate(rest) if rest else np.zeros(0, dtype=np.int64)
-
-        def here(batch, vecs):                       # positions in `positions` -> positions in seqs
-            out[positions[batch]] = vecs
-            if on_batch:
-                on_batch(positions[batch], vecs)
-        MiniLM.load().encode_pieces([seqs[i] for i in positions], threads, here)
+        here = MiniLM.load().encode_pieces(seqs, threads, on_batch, batches=rest)     # the same batches, here
+        for b in rest:
+            out[b] = here[b]
         return out
 
     def _collect(self, pending: dict, load: dict, failed: list, out, on_batch, wait_all: bool) -> int:
