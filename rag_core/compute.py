@@ -47,7 +47,7 @@ def compute_embedder(args, note=None):
     _open.append(session)
     if note:
         note(f"the trained encoder runs on {session.status()}.")
-    return Embedder.default().using(session.encoder(args.on_cluster_loss))
+    return Embedder.default().using(session.encoder(args.on_cluster_loss, note=note))
 
 
 def close_compute() -> None:

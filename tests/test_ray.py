@@ -9,10 +9,12 @@ identical rankings.
 """
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from contextlib import nullcontext
 from pathlib import Path
@@ -157,6 +159,63 @@ def test_compare_from_another_process_joining_the_cluster_equals_the_process(ray
     from rag_core.evaluation.workbench import ARTICLE_CHUNKER, Workbench
     keys = [text_key(t) for t in Workbench.bundled().index(ARTICLE_CHUNKER).texts]
     assert len(joined_store.get_many(MODEL_KEY, keys)) == len(set(keys))        # encoded there, cached here
+
+
+@pytest.fixture
+def own_head():
+    """A Ray head of its own, started as a user would (`ray start --head`, two CPUs, its files in a short folder),
+    and a function that kills every process of it (those naming its folder, and their children)."""
+    import psutil
+    folder = tempfile.mkdtemp(prefix="rayhead-", dir="/tmp")
+    port = closed_port()
+    started = subprocess.run([str(Path(sys.executable).parent / "ray"), "start", "--head", "--port", str(port),
+                              "--num-cpus", "2", "--temp-dir", folder, "--include-dashboard=false",
+                              "--disable-usage-stats"], capture_output=True, text=True, timeout=180,
+                             env={**os.environ, "RAY_USAGE_STATS_ENABLED": "0"})
+    assert started.returncode == 0, started.stderr
+
+    def kill():
+        own = [p for p in psutil.process_iter(["cmdline"]) if folder in " ".join(p.info["cmdline"] or [])]
+        for p in own + [c for p in own for c in p.children(recursive=True)]:
+            try:
+                p.kill()
+            except psutil.NoSuchProcess:
+                pass
+    yield f"127.0.0.1:{port}", kill
+    kill()
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_a_cluster_that_goes_away_mid_run_is_one_note_and_the_run_finishes_here(ray_local, own_head, folders,
+                                                                                 capsys, monkeypatch):
+    address, kill_head = own_head
+    env = {**os.environ, "OPENBOOK_DATA_DIR": str(folders / "head"), "PYTHONPATH": str(ROOT)}
+    env.pop("RAY_AUTH_MODE", None)              # as in a fresh shell: the command finds the token itself
+    argv = ["report", "--format", "json", "--tables", "ceiling", "--encoder", "minilm"]
+    run = subprocess.Popen([sys.executable, "-m", "rag_core", *argv, "--compute", "ray", "--ray-address", address],
+                           cwd=str(ROOT), env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    cache = folders / "head" / "vectors.sqlite3"
+    deadline = time.monotonic() + 240
+    while time.monotonic() < deadline and run.poll() is None:      # the first batches are back: kill the head
+        if cache.exists() and VectorStore(cache).get_many(MODEL_KEY, keys_of_bundled()):
+            break
+        time.sleep(0.05)
+    kill_head()
+    t = time.monotonic()
+    out, err = run.communicate(timeout=300)
+    assert run.returncode == 0, err
+    lines = err.splitlines()
+    assert len(lines) == 2 and lines[0].startswith(f"note: the trained encoder runs on Ray 2.60.0, at {address}")
+    assert lines[1].startswith("note: the Ray cluster failed mid-run (") and "encoded in this process." in lines[1]
+    monkeypatch.setenv("OPENBOOK_DATA_DIR", str(folders / "process"))       # the report test's vectors
+    assert main(argv) == 0
+    assert json.loads(out)["tables"] == json.loads(capsys.readouterr().out)["tables"]
+    print(f"the command ended {time.monotonic() - t:.1f} s after the head was killed")
+
+
+def keys_of_bundled() -> list[bytes]:
+    from rag_core.evaluation.workbench import ARTICLE_CHUNKER, Workbench
+    return [text_key(t) for t in Workbench.bundled().index(ARTICLE_CHUNKER).texts]
 
 
 def kill_after_first_batch(compute):

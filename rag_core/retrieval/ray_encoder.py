@@ -25,6 +25,7 @@ weights (every node needs the same environment: requirements*.txt), and the swee
 """
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import socket
@@ -85,6 +86,25 @@ def probe(address: str, timeout: float = CONNECT_S) -> None:
                          f"{hint}.")
 
 
+def has_token() -> bool:
+    """Whether this machine has a Ray cluster token (RAY_AUTH_TOKEN, RAY_AUTH_TOKEN_PATH or ~/.ray/auth_token)."""
+    return bool(os.environ.get("RAY_AUTH_TOKEN") or os.environ.get("RAY_AUTH_TOKEN_PATH")
+                or (Path.home() / ".ray" / "auth_token").is_file())
+
+
+@contextlib.contextmanager
+def quiet_stderr():
+    """File descriptor 2 sent to /dev/null for a while: Ray's C++ client writes a line a second while it retries."""
+    saved = os.dup(2)
+    try:
+        with open(os.devnull, "w") as null:
+            os.dup2(null.fileno(), 2)
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+
+
 def log_dir() -> str:
     """Where a local Ray keeps its session files: the data folder's "ray", or the temporary folder when the data
     folder is off or its path is too long for Ray's Unix sockets (about 107 bytes with the session's names)."""
@@ -120,21 +140,36 @@ class RayCompute:
     encoders; `release()` gives their CPUs back (the next use makes a new pool)."""
 
     def __init__(self, address: str | None = None, num_cpus: int | None = None):
-        self.ray = import_ray()
         self.address = address or None
         if self.address and self.address != "auto":
             probe(self.address)
+        if self.address and "RAY_AUTH_MODE" not in os.environ and has_token():
+            os.environ["RAY_AUTH_MODE"] = "token"      # as Ray does for "auto" only; read when ray is imported
+        self.ray = import_ray()
         if self.ray.is_initialized():
             self.owned = False
         else:
             options = dict(include_dashboard=False, log_to_driver=False, logging_level=logging.ERROR)
             if self.address:
-                root = Path(__file__).resolve().parents[1]           # the rag_core package, for the cluster's workers
-                self.ray.init(address=self.address, runtime_env={"py_modules": [str(root)]}, **options)
+                self._join(options)
             else:
                 self.ray.init(num_cpus=num_cpus or os.cpu_count() or 1, _temp_dir=log_dir(), **options)
             self.owned = True
         self.actors: list = []
+        self.gcs = self.ray.get_runtime_context().gcs_address      # the head, asked when something fails
+        self.gone = ""                   # why the cluster is gone, once it is (then Ray is left for good)
+
+    def _join(self, options: dict) -> None:
+        """ray.init at the address (Ray's retries on stderr kept out of the user's terminal), the rag_core package
+        sent along for the cluster's workers."""
+        root = Path(__file__).resolve().parents[1]
+        try:
+            with quiet_stderr():
+                self.ray.init(address=self.address, runtime_env={"py_modules": [str(root)]}, **options)
+        except Exception as e:
+            raise ValueError(f"The Ray cluster at {self.address} did not let this command join ({_sentence(e)}): "
+                             f"it wants the head's token (its ~/.ray/auth_token here, or RAY_AUTH_TOKEN) and the "
+                             f"same Ray and Python versions.") from None
 
     def status(self) -> str:
         """One line: "Ray 2.60.0, local: 1 node, 2 CPUs" (nodes alive, the cluster's CPUs)."""
@@ -143,8 +178,8 @@ class RayCompute:
         where = f"at {self.address}" if self.address else "local"
         return f"Ray {self.ray.__version__}, {where}: {len(nodes)} node{'s' * (len(nodes) != 1)}, {cpus} CPUs"
 
-    def encoder(self, on_loss: str = "process", batch_pieces: int = BATCH_PIECES) -> "RayEncoder":
-        return RayEncoder(self, on_loss, batch_pieces=batch_pieces)
+    def encoder(self, on_loss: str = "process", batch_pieces: int = BATCH_PIECES, note=None) -> "RayEncoder":
+        return RayEncoder(self, on_loss, batch_pieces=batch_pieces, note=note)
 
     def pool(self) -> list:
         """The actors, one per CPU of the cluster, each with the weights loaded (once, when it starts)."""
@@ -158,8 +193,23 @@ class RayCompute:
         """(node id, process id) of each actor: what runs where."""
         return self.ray.get([a.where.remote() for a in self.pool()], timeout=timeout)
 
+    def check_alive(self) -> bool:
+        """Whether the head still answers; if not, this process leaves Ray at once (else Ray ends the process a
+        minute after losing its head) and `gone` says why."""
+        if not self.gone:
+            try:
+                probe(self.gcs, timeout=2.0)
+            except ValueError:
+                self.gone = f"its head at {self.gcs} no longer answers"
+                self.actors = []
+                with quiet_stderr():
+                    self.ray.shutdown()
+        return not self.gone
+
     def release(self) -> None:
         """Stop the actors (their CPUs go back to the cluster)."""
+        if self.gone:
+            return
         for a in self.actors:
             try:
                 self.ray.kill(a)
@@ -169,7 +219,7 @@ class RayCompute:
 
     def close(self) -> None:
         self.release()
-        if self.owned and self.ray.is_initialized():
+        if self.owned and not self.gone and self.ray.is_initialized():
             self.ray.shutdown()
 
     def __enter__(self) -> "RayCompute":
@@ -183,12 +233,14 @@ class RayEncoder:
     """encode_pieces on the session's actors; on_loss says what to do with the rest when the cluster fails."""
 
     def __init__(self, compute: RayCompute, on_loss: str = "process", batch_s: float = BATCH_S,
-                 batch_pieces: int = BATCH_PIECES):
+                 batch_pieces: int = BATCH_PIECES, note: Callable[[str], None] | None = None):
         if on_loss not in ON_LOSS:
             raise ValueError(f"on_loss is one of {', '.join(ON_LOSS)}, got {on_loss!r}.")
         self.compute, self.ray, self.on_loss, self.batch_s = compute, compute.ray, on_loss, batch_s
         self.batch_pieces = batch_pieces          # per batch sent (smaller: finer progress, more round trips)
         self.lost = ""                 # what went wrong in the last run, if anything (one sentence)
+        self.noted = False
+        self.note = note               # told once, in one sentence, when the rest of a run is encoded here
 
     def __call__(self, seqs: list[np.ndarray], threads: int = 1,
                  on_batch: Callable[[np.ndarray, np.ndarray], None] | None = None) -> np.ndarray:
@@ -196,6 +248,8 @@ class RayEncoder:
         todo, pending, failed = deque(batched(seqs, self.batch_pieces)), {}, []   # pending: object ref -> (actor, positions)
         self.lost, done = "", 0
         try:
+            if not self.compute.check_alive():
+                raise ConnectionError(self.compute.gone)
             actors = self.compute.pool()
             load = {id(a): 0 for a in actors}
             while (todo or pending) and not self.lost:
@@ -205,12 +259,13 @@ class RayEncoder:
                         pending[a.encode.remote([seqs[i] for i in batch])] = (a, batch)
                         load[id(a)] += 1
                 done += self._collect(pending, load, failed, out, on_batch, wait_all=False)
-            if self.lost:                     # keep what the other actors finish: their batches are done work
+            if self.lost and self.compute.check_alive():    # keep what the other actors finish: done work
                 done += self._collect(pending, load, failed, out, on_batch, wait_all=True)
-        except self.ray.exceptions.RayError as e:       # the cluster itself went away while sending work
-            self.lost = self.lost or _sentence(e)
+        except (self.ray.exceptions.RayError, ConnectionError) as e:    # the cluster went away while sending work
+            self.lost = self.lost or (str(e) if isinstance(e, ConnectionError) else _sentence(e))
         if not self.lost:
             return out
+        self.compute.check_alive()                   # a head gone: leave Ray now, before it ends this process
         rest = list(todo) + failed + [b for _, b in pending.values()]
         self.compute.release()                       # a new pool next time, on what is left of the cluster
         left = sum(len(b) for b in rest)
@@ -218,6 +273,10 @@ class RayEncoder:
             raise ClusterLost(f"The Ray cluster failed mid-run ({self.lost}) after {done:,} of {len(seqs):,} texts; "
                               f"those vectors are kept in the cache: run again to encode the {left:,} left, or use "
                               f"--on-cluster-loss process to finish here.")
+        if self.note and not self.noted:
+            self.noted = True
+            self.note(f"the Ray cluster failed mid-run ({self.lost}) after {done:,} of {len(seqs):,} texts; "
+                      f"the {left:,} left are encoded in this process.")
         here = MiniLM.load().encode_pieces(seqs, threads, on_batch, batches=rest)     # the same batches, here
         for b in rest:
             out[b] = here[b]
@@ -250,6 +309,10 @@ class RayEncoder:
 
 
 def _sentence(e: Exception) -> str:
-    """Ray's error in a few words: its type and first line ("ActorDiedError: The actor died unexpectedly ...")."""
+    """Ray's error in a few words: its type and first sentence, at most 160 characters
+    ("ActorDiedError: The actor died unexpectedly before finishing this task.")."""
     first = next((line.strip() for line in str(e).splitlines() if line.strip()), "")
-    return f"{type(e).__name__}: {first[:160]}".rstrip(": ")
+    first = first.split(". ")[0].rstrip(".")
+    if len(first) > 160:
+        first = first[:160].rsplit(" ", 1)[0] + " ..."
+    return f"{type(e).__name__}: {first}".rstrip(": ")
