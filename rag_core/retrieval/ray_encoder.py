@@ -4,20 +4,22 @@
         emb = Embedder.default().using(compute.encoder(on_loss="process"))
         emb.vectors(texts, on_progress=cb)            # the vectors the process computes, bit for bit, same cache
     RayCompute("10.0.0.5:6379")                       # joins a running cluster (`ray start --head` on that node)
-    compute.status()                                  # "Ray 2.60.0, local: 1 node, 2 CPUs, 2 encoders"
+    compute.status()                                  # "Ray 2.60.0, local: 1 node, 2 CPUs"
 
 The encoder is a drop-in for `MiniLM.encode_pieces(seqs, threads, on_batch)` (the Embedder's `backend`): the
-sequences are sorted and cut into the batches the process would make (about BATCH_PIECES word pieces, longest
-first), each batch goes to one actor (one per CPU of the cluster, two batches queued on each), and on_batch runs
-in the caller's thread as batches come back, so the vectors land in the same vector cache (memory and disk) as
-they arrive. A text's vector does not depend on its batch (see minilm), so the results equal the process's to
-the last bit on the same kind of CPU.
+sequences are cut into the batches the process makes (`minilm.batched`: longest first, about BATCH_PIECES word
+pieces each), each batch goes to one actor (one per CPU of the cluster, two batches queued on each), and on_batch
+runs in the caller's thread as batches come back, so the vectors land in the same vector cache (memory and disk)
+as they arrive. The same batches through the same numpy code: the process's vectors to the last bit on the same
+kind of CPU (another batch height can change the last bits of a long text's vector, about 1e-7).
 
 Failures are one sentence and never a hang: an address where no Ray answers is refused within CONNECT_S (a TCP
-connection and an HTTP/2 greeting, Ray's gRPC, before `ray.init` is called); a worker that dies or a batch that
-takes longer than BATCH_S stops the cluster's part of the run, keeps every vector already back (they are in the
-cache), then `on_loss="process"` encodes the rest here and `on_loss="stop"` raises ClusterLost saying so.
-Ray runs with its usage statistics and dashboard off and its files under the data folder ("ray").
+connection and an HTTP/2 greeting, Ray's gRPC, before `ray.init` is called); a worker that dies, a head that goes
+away, or a batch that takes longer than BATCH_S stops the cluster's part of the run and keeps every vector already
+back (they are in the cache); then `on_loss="process"` encodes the rest here, with the same batches (one `note`),
+and `on_loss="stop"` raises ClusterLost saying so. A head gone is left at once (Ray ends a driver a minute after
+losing its head). Ray runs with its usage statistics and dashboard off, its files under the data folder ("ray"),
+and joins with this machine's Ray token when it has one.
 
 Left out on purpose: Ray Data (a queue of batches to a pool of actors is all this needs), GPUs, restarting
 dead actors (the rest runs here, or the user reruns: the cache keeps what was done), shipping the model's
