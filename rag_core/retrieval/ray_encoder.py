@@ -65,11 +65,10 @@ def import_ray():
 
 def probe(address: str, timeout: float = CONNECT_S) -> None:
     """ValueError in one sentence unless a gRPC server (as Ray's head is) answers at host:port within `timeout`."""
-    hostport = address.split("://", 1)[-1]
-    host, _, port = hostport.rpartition(":")
-    if not host or not port.isdigit():
-        raise ValueError(f"The Ray address {address!r} is not host:port: give e.g. --ray-address 10.0.0.5:6379 "
-                         f"(the head node's GCS port) or ray://10.0.0.5:10001.")
+    host, _, port = address.rpartition(":")
+    if not host or not port.isdigit() or "://" in address:
+        raise ValueError(f"The Ray address {address!r} is not host:port: give e.g. --ray-address 10.0.0.5:6379, "
+                         f"the head node's GCS port (Ray Client's ray:// addresses are not supported).")
     hint = "start one with `ray start --head` (or `make cluster`) or check the address"
     try:
         s = socket.create_connection((host.strip("[]"), int(port)), timeout=timeout)
