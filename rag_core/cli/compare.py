@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 from dataclasses import replace
 
+from rag_core.cli.compute import add_compute_options, close_compute
 from rag_core.cli.inputs import check_engines, load_workbench
 from rag_core.cli.options import (parsed, OneLineParser, add_data_options, add_engine_options, add_model_options,
                                   add_retrieval_options, check_database_url, check_options, model_config)
@@ -49,6 +50,7 @@ def parser() -> argparse.ArgumentParser:
     c.add_argument("--save", action="store_true",
                    help="keep the runs in the data folder's run history (OPENBOOK_DATA_DIR)")
     add_engine_options(c)
+    add_compute_options(c)
     return c
 
 
@@ -99,6 +101,8 @@ def main(argv: list[str]) -> int:
         result = compare_setups(wb, setups, ks, generate_for)
     except Exception as e:          # every failure is one readable line, never a traceback
         return error(e)
+    finally:
+        close_compute()             # a local Ray started by --compute ray stops here
     code = emit(result.to_json() + "\n", json=True) if args.format == "json" else emit(result.to_markdown())
     if args.save:
         try:

@@ -18,6 +18,7 @@ import os
 import stat
 import sys
 
+from rag_core.cli.compute import compute_embedder
 from rag_core.cli.output import CLOSED, note, progress_line
 from rag_core.data.corpus import Corpus, bundled_corpus, stdlib_corpus
 from rag_core.data.golden import load_golden
@@ -54,6 +55,7 @@ def retrieval_options(args) -> dict:
                "on_progress": progress_line if sys.stderr.isatty() else None}
     if hasattr(args, "engine"):
         options.update(engine=args.engine, database_url=args.database_url)
+    options["embedder"] = compute_embedder(args, note)       # None: the process's own (--compute process)
     return options
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 
+from rag_core.cli.compute import add_compute_options, close_compute
 from rag_core.cli.inputs import check_engines, load_workbench
 from rag_core.cli.options import (parsed, OneLineParser, add_data_options, add_engine_options, add_model_options,
                                   add_retrieval_options, check_database_url, check_options, model_config)
@@ -29,6 +30,7 @@ def parser() -> argparse.ArgumentParser:
     add_model_options(r, "a real model adds the table pipeline_model (its outcomes with and without the filter)")
     add_retrieval_options(r)
     add_engine_options(r)
+    add_compute_options(r)
     return r
 
 
@@ -58,6 +60,8 @@ def main(argv: list[str]) -> int:
         frames = tables_report.compute(wb, names, model_tables(wb, args))
     except Exception as e:          # every failure is one readable line, never a traceback
         return error(e)
+    finally:
+        close_compute()             # a local Ray started by --compute ray stops here
     if args.format == "json":
         return emit(tables_report.to_json(wb, frames), json=True)
     return emit(tables_report.to_markdown(wb, frames))

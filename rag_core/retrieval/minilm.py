@@ -9,8 +9,9 @@ The forward pass is the model card's, step by step:
     6 layers      12-head self-attention, add & LayerNorm; feed-forward 384 -> 1536 -> 384 with GELU, add & LayerNorm
     pooling       the mean of the last layer over the real tokens (padding left out), then L2 norm
 Texts are sorted by length and batched (padded to the longest of their batch) for the big products; attention
-and pooling run per text over its real pieces only, so a text's vector is the same, bit for bit, alone or in
-any batch. With threads=2 two batches run at once, each with one BLAS thread.
+and pooling run per text over its real pieces only, so padding changes nothing. The height of a batch's
+matrices can change the last bits of a long text's vector (within about 1e-7: BLAS may sum in another order), so
+whoever encodes for the process cuts the same batches (`batched`; Ray does, see ray_encoder). With threads=2 two batches run at once, each with one BLAS thread.
 
 GELU is the exact one, x * Phi(x), with erfc by Abramowitz & Stegun 7.1.26 (absolute error < 1.5e-7);
 the vectors agree with sentence-transformers on torch within about 3e-7 (tests/test_minilm.py).
@@ -118,6 +119,22 @@ def softmax_(att: np.ndarray) -> np.ndarray:
     return att
 
 
+def batched(seqs: list, batch_pieces: int = BATCH_PIECES) -> list[np.ndarray]:
+    """Positions of the sequences sorted longest first (the big batches start early), cut into batches of about
+    batch_pieces pieces. A text's vector can differ in its last bits with the height of its batch's matrices, so
+    whoever encodes for the process (retrieval.ray_encoder) cuts the same batches.
+
+    Lengths [3, 300, 10] with batch_pieces 600 -> [[1, 2], [0]] (600 // 300 = 2 rows, then 600 // 3 = 200 rows).
+    """
+    order = np.argsort([-len(s) for s in seqs], kind="stable")
+    batches, at = [], 0
+    while at < len(order):
+        size = max(1, batch_pieces // len(seqs[order[at]]))
+        batches.append(order[at:at + size])
+        at += size
+    return batches
+
+
 class MiniLM:
     """The encoder: the weights as numpy arrays, under their names in the model's file."""
 
@@ -200,20 +217,17 @@ class MiniLM:
         return pooled / np.maximum(np.sqrt(np.einsum("ij,ij->i", pooled, pooled)), 1e-12)[:, None]
 
     def encode_pieces(self, seqs: list[np.ndarray], threads: int = 1,
-                      on_batch: Callable[[np.ndarray, np.ndarray], None] | None = None) -> np.ndarray:
+                      on_batch: Callable[[np.ndarray, np.ndarray], None] | None = None,
+                      batches: list[np.ndarray] | None = None) -> np.ndarray:
         """(n, 384) float32 vectors of framed piece sequences ([CLS] ... [SEP], at most 256 each).
 
-        Sequences are sorted by length and cut into batches of about BATCH_PIECES pieces; with threads=2 two
+        Sequences are cut into `batches` (positions in seqs; default: batched(seqs)); with threads=2 two
         batches run at once (numpy releases the GIL in its loops), each with one BLAS thread.
         on_batch(positions in seqs, their vectors) is called in the caller's thread after each batch, in order.
+        Rows of a batch given leave the others of `out` at zero.
         """
         out = np.zeros((len(seqs), DIM), dtype=np.float32)
-        order = np.argsort([-len(s) for s in seqs], kind="stable")      # longest first: the big batches start early
-        batches, at = [], 0
-        while at < len(order):
-            size = max(1, BATCH_PIECES // len(seqs[order[at]]))
-            batches.append(order[at:at + size])
-            at += size
+        batches = batched(seqs) if batches is None else batches
 
         def run(batch):
             L = max(len(seqs[batch[0]]), 4)     # below 4 rows BLAS takes another path: a text alone would differ

@@ -5,6 +5,7 @@
     emb.vectors(texts, on_progress=cb)          # (n, 384) float32: only texts never seen before are encoded
     emb.query("How do I sort a list?")          # (384,): a question, encoded alone
     emb.whole(texts)                            # per text, (m, 384): windows that cover the whole text
+    emb.using(backend)                          # the same caches; the encoding done by `backend` (e.g. a Ray pool)
 
 A vector's key is (model, sha256 of the text), so a chunker change or a restart encodes only the chunks never
 encoded before. The caches are read in order: the pack shipped with the bundled corpus (retrieval.pack, read-only:
@@ -21,6 +22,7 @@ file lasts; delete the file to start afresh) and other models.
 """
 from __future__ import annotations
 
+import copy
 import functools
 import hashlib
 import os
@@ -111,11 +113,12 @@ class Embedder:
     """MiniLM with its vectors remembered (the shipped pack, memory, then disk); thread-safe."""
 
     def __init__(self, store: VectorStore | None = None, threads: int = DEFAULT_THREADS, model: MiniLM | None = None,
-                 pack: VectorPack | None = None):
+                 pack: VectorPack | None = None, backend: Callable | None = None):
         self.store = store if store is not None else VectorStore(None)
         self.pack = pack if pack is not None else VectorPack()    # read-only vectors shipped ahead (none by default)
         self.threads = threads
         self._model = model
+        self.backend = backend        # backend(seqs, threads, on_batch) like MiniLM.encode_pieces; None: this process
         self._memory: dict[tuple[str, bytes], np.ndarray] = {}     # (model key, text key) -> (rows, 384)
         self._queries: dict[str, np.ndarray] = {}
         self._lock = threading.RLock()
@@ -132,6 +135,12 @@ class Embedder:
         except ValueError as e:                                  # a folder that cannot be made: memory only
             folder, problem = None, f"Vectors are kept in memory only: {e}"
         return _default_for(str(folder / FILE_NAME) if folder else "", problem)
+
+    def using(self, backend: Callable | None) -> "Embedder":
+        """A sibling that encodes with `backend` (None: in this process) and shares the caches and the lock."""
+        sibling = copy.copy(self)
+        sibling.backend, sibling.encoded = backend, 0
+        return sibling
 
     @property
     def model(self) -> MiniLM:
@@ -219,8 +228,8 @@ class Embedder:
                 self.encoded += len(positions)
                 count.add(len(positions), sum(len(seqs[p]) for p in positions.tolist()))
 
-            if batched and not alone:
-                self.model.encode_pieces(seqs[:batched], self.threads, batch_done)
+            if batched and not alone:        # here, or by a backend (e.g. a Ray pool) into the same caches
+                (self.backend or self.model.encode_pieces)(seqs[:batched], self.threads, batch_done)
             for i in range(0 if alone else batched, len(seqs)):
                 batch_done(np.array([i]), self.model.encode_pieces([seqs[i]]))
             items = {k: np.stack([done_windows[(k, w)] for w in range(n)]) if n else np.zeros((0, DIM), np.float32)

@@ -1,0 +1,56 @@
+"""Where the command line's trained encoder runs: in this process (the default) or on a Ray cluster.
+
+    python -m rag_core report --encoder minilm --compute ray                   # a local Ray, stopped at the end
+    python -m rag_core report --encoder minilm --compute ray --ray-address 10.0.0.5:6379
+    OPENBOOK_RAY_ADDRESS=10.0.0.5:6379 python -m rag_core compare ... --compute ray --on-cluster-loss stop
+
+`add_compute_options(parser)` adds the three options to a command; `compute_embedder(args)` is the Embedder the
+command's Workbench uses (None: the process's own, as without these options), with the Ray session it opened
+kept until `close_compute()` (in a `finally`, so a failed run stops its local Ray too). Only this option
+imports Ray (retrieval.ray_encoder): without it installed, `--compute ray` is one line saying how to get it.
+
+Left out on purpose: the sweep units of Ablations and Compare on Ray (only encoding goes there), a
+dashboard of Ray's own (the `note:` line says the cluster's nodes and CPUs).
+"""
+from __future__ import annotations
+
+import argparse
+import os
+
+COMPUTES = ("process", "ray")
+_open: list = []                     # the Ray sessions opened by this command, closed by close_compute()
+
+
+def add_compute_options(p: argparse.ArgumentParser) -> None:
+    """--compute, --ray-address and --on-cluster-loss, the same on every command that encodes."""
+    p.add_argument("--compute", choices=COMPUTES, default="process",
+                   help="where the trained encoder runs: process (this one, the default) or ray (a Ray cluster: "
+                        "a local one with this machine's cores unless --ray-address is given)")
+    p.add_argument("--ray-address", metavar="ADDR",
+                   help="with --compute ray: the cluster to join, host:port of its head (default: "
+                        "$OPENBOOK_RAY_ADDRESS, else a local Ray started and stopped by this command)")
+    p.add_argument("--on-cluster-loss", choices=("process", "stop"), default="process",
+                   help="with --compute ray, when the cluster fails mid-run: process (finish here, the default) or "
+                        "stop (one error line; the vectors already encoded stay in the cache)")
+
+
+def compute_embedder(args, note=None):
+    """The Embedder for --compute (None for process); ValueError in one sentence when Ray cannot be used."""
+    compute = getattr(args, "compute", "process")
+    if compute == "process":
+        if getattr(args, "ray_address", None):
+            raise ValueError("--ray-address goes with --compute ray.")
+        return None
+    from rag_core.retrieval.ray_encoder import ADDRESS_ENV, RayCompute
+    from rag_core.retrieval.vectors import Embedder
+    session = RayCompute(args.ray_address or os.environ.get(ADDRESS_ENV) or None)
+    _open.append(session)
+    if note:
+        note(f"the trained encoder runs on {session.status()}.")
+    return Embedder.default().using(session.encoder(args.on_cluster_loss, note=note))
+
+
+def close_compute() -> None:
+    """Stop the local Ray this command started, or leave the cluster it joined."""
+    while _open:
+        _open.pop().close()
