@@ -149,7 +149,7 @@ def test_no_preset_is_green_unless_it_states_its_anchor(both, which, allowed):
 
 
 def test_the_latency_of_a_trained_encoder_counts_encoding_the_question(wb):
-    """Each timed search encodes its question: the query cache is empty before every search."""
+    """Each timed search encodes its question anew (fresh_queries), and the caches are left as they were."""
     mini = wb.using(retriever="minilm")
     calls = []
     real = mini.embedder.model.encode
@@ -160,6 +160,7 @@ def test_the_latency_of_a_trained_encoder_counts_encoding_the_question(wb):
     finally:
         mini.embedder.model.encode = real
     assert len(calls) == 2 * len(wb.questions)          # both routes, every question encoded each time
+    assert not mini.embedder._fresh
 
 
 @pytest.mark.parametrize("anchor", ["the of", "is a", "((", "'-'"])

@@ -8,10 +8,11 @@ The forward pass is the model card's, step by step:
     embeddings    word + position + token type, then LayerNorm
     6 layers      12-head self-attention, add & LayerNorm; feed-forward 384 -> 1536 -> 384 with GELU, add & LayerNorm
     pooling       the mean of the last layer over the real tokens (padding left out), then L2 norm
-Texts are sorted by length and batched (padded to the longest of their batch) for the big products; attention
-and pooling run per text over its real pieces only, so padding changes nothing. The height of a batch's
-matrices can change the last bits of a long text's vector (within about 1e-7: BLAS may sum in another order), so
-whoever encodes for the process cuts the same batches (`batched`; Ray does, see ray_encoder). With threads=2 two batches run at once, each with one BLAS thread.
+Texts are sorted by length and batched (padded to the longest of their batch); every product, attention and the
+pooling run per text over its own rows only, so a text's vector is the same, bit for bit, alone or in any batch
+(a BLAS product's last bits can depend on the matrix's height, as AVX-512 OpenBLAS shows: a product over a whole
+batch would make a vector depend on its neighbours). Whoever encodes cuts batches the same way (`batched`; Ray
+does, see ray_encoder), for speed only. With threads=2 two batches run at once, each with one BLAS thread.
 
 GELU is the exact one, x * Phi(x), with erfc by Abramowitz & Stegun 7.1.26 (absolute error < 1.5e-7);
 the vectors agree with sentence-transformers on torch within about 3e-7 (tests/test_minilm.py).
@@ -185,32 +186,40 @@ class MiniLM:
 
     # --- the forward pass -------------------------------------------------------------------
     def forward(self, ids: np.ndarray, mask: np.ndarray) -> np.ndarray:
-        """(B, 384) normalised mean-pooled vectors of a padded batch: ids (B, L) int, mask (B, L) bool."""
+        """(B, 384) normalised mean-pooled vectors of a padded batch: ids (B, L) int, mask (B, L) bool, L >= 4.
+
+        Every product runs per text, over its own rows only (at least 4: below 4 rows BLAS takes another path), so
+        a text's vector never depends on its batch: a BLAS product's last bits can depend on the matrix's height.
+        """
         B, L = ids.shape
         x = self.word[ids.reshape(-1)] + np.tile(self.position[:L], (B, 1))   # (B*L, 384)
         x += self.type0
         layer_norm_(x, *self.emb_norm)
         lengths = mask.sum(axis=1)                                                         # (B,) real tokens
+        rows = np.maximum(lengths, 4).tolist()                                             # (B,) rows each product uses
         ctx = np.zeros((B, L, HEADS, DIM // HEADS), dtype=np.float32)                      # heads side by side
+
+        def linear(inp, w, bias, width):
+            """inp (B*L, d) @ w.T + bias, text by text over its own rows: (B*L, width)."""
+            out = np.zeros((B, L, width), dtype=np.float32)
+            src = inp.reshape(B, L, -1)
+            for t, r in enumerate(rows):
+                np.matmul(src[t, :r], w.T, out=out[t, :r])
+            out += bias
+            return out.reshape(B * L, width)
+
         for ly in self.layers:
-            qkv = x @ ly["qkv"].T                                                          # (B*L, 1152)
-            qkv += ly["qkv_b"]
-            qkv = qkv.reshape(B, L, 3, HEADS, -1)                                          # (B, L, q/k/v, 12, 32)
+            qkv = linear(x, ly["qkv"], ly["qkv_b"], 3 * DIM).reshape(B, L, 3, HEADS, -1)   # (B, L, q/k/v, 12, 32)
             for b, n in enumerate(lengths.tolist()):     # one text at a time, its real tokens only (no padding)
                 q, k, v = (qkv[b, :n, i].transpose(1, 0, 2) for i in range(3))            # each (12, n, 32)
                 att = q @ k.transpose(0, 2, 1)                                             # (12, n, n), q pre-scaled
                 softmax_(att)
                 np.matmul(att, v, out=ctx[b, :n].transpose(1, 0, 2))
             del qkv, att
-            h = ctx.reshape(B * L, DIM) @ ly["out"].T
-            h += ly["out_b"]
-            x += h
+            x += linear(ctx.reshape(B * L, DIM), ly["out"], ly["out_b"], DIM)
             layer_norm_(x, *ly["norm1"])
-            up = x @ ly["up"].T                                                          # (B*L, 1536)
-            up += ly["up_b"]
-            h = gelu_(up) @ ly["down"].T
-            h += ly["down_b"]
-            x += h
+            up = linear(x, ly["up"], ly["up_b"], 4 * DIM)                                  # (B*L, 1536)
+            x += linear(gelu_(up), ly["down"], ly["down_b"], DIM)
             layer_norm_(x, *ly["norm2"])
         x = x.reshape(B, L, DIM)
         pooled = np.stack([x[b, :n].sum(axis=0) / np.float32(n) for b, n in enumerate(lengths.tolist())])

@@ -22,6 +22,7 @@ file lasts; delete the file to start afresh) and other models.
 """
 from __future__ import annotations
 
+import contextlib
 import copy
 import functools
 import hashlib
@@ -121,6 +122,7 @@ class Embedder:
         self.backend = backend        # backend(seqs, threads, on_batch) like MiniLM.encode_pieces; None: this process
         self._memory: dict[tuple[str, bytes], np.ndarray] = {}     # (model key, text key) -> (rows, 384)
         self._queries: dict[str, np.ndarray] = {}
+        self._fresh = 0                                           # > 0 inside fresh_queries()
         self._lock = threading.RLock()
         self._loading = threading.Lock()                          # held while the model loads
         self.encoded = 0                                          # texts encoded by the model (not from a cache)
@@ -267,6 +269,8 @@ class Embedder:
         """(384,) unit vector of a question, encoded alone (so that it never depends on other questions): from
         memory (`prepare` encodes questions alone too), the pack, or the encoder."""
         with self._lock:
+            if self._fresh:                  # a timing: every question encoded anew, nothing remembered
+                return self.model.encode([question])[0]
             v = self._queries.get(question)
             if v is None:
                 packed = self.pack.get_many(MODEL_KEY, [text_key(question)])
@@ -274,10 +278,17 @@ class Embedder:
                 self._remember_query(question, v)
             return v
 
-    def forget_queries(self) -> None:
-        """Drop the remembered question vectors, so that the next `query` encodes (a timing counts it)."""
+    @contextlib.contextmanager
+    def fresh_queries(self):
+        """Within it, `query` encodes every question anew and remembers nothing, so that a timing counts what a
+        new question costs; the caches are left as they are."""
         with self._lock:
-            self._queries.clear()
+            self._fresh += 1
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._fresh -= 1
 
 
 @functools.cache
