@@ -20,7 +20,7 @@ from rag_core.evaluation.workbench import ARTICLE_CHUNKER, Workbench
 from rag_core.retrieval.chunkers import ChunkerConfig
 from rag_core.retrieval.index import Index
 from rag_core.retrieval.tokenized import TokenizedCorpus
-from rag_core.text import normalize
+from rag_core.text import normalize, words
 
 WORDS = ["a", "b", "ab", "ba", "a.", "b\n\n"]      # short tokens: many overlapping, mid-word and repeated matches
 
@@ -55,17 +55,19 @@ def random_case(rng: random.Random):
     docs = tuple(Document(f"d{i}", " ".join(rng.choice(WORDS) for _ in range(rng.randint(1, 40))))
                  for i in range(rng.randint(1, 3)))
     rows = []
-    for _ in range(rng.randint(1, 4)):
-        d = rng.choice(docs)
-        text = normalize(d.text)
-        if rng.random() < 0.5:                                  # whole words
-            tokens = text.split()
-            i = rng.randrange(len(tokens))
-            anchor = " ".join(tokens[i:i + rng.randint(1, 4)])
-        else:                                                   # any piece of the text, words cut anywhere
-            i = rng.randrange(len(text))
-            anchor = text[i:i + rng.randint(1, 9)].strip() or text.split()[0]
-        rows.append(("where is the answer?", d.id, anchor))
+    while not rows:                    # an anchor with no word to state ('. a') is excluded by the golden check
+        for _ in range(rng.randint(1, 4)):
+            d = rng.choice(docs)
+            text = normalize(d.text)
+            if rng.random() < 0.5:                                  # whole words
+                tokens = text.split()
+                i = rng.randrange(len(tokens))
+                anchor = " ".join(tokens[i:i + rng.randint(1, 4)])
+            else:                                                   # any piece of the text, words cut anywhere
+                i = rng.randrange(len(text))
+                anchor = text[i:i + rng.randint(1, 9)].strip() or text.split()[0]
+            if words(anchor):
+                rows.append(("where is the answer?", d.id, anchor))
     return Corpus(docs), rows
 
 
