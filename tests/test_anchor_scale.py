@@ -54,6 +54,7 @@ def brute_first_cut(tc, check, sizes, min_size):
 def random_case(rng: random.Random):
     docs = tuple(Document(f"d{i}", " ".join(rng.choice(WORDS) for _ in range(rng.randint(1, 40))))
                  for i in range(rng.randint(1, 3)))
+    docs += (Document(f"d{len(docs)}", "b ba " + docs[0].text),)   # some word to state in every case
     rows = []
     while not rows:                    # an anchor with no word to state ('. a') is excluded by the golden check
         for _ in range(rng.randint(1, 4)):
