@@ -186,3 +186,19 @@ def test_a_draft_is_never_green_even_when_it_holds_the_golden_anchor():
     j = judge_answer(f"The default cutoff is 0.9 [S{n}].", a.spans, a.retrieved.ids, ix, "a",
                      "The default cutoff is 0.9", wb.trusted)
     assert j.outcome == "wrong source" and j.tone != "green"
+
+
+def test_the_ask_page_checks_each_answer_once_per_checker(monkeypatch):
+    """One judgement per answer: the scripted answer's strict verdict comes from `ask` and is reused, the article's
+    checker runs once beside it (it was three strict passes and one article pass per answer)."""
+    from apptest_helpers import CUTOFF, open_page
+    from rag_core.evaluation import judgement, pipeline
+    calls = []
+
+    def counting(real):
+        return lambda answer, spans, mode="strict": calls.append(mode) or real(answer, spans, mode)
+
+    monkeypatch.setattr(pipeline, "verify", counting(pipeline.verify))
+    monkeypatch.setattr(judgement, "verify", counting(judgement.verify))
+    open_page("ask", query={"ask_question": CUTOFF})
+    assert calls.count("strict") == 1 and calls.count("article") == 1, calls
