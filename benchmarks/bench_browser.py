@@ -24,27 +24,13 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
-from browser import StreamlitServer, chromium_problem, launch_chromium, wait_idle  # noqa: E402
+from browser import RESULTS_SHOWN, StreamlitServer, chromium_problem, launch_chromium, wait_idle  # noqa: E402
 from rag_core import ChunkerConfig, Workbench  # noqa: E402
 from rag_core.evaluation.pipeline import ask  # noqa: E402
 
 ASK_GOAL_S, ABLATIONS_GOAL_S = 0.5, 3.0
 N_CHARTS = 8
 TIMEOUT_MS = 60_000
-
-# true once the page shows the results of `want` (labels of its spans, S1 first) and nothing is stale
-RESULTS_SHOWN = """([question, labels]) => {
-    const app = document.querySelector('[data-testid="stApp"]');
-    if (!app || app.dataset.testScriptState !== 'notRunning') return false;
-    const main = document.querySelector('[data-testid="stMain"]');
-    if (main.querySelector('[data-stale="true"], [data-testid="stSkeleton"]')) return false;
-    const rows = [...main.querySelectorAll('[data-testid="stMarkdownContainer"] p')]
-        .map(p => p.innerText.trim()).filter(t => /^\\S+ · chunk \\d+$/.test(t));
-    if (rows.join('|') !== labels.join('|')) return false;
-    const prompt = [...main.querySelectorAll('[data-testid="stCode"]')].some(c => c.innerText.includes('QUESTION: ' + question));
-    const verdict = [...main.querySelectorAll('.stMarkdownBadge')].some(b => /^(anchored|refused|abstained)$/.test(b.innerText.trim()));
-    return prompt && verdict;
-}"""
 
 # the script run is over and every element has arrived (9 tables; charts may still be drawing)
 ELEMENTS_IN = """(n) => {

@@ -96,22 +96,6 @@ CHARTS_DRAWN = """(n) => {
 }"""
 
 
-# true once the page shows the results of a question: the labels of its spans, its prompt, a verdict, nothing stale
-RESULTS_SHOWN = """([question, labels]) => {
-    const app = document.querySelector('[data-testid="stApp"]');
-    if (!app || app.dataset.testScriptState !== 'notRunning') return false;
-    const main = document.querySelector('[data-testid="stMain"]');
-    if (main.querySelector('[data-stale="true"], [data-testid="stSkeleton"]')) return false;
-    const rows = [...main.querySelectorAll('[data-testid="stMarkdownContainer"] p')]
-        .map(p => p.innerText.trim()).filter(t => /^\\S+ · chunk \\d+$/.test(t));
-    if (rows.join('|') !== labels.join('|')) return false;
-    const prompt = [...main.querySelectorAll('[data-testid="stCode"]')].some(c => c.innerText.includes('QUESTION: ' + question));
-    const verdict = [...main.querySelectorAll('.stMarkdownBadge')]
-        .some(b => /^(answered|wrong source|refused|abstained)$/.test(b.innerText.trim()));
-    return prompt && verdict;
-}"""
-
-
 def wait(page, script: str, arg, what: str) -> None:
     """Wait until `script` is true; on a timeout, say which step and keep a screenshot of the page."""
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
@@ -131,6 +115,7 @@ def fresh_server():
 
 
 def bench_ask(browser, retriever: str = "minilm") -> dict:
+    from browser import RESULTS_SHOWN                          # tests/ is on PYTHONPATH
     from urllib.parse import quote
     from rag_core import ChunkerConfig, Workbench
     from rag_core.evaluation.pipeline import ask

@@ -291,3 +291,20 @@ def screenshot(page, name: str) -> Path:
     path = SCREENSHOTS / f"{name}.png"
     page.screenshot(path=str(path), full_page=True)
     return path
+
+
+# true once the Ask page shows the results of a question: the labels of its spans (S1 first), its prompt, an
+# outcome badge, and nothing stale (a page function for page.wait_for_function, arg [question, labels])
+RESULTS_SHOWN = """([question, labels]) => {
+    const app = document.querySelector('[data-testid="stApp"]');
+    if (!app || app.dataset.testScriptState !== 'notRunning') return false;
+    const main = document.querySelector('[data-testid="stMain"]');
+    if (main.querySelector('[data-stale="true"], [data-testid="stSkeleton"]')) return false;
+    const rows = [...main.querySelectorAll('[data-testid="stMarkdownContainer"] p')]
+        .map(p => p.innerText.trim()).filter(t => /^\\S+ · chunk \\d+$/.test(t));
+    if (rows.join('|') !== labels.join('|')) return false;
+    const prompt = [...main.querySelectorAll('[data-testid="stCode"]')].some(c => c.innerText.includes('QUESTION: ' + question));
+    const verdict = [...main.querySelectorAll('.stMarkdownBadge')]
+        .some(b => /^(answered|misses the answer|grounded|wrong source|refused|abstained)$/.test(b.innerText.trim()));
+    return prompt && verdict;
+}"""
