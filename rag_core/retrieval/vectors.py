@@ -34,6 +34,7 @@ from typing import Callable
 
 import numpy as np
 
+from rag_core.datadir import data_dir, switch_to_wal
 from rag_core.retrieval.minilm import DIM, MAX_PIECES, MODEL_ID, MiniLM
 from rag_core.retrieval.pack import VectorPack
 from rag_core.retrieval.progress import Count
@@ -84,7 +85,7 @@ class VectorStore:
 
     @staticmethod
     def _create(con):
-        con.execute("PRAGMA journal_mode = WAL")
+        switch_to_wal(con, BUSY_S)           # two processes creating the file at once: wait, as a writer does
         con.execute("CREATE TABLE IF NOT EXISTS vectors (model TEXT NOT NULL, key BLOB NOT NULL, "
                     "rows INTEGER NOT NULL, data BLOB NOT NULL, PRIMARY KEY (model, key)) WITHOUT ROWID")
 
@@ -131,7 +132,6 @@ class Embedder:
     def default(cls) -> "Embedder":
         """The process's embedder for the data folder in force (OPENBOOK_DATA_DIR): one per folder, reading the
         bundled corpus's pack first."""
-        from rag_core.datadir import data_dir
         try:
             folder, problem = data_dir(), ""
         except ValueError as e:                                  # a folder that cannot be made: memory only

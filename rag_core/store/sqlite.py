@@ -23,11 +23,10 @@ from __future__ import annotations
 import sqlite3
 import tempfile
 import threading
-import time
 from contextlib import closing
 from pathlib import Path
 
-from rag_core.datadir import ENV
+from rag_core.datadir import ENV, switch_to_wal
 from rag_core.store.records import SCHEMA, written_by
 
 BUSY_MS = 30_000                            # how long a writer waits for another one before giving up
@@ -173,17 +172,7 @@ class SqliteFile:
 
     @staticmethod
     def _wal(con: sqlite3.Connection) -> None:
-        """Switch a new file to WAL. SQLite answers 'database is locked' at once, without waiting, while another
-        process creates the tables (a journal mode is changed only with the file to itself): wait as a writer does."""
-        deadline = time.monotonic() + BUSY_MS / 1000
-        while True:
-            try:
-                con.execute("PRAGMA journal_mode = WAL")
-                return
-            except sqlite3.OperationalError as e:
-                if "locked" not in str(e) or time.monotonic() > deadline:
-                    raise
-                time.sleep(0.02)
+        switch_to_wal(con, BUSY_MS / 1000)          # another process may be creating the file: wait as a writer
 
     def _recheck(self) -> None:
         """check(), again if the file was deleted since (the page says deleting it is how to remove everything)."""
