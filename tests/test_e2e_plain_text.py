@@ -299,9 +299,10 @@ def test_model_name_model_list_and_error_body_are_plain_text(open_page, server, 
         field.fill(value)
     for field, value in fields.items():          # both typed values are in the form when it is sent (once, in a
         expect(field).to_have_value(value)       # full run, the page never saw the model: a value was lost)
+    wait_idle(page)                              # no run going on that could redraw the form under the click
     with rerun(page):
         side.get_by_role("button", name="Use this model").click()
-    expect(main(page)).to_contain_text("Model: model:")
+    expect(main(page)).to_contain_text("Model: model:", timeout=SLOW_MS)
     wait_idle(page)
     check_plain(page, ["model"], "the Model page with a payload model name")
     side.get_by_role("button", name="Check connection").click()          # the server's model list, shown
