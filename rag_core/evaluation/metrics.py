@@ -93,10 +93,20 @@ def contradicted(index: Index, ranked: list, k: int, trusted=("current",)) -> in
     return sum(bool(np.any(~np.isin(status[np.asarray(ids[:k], dtype=np.int64)], trusted))) for ids in ranked)
 
 
-def fixed_window_count(n_words: int, size: int, overlap: int) -> int:
-    """How many windows fixed_window makes of a document of n words (1 for an empty one)."""
-    ChunkerConfig("fixed", size, overlap)            # validates: a step of 0 would divide by zero
-    return max(1, math.ceil(n_words / (size - overlap)))
+def _window(size: int, overlap: int) -> int:
+    """The step of a fixed window, its settings checked (ChunkerConfig's ValueError when they make no window)."""
+    if not (isinstance(size, int) and isinstance(overlap, int) and 0 <= overlap < size):
+        ChunkerConfig("fixed", size, overlap)        # raises, saying how to fix them
+    return size - overlap
+
+
+def fixed_window_count(n_words, size: int, overlap: int):
+    """How many windows fixed_window makes of a document of n words (1 for an empty one); n_words may be an array
+    of document lengths, then the counts are an array too."""
+    step = _window(size, overlap)
+    if isinstance(n_words, np.ndarray):
+        return np.maximum(1, -(-n_words // step))
+    return max(1, math.ceil(n_words / step))
 
 
 def anchor_is_cut(ranges, size: int, overlap: int) -> bool:
@@ -105,17 +115,28 @@ def anchor_is_cut(ranges, size: int, overlap: int) -> bool:
     Windows start at multiples of step = size - overlap; one holds [a, b] when start <= a and b < start + size,
     i.e. when the first multiple of step at or after b - size + 1 is <= a.
     """
-    ChunkerConfig("fixed", size, overlap)            # validates
-    step, pairs = size - overlap, _ranges(ranges)
+    step, pairs = _window(size, overlap), _ranges(ranges)
     lo = np.maximum(0, pairs[:, 1] - size + 1)
     return not bool(np.any(-(-lo // step) * step <= pairs[:, 0]))
 
 
-def cut_anchors(tc: TokenizedCorpus, check: GoldenCheck, size: int, overlap: int) -> int:
-    """Valid questions whose anchor is not whole in any fixed window of ITS OWN document."""
+def own_occurrences(tc: TokenizedCorpus, check: GoldenCheck) -> tuple[np.ndarray, np.ndarray]:
+    """Every valid question's occurrences in its own document, end to end: ((n, 2) first/last token pairs,
+    (n,) the question each belongs to)."""
     positions = {d.id: i for i, d in enumerate(tc.corpus.documents)}
-    return sum(anchor_is_cut(check.occurrences[q].get(positions[row.doc], []), size, overlap)
-               for q, row in enumerate(check.valid))
+    own = [_ranges(check.occurrences[q].get(positions[row.doc], [])) for q, row in enumerate(check.valid)]
+    pairs = np.concatenate(own) if own else np.zeros((0, 2), dtype=np.int64)
+    return pairs, np.repeat(np.arange(len(own)), [len(p) for p in own])
+
+
+def cut_anchors(tc: TokenizedCorpus, check: GoldenCheck, size: int, overlap: int, own=None) -> int:
+    """Valid questions whose anchor is not whole in any fixed window of ITS OWN document (anchor_is_cut for all of
+    them at once); `own`: own_occurrences(tc, check) when the caller already has it."""
+    step = _window(size, overlap)
+    pairs, owner = own if own is not None else own_occurrences(tc, check)
+    lo = np.maximum(0, pairs[:, 1] - size + 1)
+    held = -(-lo // step) * step <= pairs[:, 0]
+    return int(np.sum(np.bincount(owner, weights=held, minlength=len(check.valid)) == 0))
 
 
 def first_cut_example(tc: TokenizedCorpus, check: GoldenCheck, sizes, min_size: int = 60):

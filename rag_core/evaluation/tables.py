@@ -41,7 +41,7 @@ import pandas as pd
 from rag_core.evaluation.judgement import GOLDEN_OUTCOMES
 from rag_core.evaluation.losses import losses_table
 from rag_core.evaluation.metrics import (contradicted, cut_anchors as count_cut, first_cut_example,
-                                         fixed_window_count, recall_at)
+                                         fixed_window_count, own_occurrences, recall_at)
 from rag_core.evaluation.outcomes import PIPELINE_CANDIDATES, PIPELINE_FINAL, filters, frame, outcomes_by_filter
 from rag_core.evaluation.pipeline import OUTCOMES, ask
 from rag_core.evaluation.workbench import ARTICLE_CHUNKER, Workbench
@@ -108,13 +108,14 @@ def size_overlap(wb: Workbench, chunker: ChunkerConfig = ARTICLE_CHUNKER, *, pai
 
 def cut_anchors(wb: Workbench, chunker: ChunkerConfig = ARTICLE_CHUNKER, *, sizes=CUT_SIZES) -> pd.DataFrame:
     """Anchors not whole in any fixed window of their document, per size, without and with 20 % overlap."""
-    n_words = [len(t) for t in wb.tc.tokens]
+    n_words = np.array([len(t) for t in wb.tc.tokens], dtype=np.int64)
+    own = own_occurrences(wb.tc, wb.check)                     # every question's occurrences, found once
     rows = []
     for s in sizes:
-        rows.append({"size": s, "cut_without_ovl": count_cut(wb.tc, wb.check, s, 0),
-                     "cut_with_20_percent": count_cut(wb.tc, wb.check, s, s // 5),
-                     "chunks_without_ovl": sum(fixed_window_count(n, s, 0) for n in n_words),
-                     "chunks_with_20_percent": sum(fixed_window_count(n, s, s // 5) for n in n_words)})
+        rows.append({"size": s, "cut_without_ovl": count_cut(wb.tc, wb.check, s, 0, own),
+                     "cut_with_20_percent": count_cut(wb.tc, wb.check, s, s // 5, own),
+                     "chunks_without_ovl": int(fixed_window_count(n_words, s, 0).sum()),
+                     "chunks_with_20_percent": int(fixed_window_count(n_words, s, s // 5).sum())})
     return frame(rows, wb)
 
 
