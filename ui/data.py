@@ -7,6 +7,8 @@
 - `read_uploads`, `read_golden`: the user's files, read once per session.
 - `latency()`: the latency table, timed live.
 - `tour_step(n, chunker, controls)`: a step of the tour (rag_core.evaluation.tour), per dataset and settings.
+- `compute_status()`: where the trained encoder runs (this process, or the sidebar's Ray: one session per
+  server, shared by the browser sessions that chose it, left when the last of them ends or chooses this process).
 - `engine_status()`: the search engine in use (the sidebar's, or the in-process one while the database fails),
   checked once per choice and again once its connection closed; `engine_recall()` of an approximate engine against
   exact search.
@@ -15,11 +17,13 @@ Left out on purpose: any computation (it belongs to rag_core) and persistence ac
 """
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import gc
 import hashlib
 import os
 import threading
+import uuid
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -32,6 +36,9 @@ from rag_core.data.golden import load_golden
 from rag_core.data.ingest import IngestResult, Limits, read_files, read_golden_csv
 from rag_core.evaluation import tables
 from rag_core.retrieval.engines import registry        # names the engines; psycopg only when one is made
+from rag_core.retrieval.ray_sessions import RAY             # ray itself only when a session is opened
+from rag_core.text import mask_secrets
+from ui.widgets import plain
 
 
 @dataclass(frozen=True)
@@ -126,9 +133,10 @@ def workbench() -> Workbench:
 
 
 def _with_sidebar(base: Workbench) -> Workbench:
-    return base.using(retriever=st.session_state.get("retriever", "hashing"),
-                      reranker=st.session_state.get("reranker", "lexical"),
-                      engine=engine_status().name).connected(database_url())
+    wb = base.using(retriever=st.session_state.get("retriever", "hashing"),
+                    reranker=st.session_state.get("reranker", "lexical"),
+                    engine=engine_status().name).connected(database_url())
+    return wb.encoding_with(ray_embedder(wb)) if compute_status().name == "ray" else wb
 
 
 def settings_key(wb: Workbench, dataset_key: str | None = None) -> str:
@@ -192,6 +200,94 @@ def engine_recall(chunker: ChunkerConfig, k: int) -> float:
         prepare([chunker], wb)
         held[key] = wb.engine_recall(chunker, k, set(wb.trusted))
     return held[key]
+
+
+# ---------------------------------------------------------------- where the trained encoder runs
+
+class ComputeStatus(NamedTuple):
+    name: str                 # where encoding runs: "ray" (the sidebar's cluster), or "process" (also while it fails)
+    problem: str | None       # why the sidebar's Ray is not used, in one sentence, or None
+    text: str                 # what computes, in words (never a secret)
+    session: object = None    # the RayCompute in use (shared by the browser sessions that chose it)
+
+
+HERE = "this process"
+
+
+def ray_address() -> str | None:
+    """The sidebar's Ray address (this session only, never in a link), else the server's OPENBOOK_RAY_ADDRESS,
+    else None: a local Ray with this machine's cores."""
+    return st.session_state.get("ray_address") or os.environ.get("OPENBOOK_RAY_ADDRESS") or None
+
+
+@st.cache_resource(scope="session", on_release=lambda user: RAY.leave(user))
+def _ray_user() -> str:
+    """This browser session's name for the shared Ray session: when the session ends, it leaves (and the last one
+    to leave stops a local Ray)."""
+    return uuid.uuid4().hex
+
+
+def compute_status() -> ComputeStatus:
+    """The sidebar's Ray when it can be used, else this process with the reason. Every run joins the shared session
+    again (at once when it is open: a reload or a page switch keeps it), so the session knows who uses it. A failure
+    or a cluster lost mid-run is kept until "Try again" (`forget_compute_status`) or another address."""
+    if st.session_state.get("compute", "process") != "ray":
+        return ComputeStatus("process", None, HERE)
+    key = ray_address()
+    held = st.session_state.get("_compute_status")
+    if held is not None and held[0] == key:
+        if held[1].problem:
+            return held[1]
+        if held[1].session is not None and held[1].session.gone:
+            status = ComputeStatus("process", f"The Ray cluster is gone ({held[1].session.gone}).", HERE)
+            st.session_state["_compute_status"] = (key, status)
+            return status
+    opening = RAY.session is None or RAY.address != key
+    where = (f"Joining the Ray cluster at {mask_secrets(key)}…" if key else
+             f"Starting a local Ray with this machine's {os.cpu_count()} CPUs…")
+    try:
+        with st.spinner(where) if opening else contextlib.nullcontext():
+            session = RAY.join(_ray_user(), key)
+        if held is not None and held[0] == key and held[1].session is session:
+            return held[1]                 # the same session: its status line as read when it was joined
+        status = ComputeStatus("ray", None, session.status(), session)
+    except ValueError as e:            # not installed, nothing answers, not Ray, refused to join, another cluster
+        status = ComputeStatus("process", mask_secrets(str(e)), HERE)
+    st.session_state["_compute_status"] = (key, status)
+    return status
+
+
+def forget_compute_status() -> None:
+    """Check the sidebar's Ray again on the next run (after a new address, Try again, or this process chosen)."""
+    st.session_state.pop("_compute_status", None)
+    st.session_state.pop("_ray_embedder", None)
+    if st.session_state.get("compute", "process") != "ray":
+        RAY.leave(_ray_user(), now=True)
+
+
+def ray_embedder(wb: Workbench):
+    """The trained encoder with the process's caches, encoding on the sidebar's Ray (one per session and Ray
+    session): a cluster lost mid-run finishes the run here and says so once (`compute_notes`)."""
+    session = compute_status().session
+    held = st.session_state.get("_ray_embedder")
+    if held is None or held[0] is not session:
+        notes = st.session_state.setdefault("_compute_notes", [])
+        held = st.session_state["_ray_embedder"] = (session, wb.embedder.using(session.encoder("process",
+                                                                                                note=notes.append)))
+    return held[1]
+
+
+def ray_counts() -> tuple[int, int]:
+    """(texts this session encoded on Ray, texts of its runs finished here after a cluster was lost)."""
+    held = st.session_state.get("_ray_embedder")
+    return (held[1].backend.on_ray, held[1].backend.here) if held else (0, 0)
+
+
+def compute_notes() -> list:
+    """What happened to this session's runs on Ray (a cluster lost mid-run), each once, then forgotten."""
+    notes = st.session_state.get("_compute_notes", [])
+    said, notes[:] = list(notes), []
+    return said
 
 
 def _dataset_workbench() -> Workbench:
@@ -306,6 +402,8 @@ def prepare_all(jobs) -> None:
     finally:
         if bar:
             bar[0].empty()
+        for note in compute_notes():         # a Ray cluster lost mid-run: the rest was encoded here
+            st.warning(plain(note[:1].upper() + note[1:]), icon=":material/cloud_off:")
 
 
 def _needs(jobs) -> tuple[Workbench, dict] | None:

@@ -19,7 +19,7 @@ import streamlit as st
 
 from rag_core.retrieval.retrievers import DESCRIPTIONS, RERANKERS, RETRIEVERS
 from rag_core.retrieval.engines.base import EngineError
-from ui import data, engine_form, model_config, model_form, navigation, settings, widgets
+from ui import compute_form, data, engine_form, model_config, model_form, navigation, settings, widgets
 
 RETRIEVER_NAMES = {"hashing": "Hashing (the article's)", "bm25": "BM25", "minilm": "MiniLM (trained encoder)",
                    "hybrid": "Hybrid (BM25 + MiniLM)"}
@@ -71,6 +71,7 @@ def draw():
                      args=("reranker",), format_func=RERANKER_NAMES.get,
                      help=" ".join(f"{RERANKER_NAMES[r]}: {DESCRIPTIONS[r]}" for r in RERANKERS))
         engine_form.render()
+        compute_form.render()
         with st.expander("Model server (optional)", icon=":material/smart_toy:"):
             model_form.render()
         widgets.glossary_popover()
@@ -83,6 +84,7 @@ def run(pg) -> None:
     search) is a readable message, and the next run checks the database again (in process while it fails)."""
     try:
         pg.run()
+        compute_form.show_counts()          # what the page encoded on Ray, counted
     except EngineError as e:
         widgets.error(f"The search stopped: {e} The next run of this page checks the database again and searches "
                       "in process while it fails.")

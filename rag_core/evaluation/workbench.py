@@ -5,6 +5,7 @@
     ranks = wb.ranks(ChunkerConfig("fixed", 160, 32), k=50)
     dense = wb.using(retriever="minilm", reranker="dense", on_progress=lambda done, total, what: print(what))
     on_pg = wb.connected("postgresql://...").using(engine="postgres")     # the same tables, searched by PostgreSQL
+    on_ray = wb.encoding_with(Embedder.default().using(compute.encoder()))  # the same, encoded on a Ray cluster
 
 Everything the tables and the dashboard compute goes through here, so a corpus is tokenized once
 and an index is built once per chunker and retriever. `using` gives a sibling with other retrieval
@@ -94,6 +95,15 @@ class Workbench:
             return self
         sibling = copy.copy(self)
         sibling.database_url = url
+        return sibling
+
+    def encoding_with(self, embedder) -> "Workbench":
+        """A sibling whose trained encoder is `embedder` (e.g. the same caches, encoding on a Ray cluster:
+        `Embedder.using`); memos shared, since where vectors are computed changes none of them."""
+        if embedder is self._embedder:
+            return self
+        sibling = copy.copy(self)
+        sibling._embedder = embedder
         return sibling
 
     @property

@@ -241,6 +241,7 @@ class RayEncoder:
         self.batch_pieces = batch_pieces          # per batch sent (smaller: finer progress, more round trips)
         self.lost = ""                 # what went wrong in the last run, if anything (one sentence)
         self.noted = False
+        self.on_ray = self.here = 0    # texts encoded by the cluster's actors, and by this process after a loss
         self.note = note               # told once, in one sentence, when the rest of a run is encoded here
 
     def __call__(self, seqs: list[np.ndarray], threads: int = 1,
@@ -279,6 +280,7 @@ class RayEncoder:
             self.note(f"the Ray cluster failed mid-run ({self.lost}) after {done:,} of {len(seqs):,} texts; "
                       f"the {left:,} left are encoded in this process.")
         here = MiniLM.load().encode_pieces(seqs, threads, on_batch, batches=rest)     # the same batches, here
+        self.here += left
         for b in rest:
             out[b] = here[b]
         return out
@@ -301,6 +303,7 @@ class RayEncoder:
                 failed.append(batch)
             else:
                 out[batch] = vecs
+                self.on_ray += len(batch)        # counted as it arrives: a run interrupted keeps its count
                 if on_batch:
                     on_batch(batch, vecs)
                 got += len(batch)

@@ -1,0 +1,125 @@
+"""The dashboard's Ray: one session per server on a real local Ray, shared by browser sessions, and the sidebar's
+compute choice as AppTest sees it (nothing of Ray mocked; an address where nothing listens is a closed port).
+
+The regression this file guards first: a local Ray started from a thread that then ends (every Streamlit run is a
+new thread) must keep running: Linux kills a process's children when the *thread* that started them ends.
+"""
+from __future__ import annotations
+
+import socket
+import sys
+import threading
+
+import numpy as np
+import pytest
+
+from apptest_helpers import open_page
+from rag_core.retrieval.minilm import MiniLM
+from rag_core.retrieval.ray_sessions import RAY, RaySessions
+
+
+def closed_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+def sessions():
+    s = RaySessions(linger_s=0)
+    yield s
+    s.close()
+
+
+def test_a_local_ray_started_from_a_thread_that_ends_keeps_running_and_is_shared(sessions):
+    got = {}
+    starter = threading.Thread(target=lambda: got.update(session=sessions.join("alice", None)))
+    starter.start()
+    starter.join()                                   # the thread that asked for Ray is gone, as a page run is
+    session = got["session"]
+    assert sessions.join("bob", None) is session and sessions.users == {"alice", "bob"}
+    assert session.check_alive() and "1 node" in session.status()
+    model = MiniLM.load()
+    seqs = [MiniLM.framed(p) for p in model.pieces(["a kiln soaks before cooling", "heddles are oiled weekly"])]
+    assert np.array_equal(session.encoder()(seqs), model.encode_pieces(seqs))   # its actors answer, bit for bit
+    sessions.leave("alice")
+    assert sessions.session is session               # bob still uses it
+    sessions.leave("bob")
+    sessions.leave("bob")                            # twice is harmless
+    assert sessions.session is None and not session.ray.is_initialized()      # the local Ray stopped
+
+
+def test_another_address_while_someone_uses_ray_names_no_address_and_a_dead_one_is_one_sentence(sessions):
+    port = closed_port()
+    sessions.join("alice", None)
+    with pytest.raises(ValueError, match="another Ray cluster for another browser session") as e:
+        sessions.join("bob", f"127.0.0.1:{port}")
+    assert str(port) not in str(e.value) and "bob" not in sessions.users
+    sessions.leave("alice")
+    with pytest.raises(ValueError, match=f"^No Ray cluster answers at 127.0.0.1:{port} "):
+        sessions.join("bob", f"127.0.0.1:{port}")
+    assert sessions.session is None and not sessions.users
+
+
+def test_the_last_user_leaving_closes_only_after_the_linger_so_a_reload_keeps_ray():
+    s = RaySessions(linger_s=30)
+    try:
+        first = s.join("tab", None)
+        s.leave("tab")                               # a reload: the websocket closes ...
+        assert s.join("tab-again", None) is first     # ... and opens again: the same Ray, not restarted
+        assert s._closing is None and first.check_alive()
+    finally:
+        s.close()
+    assert s.session is None
+
+
+# ---------------------------------------------------------------- the sidebar, as AppTest sees it
+
+def compute_box(at):
+    return next(s for s in at.sidebar.selectbox if s.label == "Compute")
+
+
+def sidebar_texts(at) -> list[str]:
+    return [e.value for e in at.sidebar.error] + [c.value for c in at.sidebar.caption]
+
+
+@pytest.fixture
+def shared_ray():
+    yield RAY
+    RAY.close()
+
+
+def test_choosing_ray_says_what_computes_and_choosing_this_process_leaves(shared_ray):
+    at = open_page("overview")
+    assert compute_box(at).value == "process"
+    assert not [t for t in at.sidebar.text_input if t.label == "Ray address"]      # no address field by default
+    compute_box(at).select("ray").run()
+    said = [t for t in sidebar_texts(at) if t.startswith("Computing on Ray")]
+    assert said and "local\\: 1 node" in said[0] and "On Ray: encoding chunks" in said[0], sidebar_texts(at)
+    field = next(t for t in at.sidebar.text_input if t.label == "Ray address")
+    assert field.value == "" and "compute" not in at.query_params and RAY.session is not None
+    compute_box(at).select("process").run()
+    assert RAY.session is None and not any("Ray" in t for t in sidebar_texts(at))      # left, and the Ray stopped
+
+
+def test_an_address_where_nothing_listens_is_one_sentence_and_everything_runs_here(shared_ray):
+    port = closed_port()
+    at = open_page("overview", session={"compute": "ray"})
+    field = next(t for t in at.sidebar.text_input if t.label == "Ray address")
+    field.input(f"10.0.0.1:{port}").run()       # typed then Enter: AppTest sends the value like Enter does
+    field = next(t for t in at.sidebar.text_input if t.label == "Ray address")
+    assert field.value == "" and at.session_state["ray_address"] == f"10.0.0.1:{port}"
+    errors = [e.value for e in at.sidebar.error]
+    assert len(errors) == 1 and "Until it is fixed, everything runs in this process" in errors[0], errors
+    assert "Try again" in [b.label for b in at.sidebar.button]
+    assert f"{port}" not in str(dict(at.query_params))
+    next(b for b in at.sidebar.button if b.label == "Forget this address").click().run()
+    assert "ray_address" not in at.session_state
+
+
+def test_without_ray_installed_the_sidebar_says_how_to_get_it(shared_ray, monkeypatch):
+    monkeypatch.setitem(sys.modules, "ray", None)          # what an environment without Ray looks like
+    at = open_page("overview", session={"compute": "ray"})
+    errors = [e.value for e in at.sidebar.error]
+    assert len(errors) == 1 and "Ray is not installed" in errors[0] and "requirements\\-ray\\.txt" in errors[0], errors
+    assert not at.exception
