@@ -123,3 +123,40 @@ def test_without_ray_installed_the_sidebar_says_how_to_get_it(shared_ray, monkey
     errors = [e.value for e in at.sidebar.error]
     assert len(errors) == 1 and "Ray is not installed" in errors[0] and "requirements\\-ray\\.txt" in errors[0], errors
     assert not at.exception
+
+
+def test_a_head_killed_before_a_run_finishes_it_here_says_so_once_then_the_sidebar_says_gone(shared_ray):
+    import uuid
+    import psutil
+    from rag_core import Workbench
+    from rag_core.data.corpus import Corpus, Document
+    from rag_core.retrieval.vectors import Embedder, VectorStore
+    from apptest_helpers import chunk_labels, unescape
+    from ui import data
+    run = uuid.uuid4().hex[:8]                       # texts no cache holds
+    docs = [Document("kiln", " ".join(f"Firing {run}-{i} soaks for {i % 5 + 10} minutes before cooling."
+                                      for i in range(120)))]
+    mine = data.make_dataset("mine", docs, [])
+    at = open_page("overview", session={"compute": "ray", "dataset": mine})
+    assert any(t.startswith("Computing on Ray") for t in sidebar_texts(at)), sidebar_texts(at)
+    heads = [p for p in psutil.Process().children(recursive=True) if "gcs_server" in p.name()]
+    assert len(heads) == 1
+    heads[0].kill()
+    heads[0].wait(10)
+    question = "How long does the kiln soak before cooling?"
+    at.switch_page("pages/ask.py")
+    at.query_params.update({"retriever": "minilm", "ask_question": question})
+    at.session_state["retriever"] = "minilm"
+    at.run()
+    assert at.session_state["retriever"] == "minilm"
+    warned = [unescape(w.value) for w in at.warning if "Ray cluster failed mid" in unescape(w.value)]
+    assert len(warned) == 1 and "its head at" in warned[0] and "encoded in this process" in warned[0], \
+        [w.value for w in at.warning]
+    here = Workbench(Corpus(tuple(docs), name="mine"), [], retriever="minilm", embedder=Embedder(VectorStore(None)))
+    ix = here.index()
+    from rag_core.evaluation.pipeline import ask
+    want = [f"{ix.doc_id(int(c))} · chunk {ix.chunk_number(int(c))}" for c in ask(ix, question, 20, 3, True, {"current"}).retrieved.ids]
+    assert chunk_labels(at) == want                  # the run finished here, with the process's vectors
+    at.run()
+    assert [e.value for e in at.sidebar.error if "The Ray cluster is gone" in unescape(e.value)], sidebar_texts(at)
+    assert not [w for w in at.warning if "failed mid" in unescape(w.value)]       # said once
