@@ -32,6 +32,15 @@ def wb():
 
 
 @pytest.fixture(scope="session")
+def ray_session():
+    """One real local Ray for the test session (two CPUs), started on first use; commands run in this process
+    join it instead of starting one."""
+    from rag_core.retrieval.ray_encoder import RayCompute
+    with RayCompute(num_cpus=2) as compute:
+        yield compute
+
+
+@pytest.fixture(scope="session")
 def pg():
     """A real PostgreSQL with pgvector (tests/pg_server.py) for the whole session, started on first use. A test that
     stops it starts it again before it ends."""
