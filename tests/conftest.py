@@ -40,6 +40,13 @@ def ray_session():
         yield compute
 
 
+@pytest.fixture
+def ray_local(ray_session):
+    """The session's Ray, its actors stopped after each test (so that the next one, or a command, has the CPUs)."""
+    yield ray_session
+    ray_session.release()
+
+
 @pytest.fixture(scope="session")
 def pg():
     """A real PostgreSQL with pgvector (tests/pg_server.py) for the whole session, started on first use. A test that

@@ -29,14 +29,6 @@ from rag_core.retrieval.vectors import MODEL_KEY, WINDOWS_KEY, Embedder, VectorS
 ROOT = Path(__file__).resolve().parents[1]
 
 
-@pytest.fixture
-def ray_local(ray_session):
-    """The session's Ray (conftest), its actors stopped after each test (so that the next one, or a command, has
-    the CPUs)."""
-    yield ray_session
-    ray_session.release()
-
-
 @pytest.fixture(scope="module")
 def folders(tmp_path_factory):
     """Data folders shared by the report and compare tests: "process" holds the vectors the process encoded."""

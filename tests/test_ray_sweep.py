@@ -27,12 +27,6 @@ from rag_core.retrieval.ray_encoder import ClusterLost
 SWEEP = ("size_overlap", "strategies", "rerank")
 
 
-@pytest.fixture
-def ray_local(ray_session):
-    yield ray_session
-    ray_session.release()
-
-
 def remembered(wb: Workbench) -> int:
     """How many rankings the workbench's memo holds (shared by its siblings)."""
     return len(wb._ranked)
