@@ -20,7 +20,8 @@ Failures as the encoder's (retrieval.ray_encoder), never a hang: a worker killed
 within UNIT_S ends the cluster's part of the sweep; the units already back are kept; with on_loss="process" the
 rest is ranked in process (by the tables, as without Ray) after one `note`, with "stop" ClusterLost says so. A
 unit that fails with an error of its own (e.g. a status the corpus lacks) is left to the process too, which
-raises that error as it always does. Encoding that loses the cluster has said so already: no second note.
+raises that error as it always does. A cluster lost while encoding has said so already (the encoder's note):
+when no unit could be sent after it, no second note.
 
 Left out on purpose: the PostgreSQL engines (their searches run in the database: those units stay here), the
 answers and checks of Compare (they follow a unit's rankings question by question, in process), retrying a
@@ -152,7 +153,7 @@ def rank_units(wb: Workbench, units, compute, on_progress: Progress | None = Non
         if on_loss == "stop":
             raise ClusterLost(f"The Ray cluster failed mid-sweep ({run.lost}) after {run.done:,} of {len(units):,} "
                               f"units: run again, or use --on-cluster-loss process to rank the {left:,} left here.")
-        if note and not encoder.noted:
+        if note and (run.sent or not encoder.noted):
             note(f"the Ray cluster failed mid-sweep ({run.lost}) after {run.done:,} of {len(units):,} units; "
                  f"the {left:,} left are ranked in this process.")
     return Swept(run.done, len(units) - run.done, run.lost, run.missing)
@@ -184,7 +185,7 @@ class _Run:
     def __init__(self, wb: Workbench, units: list, compute, on_progress, unit_s: float):
         self.wb, self.units, self.compute, self.ray = wb, units, compute, compute.ray
         self.on_progress, self.unit_s = on_progress, unit_s
-        self.done, self.missing, self.lost = 0, 0, ""
+        self.done, self.missing, self.lost, self.sent = 0, 0, "", 0
         self.errors: list[int] = []          # units that failed with an error of their own: left to the process
 
     def send_all(self) -> None:
@@ -202,6 +203,7 @@ class _Run:
                     i = todo.popleft()
                     u = self.units[i]
                     pending[task.remote(base, u, self._held(u))] = i
+                    self.sent += 1
                 self._collect(pending)
             if self.lost and not self.lost.startswith("no unit") and self.compute.check_alive():
                 while pending and self._collect(pending):       # keep what the other workers finish
