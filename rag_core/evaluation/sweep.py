@@ -211,9 +211,8 @@ class _Run:
         except (ray.exceptions.RayError, ConnectionError) as e:     # the cluster went away while sending work
             self.lost = self.lost or (str(e) if isinstance(e, ConnectionError) else _sentence(e))
         finally:
-            if self.lost:
-                self.compute.check_alive()           # a head gone: leave Ray now, before it ends this process
-                for ref in pending:
+            if self.lost and self.compute.check_alive():   # a head gone: Ray is left now (else it ends this
+                for ref in pending:                            # process); a call now would start a local one
                     try:
                         ray.cancel(ref, force=True)
                     except Exception:                # gone with its cluster
