@@ -9,12 +9,10 @@ identical rankings.
 """
 import json
 import os
-import shutil
 import signal
 import socket
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -151,31 +149,6 @@ def test_compare_from_another_process_joining_the_cluster_equals_the_process(ray
     from rag_core.evaluation.workbench import ARTICLE_CHUNKER, Workbench
     keys = [text_key(t) for t in Workbench(stdlib_corpus(), load_golden()).index(ARTICLE_CHUNKER).texts]
     assert len(joined_store.get_many(MODEL_KEY, keys)) > len(set(keys)) // 3   # encoded there (the rest: the pack)
-
-
-@pytest.fixture
-def own_head():
-    """A Ray head of its own, started as a user would (`ray start --head`, two CPUs, its files in a short folder),
-    and a function that kills every process of it (those naming its folder, and their children)."""
-    import psutil
-    folder = tempfile.mkdtemp(prefix="rayhead-", dir="/tmp")
-    port = closed_port()
-    started = subprocess.run([str(Path(sys.executable).parent / "ray"), "start", "--head", "--port", str(port),
-                              "--num-cpus", "2", "--temp-dir", folder, "--include-dashboard=false",
-                              "--disable-usage-stats"], capture_output=True, text=True, timeout=180,
-                             env={**os.environ, "RAY_USAGE_STATS_ENABLED": "0"})
-    assert started.returncode == 0, started.stderr
-
-    def kill():
-        own = [p for p in psutil.process_iter(["cmdline"]) if folder in " ".join(p.info["cmdline"] or [])]
-        for p in own + [c for p in own for c in p.children(recursive=True)]:
-            try:
-                p.kill()
-            except psutil.NoSuchProcess:
-                pass
-    yield f"127.0.0.1:{port}", kill
-    kill()
-    shutil.rmtree(folder, ignore_errors=True)
 
 
 def test_a_cluster_that_goes_away_mid_run_is_one_note_and_the_run_finishes_here(ray_local, own_head, folders,

@@ -5,10 +5,15 @@ killed mid-sweep leaves the rest to the process after one note, or stops with on
 Nothing of Ray is mocked: a worker is killed with SIGKILL while it ranks a unit. MiniLM's vectors of the bundled
 corpus come from the shipped pack, so these tests encode nothing.
 """
+import csv
+import json
 import os
 import signal
+import subprocess
+import sys
 import threading
 import time
+from pathlib import Path
 
 import psutil
 import pytest
@@ -16,6 +21,7 @@ import pytest
 from rag_core.__main__ import main
 from rag_core.data.corpus import Corpus, Document, bundled_corpus
 from rag_core.data.golden import load_golden
+from rag_core.data.jsonl import documents_to_jsonl
 from rag_core.evaluation import tables as T
 from rag_core.evaluation.compare import compare_setups
 from rag_core.evaluation.setup import default_setup, parse_setup
@@ -25,6 +31,7 @@ from rag_core.retrieval.chunkers import ChunkerConfig
 from rag_core.retrieval.ray_encoder import ClusterLost
 
 SWEEP = ("size_overlap", "strategies", "rerank")
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def remembered(wb: Workbench) -> int:
@@ -137,3 +144,38 @@ def test_a_worker_killed_mid_sweep_leaves_the_rest_to_the_process_or_stops_in_on
     assert len(notes) == 1 and notes[0].startswith("the Ray cluster failed mid-sweep (WorkerCrashedError")
     assert notes[0].endswith(f"the {swept.here} left are ranked in this process.")
     assert T.size_overlap(on_ray).equals(T.size_overlap(here))     # the rest ranked here, by the table
+
+
+def test_a_head_gone_mid_sweep_is_one_note_and_the_command_prints_what_the_process_prints(own_head, tmp_path,
+                                                                                          capsys, monkeypatch):
+    """The report command, in its own process, joins a head of its own; the head and its workers are killed while
+    a worker ranks a unit: the command leaves Ray (without starting a local one), ranks the rest here, and
+    prints the process's tables after one note."""
+    address, kill_head = own_head
+    big = big_workbench()
+    (tmp_path / "docs.jsonl").write_text(documents_to_jsonl(big.corpus.documents), encoding="utf-8")
+    with open(tmp_path / "golden.csv", "w", newline="", encoding="utf-8") as f:
+        csv.writer(f).writerows([("question", "doc", "anchor"), *load_golden()])
+    argv = ["report", "--format", "json", "--tables", "size_overlap", "--docs", str(tmp_path / "docs.jsonl"),
+            "--golden", str(tmp_path / "golden.csv")]
+    env = {**os.environ, "OPENBOOK_DATA_DIR": str(tmp_path / "data"), "PYTHONPATH": str(ROOT)}
+    env.pop("RAY_AUTH_MODE", None)
+    run = subprocess.Popen([sys.executable, "-m", "rag_core", *argv, "--compute", "ray", "--ray-address", address],
+                           cwd=str(ROOT), env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and run.poll() is None:       # a unit is being ranked: kill the head
+        if any(p.info["name"] == "ray::_rank_unit" for p in psutil.process_iter(["name"])):
+            break
+        time.sleep(0.01)
+    kill_head()
+    out, err = run.communicate(timeout=300)
+    assert run.returncode == 0, err
+    lines = err.splitlines()
+    assert len(lines) == 2 and lines[0].startswith(f"note: the trained encoder and the sweep's rankings run on "
+                                                   f"Ray 2.60.0, at {address}")
+    assert lines[1].startswith("note: the Ray cluster failed mid-sweep (") and \
+        lines[1].endswith("left are ranked in this process."), err
+    assert "Started a local Ray" not in err
+    monkeypatch.setenv("OPENBOOK_DATA_DIR", str(tmp_path / "data"))
+    assert main(argv) == 0
+    assert json.loads(out) == json.loads(capsys.readouterr().out)
