@@ -1,6 +1,6 @@
 """Benchmark: the trained encoder on Ray (--compute ray) against in process, on this machine.
 
-    PYTHONPATH=.:tests python benchmarks/bench_ray.py [--chunks 2000] [--skip-scaling] [--json out.json]
+    PYTHONPATH=.:tests python benchmarks/bench_ray.py [--chunks 2000] [--skip-scaling] [--skip-sweep] [--json out.json]
 
 Figures, each printed with how it was measured:
  1. start: the wall time to start a local Ray (two CPUs, dashboard off) and to have its actors ready (two, the
@@ -10,6 +10,8 @@ Figures, each printed with how it was measured:
     process each) with --compute process and with --compute ray (Ray started and stopped inside): wall seconds
     and their ratio; then the encoding alone (the corpus's chunks, actors warm) on Ray against in process
     (two threads): the ratio, and whether the vectors are equal to the bit.
+ 2b. sweep (unless --skip-sweep): `report --tables size_overlap,strategies` (one unit per chunker on Ray,
+    evaluation.sweep) with MiniLM and hashing, --compute process and ray; Ray's start, and the units alone.
  3. scaling (unless --skip-scaling): --chunks chunks of real text (tests/real_text.py, fixed 160/32) encoded on
     one local Ray node of one CPU, then on a head plus a second local node (ray.cluster_utils.Cluster), each of
     one CPU: chunks per second and the ratio (the issue's goal: at least 1.7x); then the time for 1 M chunks on
@@ -120,6 +122,55 @@ def report_runs(out: dict) -> None:
           f"tables equal: {same}", flush=True)
 
 
+def sweep_runs(out: dict) -> None:
+    """The sweep on Ray (evaluation.sweep): `report --tables size_overlap,strategies` (10 units, one per chunker),
+    MiniLM and hashing, --compute process and ray, a fresh process and data folder each (the bundled corpus's
+    vectors come from the shipped pack: nothing is encoded); then, in this process, Ray's start and the units
+    alone on Ray (cold workers, then warm) against the tables in process."""
+    from rag_core.evaluation import tables as T
+    from rag_core.evaluation.sweep import rank_units, table_units
+    from rag_core.evaluation.workbench import Workbench
+    from rag_core.retrieval.ray_encoder import RayCompute
+    names, got = ["size_overlap", "strategies"], {}
+    for retriever in ("minilm", "hashing"):
+        runs = {}
+        for compute in ("process", "ray"):
+            with tempfile.TemporaryDirectory() as folder:
+                env = {**os.environ, "OPENBOOK_DATA_DIR": folder, "PYTHONPATH": str(ROOT)}
+                t = time.perf_counter()
+                run = subprocess.run([sys.executable, "-m", "rag_core", "report", "--retriever", retriever,
+                                      "--tables", ",".join(names), "--format", "json", "--compute", compute],
+                                     cwd=str(ROOT), env=env, capture_output=True, text=True, timeout=1800)
+                runs[compute] = (time.perf_counter() - t, run.stdout)
+                assert run.returncode == 0, run.stderr
+        same = runs["process"][1] == runs["ray"][1]
+        got[retriever] = {"process_s": round(runs["process"][0], 2), "ray_s": round(runs["ray"][0], 2),
+                          "output_equal": same}
+        print(f"sweep report ({retriever}, {', '.join(names)}): process {runs['process'][0]:.1f} s, ray "
+              f"{runs['ray'][0]:.1f} s (Ray's start and stop included), output equal: {same}", flush=True)
+    t = time.perf_counter()
+    with RayCompute(num_cpus=2) as compute:
+        got["ray_start_s"] = round(time.perf_counter() - t, 2)
+        for retriever in ("minilm", "hashing"):
+            here = Workbench.bundled(retriever=retriever)
+            t = time.perf_counter()
+            here.prepare({c for n in names for c in T.chunkers_of(n)})
+            frames = [T.TABLES[n](here) for n in names]
+            in_process = time.perf_counter() - t
+            units_s = []
+            for _ in range(2):                              # cold workers, then warm
+                wb = Workbench.bundled(retriever=retriever)
+                t = time.perf_counter()
+                rank_units(wb, table_units(wb, names), compute)
+                units_s.append(time.perf_counter() - t)
+            assert all(T.TABLES[n](wb).equals(f) for n, f in zip(names, frames))
+            got[retriever].update(in_process_s=round(in_process, 3), units_cold_s=round(units_s[0], 3),
+                                  units_warm_s=round(units_s[1], 3))
+            print(f"  {retriever}: Ray started in {got['ray_start_s']:.1f} s; 10 units on Ray {units_s[0]:.2f} s "
+                  f"cold, {units_s[1]:.2f} s warm; the same tables in process {in_process:.3f} s", flush=True)
+    out["sweep"] = got
+
+
 def real_chunks(n: int) -> list[str]:
     from real_text import real_documents
     from rag_core.data.corpus import Corpus
@@ -178,6 +229,7 @@ def main() -> None:
     ap.add_argument("--chunks", type=int, default=2000)
     ap.add_argument("--skip-scaling", action="store_true")
     ap.add_argument("--skip-report", action="store_true")
+    ap.add_argument("--skip-sweep", action="store_true")
     ap.add_argument("--json")
     args = ap.parse_args()
     os.environ.setdefault("OPENBOOK_DATA_DIR", tempfile.mkdtemp(prefix="openbook-bench-ray-"))
@@ -186,6 +238,8 @@ def main() -> None:
     start_and_memory(out)
     if not args.skip_report:
         report_runs(out)
+    if not args.skip_sweep:
+        sweep_runs(out)
     if not args.skip_scaling:
         scaling(out, args.chunks)
     out["after"] = load()

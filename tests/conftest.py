@@ -4,6 +4,10 @@ The tests keep their saved runs and cached vectors in a data folder of their own
 anything reads it, and inherited by the Streamlit servers they start), never in the user's.
 """
 import os
+import shutil
+import socket
+import subprocess
+import sys
 import tempfile
 
 import pytest
@@ -29,6 +33,51 @@ def pytest_collection_modifyitems(config, items):
 @pytest.fixture(scope="session")
 def wb():
     return Workbench.bundled()
+
+
+@pytest.fixture(scope="session")
+def ray_session():
+    """One real local Ray for the test session (two CPUs), started on first use; commands run in this process
+    join it instead of starting one."""
+    from rag_core.retrieval.ray_encoder import RayCompute
+    with RayCompute(num_cpus=2) as compute:
+        yield compute
+
+
+@pytest.fixture
+def ray_local(ray_session):
+    """The session's Ray, its actors stopped after each test (so that the next one, or a command, has the CPUs)."""
+    yield ray_session
+    ray_session.release()
+
+
+@pytest.fixture
+def own_head():
+    """A Ray head of its own, started as a user would (`ray start --head`, two CPUs, its files in a short folder),
+    and a function that kills every process of it (those naming its folder, and their children). `ray start` is
+    run by this interpreter (the console script's first line may name another copy of the environment)."""
+    import psutil
+    folder = tempfile.mkdtemp(prefix="rayhead-", dir="/tmp")
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    ray_cli = "import sys; from ray.scripts.scripts import main; sys.exit(main())"
+    started = subprocess.run([sys.executable, "-c", ray_cli, "start", "--head", "--port", str(port),
+                              "--num-cpus", "2", "--temp-dir", folder, "--include-dashboard=false",
+                              "--disable-usage-stats"], capture_output=True, text=True, timeout=180,
+                             env={**os.environ, "RAY_USAGE_STATS_ENABLED": "0"})
+    assert started.returncode == 0, started.stderr
+
+    def kill():
+        own = [p for p in psutil.process_iter(["cmdline"]) if folder in " ".join(p.info["cmdline"] or [])]
+        for p in own + [c for p in own for c in p.children(recursive=True)]:
+            try:
+                p.kill()
+            except psutil.NoSuchProcess:
+                pass
+    yield f"127.0.0.1:{port}", kill
+    kill()
+    shutil.rmtree(folder, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")

@@ -1,4 +1,4 @@
-"""Encoding on a real local Ray (two CPUs, started once for this file): the same vectors as the process, to the
+"""Encoding on a real local Ray (two CPUs, started once for the test session): the same vectors as the process, to the
 last bit, in the same cache; the same report tables; failures in one sentence, fast, with the work done kept.
 
 Nothing of Ray is mocked: a worker is killed with SIGKILL, an address is a closed port or a socket that never
@@ -9,12 +9,10 @@ identical rankings.
 """
 import json
 import os
-import shutil
 import signal
 import socket
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -23,24 +21,10 @@ import pytest
 
 from rag_core.__main__ import main
 from rag_core.retrieval.minilm import MiniLM, batched
-from rag_core.retrieval.ray_encoder import ClusterLost, RayCompute, probe
+from rag_core.retrieval.ray_encoder import ClusterLost, probe
 from rag_core.retrieval.vectors import MODEL_KEY, WINDOWS_KEY, Embedder, VectorStore, text_key
 
 ROOT = Path(__file__).resolve().parents[1]
-
-
-@pytest.fixture(scope="module")
-def ray_module():
-    """One local Ray for the file (two CPUs); commands run in this process join it instead of starting one."""
-    with RayCompute(num_cpus=2) as compute:
-        yield compute
-
-
-@pytest.fixture
-def ray_local(ray_module):
-    """The file's Ray, its actors stopped after each test (so that the next one, or a command, has the CPUs)."""
-    yield ray_module
-    ray_module.release()
 
 
 @pytest.fixture(scope="module")
@@ -124,7 +108,7 @@ def test_a_minilm_report_through_ray_equals_the_process(ray_local, capsys, monke
     on_ray, said = report_json(capsys, monkeypatch, folders / "ray", "--compute", "ray", "--corpus", "stdlib",
                                tables="ceiling,filter")
     here, _ = report_json(capsys, monkeypatch, folders / "process", "--corpus", "stdlib", tables="ceiling,filter")
-    assert "runs on Ray 2." in said and "1 node, 2 CPUs" in said
+    assert "run on Ray 2." in said and "1 node, 2 CPUs" in said
     assert on_ray["tables"] == here["tables"]
     stores = [VectorStore(folders / f / "vectors.sqlite3") for f in ("ray", "process")]
     keys = [text_key(t) for t in Workbench(stdlib_corpus(), load_golden()).index(ARTICLE_CHUNKER).texts]
@@ -155,7 +139,7 @@ def test_compare_from_another_process_joining_the_cluster_equals_the_process(ray
                              "--on-cluster-loss", "stop"], cwd=str(ROOT), env=env, capture_output=True, text=True,
                             timeout=600)
     assert joined.returncode == 0, joined.stderr
-    assert f"runs on Ray 2.60.0, at {address}: 1 node, 2 CPUs" in joined.stderr
+    assert f"run on Ray 2.60.0, at {address}: 1 node, 2 CPUs" in joined.stderr
     monkeypatch.setenv("OPENBOOK_DATA_DIR", str(folders / "process"))     # vectors from the report test
     assert main(COMPARE) == 0
     assert without_timings(json.loads(joined.stdout)) == without_timings(json.loads(capsys.readouterr().out))
@@ -165,31 +149,6 @@ def test_compare_from_another_process_joining_the_cluster_equals_the_process(ray
     from rag_core.evaluation.workbench import ARTICLE_CHUNKER, Workbench
     keys = [text_key(t) for t in Workbench(stdlib_corpus(), load_golden()).index(ARTICLE_CHUNKER).texts]
     assert len(joined_store.get_many(MODEL_KEY, keys)) > len(set(keys)) // 3   # encoded there (the rest: the pack)
-
-
-@pytest.fixture
-def own_head():
-    """A Ray head of its own, started as a user would (`ray start --head`, two CPUs, its files in a short folder),
-    and a function that kills every process of it (those naming its folder, and their children)."""
-    import psutil
-    folder = tempfile.mkdtemp(prefix="rayhead-", dir="/tmp")
-    port = closed_port()
-    started = subprocess.run([str(Path(sys.executable).parent / "ray"), "start", "--head", "--port", str(port),
-                              "--num-cpus", "2", "--temp-dir", folder, "--include-dashboard=false",
-                              "--disable-usage-stats"], capture_output=True, text=True, timeout=180,
-                             env={**os.environ, "RAY_USAGE_STATS_ENABLED": "0"})
-    assert started.returncode == 0, started.stderr
-
-    def kill():
-        own = [p for p in psutil.process_iter(["cmdline"]) if folder in " ".join(p.info["cmdline"] or [])]
-        for p in own + [c for p in own for c in p.children(recursive=True)]:
-            try:
-                p.kill()
-            except psutil.NoSuchProcess:
-                pass
-    yield f"127.0.0.1:{port}", kill
-    kill()
-    shutil.rmtree(folder, ignore_errors=True)
 
 
 def test_a_cluster_that_goes_away_mid_run_is_one_note_and_the_run_finishes_here(ray_local, own_head, folders,
@@ -211,7 +170,8 @@ def test_a_cluster_that_goes_away_mid_run_is_one_note_and_the_run_finishes_here(
     out, err = run.communicate(timeout=300)
     assert run.returncode == 0, err
     lines = err.splitlines()
-    assert len(lines) == 2 and lines[0].startswith(f"note: the trained encoder runs on Ray 2.60.0, at {address}")
+    assert len(lines) == 2 and lines[0].startswith(f"note: the trained encoder and the sweep's rankings run on "
+                                                f"Ray 2.60.0, at {address}")
     assert lines[1].startswith("note: the Ray cluster failed mid-run (") and "encoded in this process." in lines[1]
     monkeypatch.setenv("OPENBOOK_DATA_DIR", str(folders / "process"))       # the report test's vectors
     assert main(argv) == 0

@@ -14,7 +14,7 @@ from __future__ import annotations
 import argparse
 from dataclasses import replace
 
-from rag_core.cli.compute import add_compute_options, close_compute
+from rag_core.cli.compute import add_compute_options, close_compute, rank_sweep
 from rag_core.cli.inputs import check_engines, load_workbench
 from rag_core.cli.options import (parsed, OneLineParser, add_data_options, add_engine_options, add_model_options,
                                   add_retrieval_options, check_database_url, check_options, model_config)
@@ -98,6 +98,9 @@ def main(argv: list[str]) -> int:
             if wants:
                 raise ValueError(f"Setup {wants[0]!r} asks for generator=model: give --generator ollama or openai "
                                  "with --llm-url and --model.")
+        if args.compute == "ray":       # one unit per setup on the cluster; the comparison reads their rankings
+            from rag_core.evaluation.sweep import setup_units
+            rank_sweep(wb, setup_units(wb, setups), args, note)
         result = compare_setups(wb, setups, ks, generate_for)
     except Exception as e:          # every failure is one readable line, never a traceback
         return error(e)

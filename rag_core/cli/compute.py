@@ -1,4 +1,4 @@
-"""Where the command line's trained encoder runs: in this process (the default) or on a Ray cluster.
+"""Where the command line's trained encoder and sweep run: in this process (the default) or on a Ray cluster.
 
     python -m rag_core report --encoder minilm --compute ray                   # a local Ray, stopped at the end
     python -m rag_core report --encoder minilm --compute ray --ray-address 10.0.0.5:6379
@@ -6,11 +6,13 @@
 
 `add_compute_options(parser)` adds the three options to a command; `compute_embedder(args)` is the Embedder the
 command's Workbench uses (None: the process's own, as without these options), with the Ray session it opened
-kept until `close_compute()` (in a `finally`, so a failed run stops its local Ray too). Only this option
-imports Ray (retrieval.ray_encoder): without it installed, `--compute ray` is one line saying how to get it.
+kept until `close_compute()` (in a `finally`, so a failed run stops its local Ray too); `rank_sweep(wb, units,
+args)` ranks the sweep's units (evaluation.sweep: a report's chunkers, a comparison's setups) on that session,
+and the command then computes as in process, reading them. Only this option imports Ray
+(retrieval.ray_encoder): without it installed, `--compute ray` is one line saying how to get it.
 
-Left out on purpose: the sweep units of Ablations and Compare on Ray (only encoding goes there), a
-dashboard of Ray's own (the `note:` line says the cluster's nodes and CPUs).
+Left out on purpose: the answers and checks of a comparison on Ray (they follow the rankings question by
+question, here), a dashboard of Ray's own (the `note:` line says the cluster's nodes and CPUs).
 """
 from __future__ import annotations
 
@@ -24,8 +26,9 @@ _open: list = []                     # the Ray sessions opened by this command, 
 def add_compute_options(p: argparse.ArgumentParser) -> None:
     """--compute, --ray-address and --on-cluster-loss, the same on every command that encodes."""
     p.add_argument("--compute", choices=COMPUTES, default="process",
-                   help="where the trained encoder runs: process (this one, the default) or ray (a Ray cluster: "
-                        "a local one with this machine's cores unless --ray-address is given)")
+                   help="where the trained encoder and the sweep's rankings (one unit per chunker or setup) run: "
+                        "process (this one, the default) or ray (a Ray cluster: a local one with this machine's "
+                        "cores unless --ray-address is given)")
     p.add_argument("--ray-address", metavar="ADDR",
                    help="with --compute ray: the cluster to join, host:port of its head (default: "
                         "$OPENBOOK_RAY_ADDRESS, else a local Ray started and stopped by this command)")
@@ -46,7 +49,7 @@ def compute_embedder(args, note=None):
     session = RayCompute(args.ray_address or os.environ.get(ADDRESS_ENV) or None)
     _open.append(session)
     if note:
-        note(f"the trained encoder runs on {session.status()}.")
+        note(f"the trained encoder and the sweep's rankings run on {session.status()}.")
     return Embedder.default().using(session.encoder(args.on_cluster_loss, note=note))
 
 
@@ -54,3 +57,13 @@ def close_compute() -> None:
     """Stop the local Ray this command started, or leave the cluster it joined."""
     while _open:
         _open.pop().close()
+
+
+def rank_sweep(wb, units, args, note=None) -> None:
+    """With --compute ray: the sweep's units ranked on the command's Ray session and remembered in wb (see
+    evaluation.sweep; a cluster lost is one `note`, or ClusterLost with --on-cluster-loss stop). Nothing with
+    --compute process."""
+    if getattr(args, "compute", "process") != "ray" or not _open:
+        return
+    from rag_core.evaluation.sweep import rank_units
+    rank_units(wb, units, _open[-1], on_loss=args.on_cluster_loss, note=note)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import argparse
 
-from rag_core.cli.compute import add_compute_options, close_compute
+from rag_core.cli.compute import add_compute_options, close_compute, rank_sweep
 from rag_core.cli.inputs import check_engines, load_workbench
 from rag_core.cli.options import (parsed, OneLineParser, add_data_options, add_engine_options, add_model_options,
                                   add_retrieval_options, check_database_url, check_options, model_config)
@@ -57,6 +57,10 @@ def main(argv: list[str]) -> int:
             names, left_out = tables_report.computable(wb, names)
             if left_out:
                 note(tables_report.no_questions(wb, left_out) + " Left out of the report.")
+        if args.compute == "ray":       # the sweep's units on the cluster; the tables below read their rankings
+            from rag_core.evaluation.sweep import table_units
+            model = ["pipeline"] if args.generator != "scripted" else []   # pipeline_model ranks as pipeline does
+            rank_sweep(wb, table_units(wb, names + model), args, note)
         frames = tables_report.compute(wb, names, model_tables(wb, args))
     except Exception as e:          # every failure is one readable line, never a traceback
         return error(e)

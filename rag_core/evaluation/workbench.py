@@ -203,11 +203,30 @@ class Workbench:
         Rankings are remembered per setting and served as prefixes: the top 3 is the start of the top 50.
         """
         allowed = {allowed} if isinstance(allowed, str) else allowed
-        key = (self.retriever, self.reranker if rerank else None, chunker,
-               frozenset(allowed) if allowed is not None else None, rerank, k_candidates if rerank else 0,
-               *self._engine_key())
+        key = self._ranked_key(chunker, allowed, rerank, k_candidates)
         with self._lock:
             return self._ranked_locked(key, chunker, k, allowed, rerank, k_candidates)
+
+    def _ranked_key(self, chunker: ChunkerConfig, allowed, rerank: bool, k_candidates: int) -> tuple:
+        """What a ranking is remembered under: its retrieval options and settings (allowed: a set or None)."""
+        return (self.retriever, self.reranker if rerank else None, chunker,
+                frozenset(allowed) if allowed is not None else None, rerank, k_candidates if rerank else 0,
+                *self._engine_key())
+
+    def remember_ranked(self, chunker: ChunkerConfig, k: int, lists: list, allowed=None, rerank: bool = False,
+                        k_candidates: int = 50) -> None:
+        """Keep rankings computed elsewhere (a Ray worker: evaluation.sweep) as `ranked` keeps its own: lists[q]
+        the chunk ids of valid question q, to depth k (k_candidates with rerank, all of them reranked), which
+        `ranked` then serves, prefixes too. A deeper ranking already remembered stays."""
+        if len(lists) != len(self.check.valid):
+            raise ValueError(f"remember_ranked takes one list of chunk ids per valid golden question "
+                             f"({len(self.check.valid)}), got {len(lists)}.")
+        allowed = {allowed} if isinstance(allowed, str) else allowed
+        key = self._ranked_key(chunker, allowed, rerank, k_candidates)
+        with self._lock:
+            have = self._ranked.get(key)
+            if have is None or have[0] < k:
+                self._ranked[key] = (k, [np.asarray(ids) for ids in lists])
 
     def _ranked_locked(self, key, chunker, k, allowed, rerank, k_candidates) -> list[np.ndarray]:
         have = self._ranked.get(key)

@@ -6,6 +6,7 @@
     emb.query("How do I sort a list?")          # (384,): a question, encoded alone
     emb.whole(texts)                            # per text, (m, 384): windows that cover the whole text
     emb.using(backend)                          # the same caches; the encoding done by `backend` (e.g. a Ray pool)
+    other.remember(emb.held(chunks, whole, questions))   # another embedder (a Ray worker) seeded with these vectors
 
 A vector's key is (model, sha256 of the text), so a chunker change or a restart encodes only the chunks never
 encoded before. The caches are read in order: the pack shipped with the bundled corpus (retrieval.pack, read-only:
@@ -259,6 +260,26 @@ class Embedder:
             self.prepare(chunks=texts, whole=texts, on_progress=on_progress)
             first, rest = self._cached(MODEL_KEY, keys), self._cached(WINDOWS_KEY, keys)
         return [np.concatenate([first[k][:1], rest[k]]) for k in keys]
+
+    def held(self, chunks=(), whole=(), questions=()) -> dict:
+        """What the caches hold for prepare's arguments, to hand to another embedder (`remember`), e.g. a Ray
+        worker on another node, which shares no disk cache: {"chunks": {text key: (1, 384)}, "windows": {text key:
+        (m, 384)}, "questions": {question: (384,)}}. A chunk no cache holds is left out (prepare first); a
+        question is read as `query` reads it."""
+        with self._lock:
+            return {"chunks": self._cached(MODEL_KEY, [text_key(t) for t in dict.fromkeys(chunks)]),
+                    "windows": self._cached(WINDOWS_KEY, [text_key(t) for t in dict.fromkeys(whole)]),
+                    "questions": {q: self.query(q) for q in dict.fromkeys(questions)}}
+
+    def remember(self, held: dict) -> None:
+        """Keep in memory the vectors another embedder `held`, as if encoded here: what they cover is never
+        encoded by this one (nor written to its disk cache)."""
+        with self._lock:
+            for model, part in ((MODEL_KEY, "chunks"), (WINDOWS_KEY, "windows")):
+                for k, v in held.get(part, {}).items():
+                    self._memory[(model, k)] = v
+            for q, v in held.get("questions", {}).items():
+                self._remember_query(q, v)
 
     def _remember_query(self, question: str, v: np.ndarray) -> None:
         if len(self._queries) > 4096:
