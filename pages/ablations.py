@@ -62,6 +62,8 @@ def trap3() -> None:
         st.markdown(captions.trap3(side))
 
 
+with bar:                               # with Ray chosen in the sidebar: each chunker's rankings are made there
+    data.sweep_on_ray([n for _, name in SECTIONS for n in (name, *WITH.get(name, []))])
 # What needs no new vectors is drawn at once (the lexical figures, tables whose vectors a cache holds); then the
 # encoder runs once, under one bar, over everything the rest needs, and the rest is drawn in its place.
 jobs = {name: data.table_jobs([name, *WITH.get(name, [])]) for _, name in SECTIONS} | \

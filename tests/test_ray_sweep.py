@@ -85,6 +85,22 @@ def test_a_comparison_of_three_setups_after_ray_equals_the_process(ray_local):
     assert remembered(on_ray) == ranked_on_ray
 
 
+def test_a_units_own_error_is_left_to_the_process_which_says_it_as_always_and_a_ranked_unit_is_not_sent_again(
+        ray_local):
+    wb = Workbench.bundled()
+    odd = parse_setup("odd: statuses=nosuch", default_setup(wb))
+    swept = rank_units(wb, setup_units(wb, [odd]), ray_local)
+    assert (swept.on_ray, swept.here, swept.lost) == (0, 1, "")          # not a lost cluster: the unit's own error
+    with pytest.raises(ValueError, match="Setup 'odd'") as on_ray:
+        compare_setups(wb, [odd])
+    with pytest.raises(ValueError) as here:
+        compare_setups(Workbench.bundled(), [odd])
+    assert str(on_ray.value) == str(here.value)
+    units = setup_units(wb, [default_setup(wb)])
+    assert rank_units(wb, units, ray_local).on_ray == 1
+    assert rank_units(wb, units, ray_local) == (0, 0, "", 0)              # remembered: nothing sent
+
+
 def test_the_report_command_on_ray_prints_what_the_process_prints(ray_local, capsys):
     argv = ["report", "--tables", "size_overlap", "--retriever", "minilm"]
     assert main(argv + ["--compute", "ray"]) == 0

@@ -19,8 +19,9 @@ from ui.widgets import plain
 
 COMPUTE_NAMES = {"process": "This process", "ray": "Ray cluster"}
 _slot = threading.local()            # this script run's place for the counts (one thread per run)
-WHERE = ("On Ray: encoding chunks and the dense rerank's windows with MiniLM. Here: questions, searches, answers "
-         "and checks. The vectors land in the same cache and are the ones this process computes.")
+WHERE = ("On Ray: MiniLM's encoding of chunks (and of the dense rerank's windows), and the rankings of each "
+         "chunker of an Ablations table and each Compare setup. Here: questions, answers and checks. The results "
+         "are the ones this process computes.")
 
 
 def choose() -> None:
@@ -78,7 +79,10 @@ def show_counts() -> None:
     """How many texts this session encoded on Ray, in the sidebar's slot; the frame calls it again once the page
     has run, so that the count includes what the page encoded."""
     slot = getattr(_slot, "counts", None)
-    on_ray, here = data.ray_counts()
-    if slot is not None and (on_ray or here):
-        slot.caption(f"This session: {on_ray:,} text{'s' * (on_ray != 1)} encoded on Ray"
-                     + (f", {here:,} in this process after the cluster was lost." if here else "."))
+    (on_ray, here), units = data.ray_counts(), data.units_on_ray()
+    if slot is None or not (on_ray or here or units):
+        return
+    said = [f"{on_ray:,} text{'s' * (on_ray != 1)} encoded on Ray"] if on_ray or here else []
+    said += [f"{here:,} in this process after the cluster was lost"] if here else []
+    said += [f"{units:,} sweep unit{'s' * (units != 1)} ranked on Ray"] if units else []
+    slot.caption("This session: " + ", ".join(said) + ".")

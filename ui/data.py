@@ -283,6 +283,11 @@ def ray_counts() -> tuple[int, int]:
     return (held[1].backend.on_ray, held[1].backend.here) if held else (0, 0)
 
 
+def units_on_ray() -> int:
+    """How many sweep units (a chunker of an Ablations table, a Compare setup) this session ranked on Ray."""
+    return st.session_state.get("_units_on_ray", 0)
+
+
 def compute_notes() -> list:
     """What happened to this session's runs on Ray (a cluster lost mid-run), each once, then forgotten."""
     notes = st.session_state.get("_compute_notes", [])
@@ -403,6 +408,32 @@ def prepare_all(jobs) -> None:
         if bar:
             bar[0].empty()
         for note in compute_notes():         # a Ray cluster lost mid-run: the rest was encoded here
+            st.warning(plain(note[:1].upper() + note[1:]), icon=":material/cloud_off:")
+
+
+def sweep_on_ray(names=(), setups=(), chunker: ChunkerConfig = ARTICLE_CHUNKER) -> None:
+    """With Ray chosen in the sidebar: the sweep units of the tables `names` (one per chunker) or of the Compare
+    `setups` (one per setup) that are not ranked yet, ranked on the cluster under one progress bar, so that the
+    tables and the comparison then read their rankings (rag_core.evaluation.sweep). Nothing in process."""
+    status = compute_status()
+    if status.name != "ray":
+        return
+    from rag_core.evaluation.sweep import rank_units, setup_units, table_units
+    wb = workbench()
+    units = table_units(wb, names, chunker) + setup_units(wb, setups)
+    bar = []
+    notes = st.session_state.setdefault("_compute_notes", [])
+
+    def tell(done: int, total: int, what: str) -> None:
+        bar[:] = bar or [st.empty()]
+        bar[0].progress(done / max(total, 1), text=what)
+    try:
+        swept = rank_units(wb, units, status.session, on_progress=tell, note=notes.append)
+        st.session_state["_units_on_ray"] = st.session_state.get("_units_on_ray", 0) + swept.on_ray
+    finally:
+        if bar:
+            bar[0].empty()
+        for note in compute_notes():         # a Ray cluster lost mid-sweep: the rest is ranked here
             st.warning(plain(note[:1].upper() + note[1:]), icon=":material/cloud_off:")
 
 
@@ -538,6 +569,7 @@ def comparison(setups: tuple, generate_for, identity, on_progress=None):
     key = (settings_key(wb), setups, identity)        # a setup's empty option takes the sidebar's, and the database
     held = st.session_state.setdefault("_comparisons", {})
     if key not in held:
+        sweep_on_ray(setups=setups)               # with Ray chosen: each setup's rankings there
         partial = st.session_state.setdefault("_comparisons_partial", {})
         done = partial.setdefault(key, {})        # answers received so far: kept if the run is stopped, not asked again
         held[key] = compare_setups(wb, list(setups), generate_for=generate_for, done=done, on_progress=on_progress)

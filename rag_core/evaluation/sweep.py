@@ -2,7 +2,7 @@
 
     units = table_units(wb, ["size_overlap", "strategies"])   # what those tables rank: one unit per chunker
     units = setup_units(wb, setups)                            # one unit per Compare setup
-    swept = rank_units(wb, units, compute)                     # on the RayCompute's cluster; then, unchanged,
+    swept = rank_units(wb, units, compute)                     # those not ranked yet, on the cluster; then,
     tables.size_overlap(wb); compare_setups(wb, setups)        # in process, reading the rankings remembered
 
 A unit is one retrieval setting (retriever, reranker, chunker) and the rankings it needs (Rank: depth k, allowed
@@ -142,7 +142,9 @@ def rank_units(wb: Workbench, units, compute, on_progress: Progress | None = Non
     on_loss="stop"."""
     if on_loss not in ON_LOSS:
         raise ValueError(f"on_loss is one of {', '.join(ON_LOSS)}, got {on_loss!r}.")
-    units = list(units)
+    units = [u for u in units if not _ranked_already(wb, u)]
+    if not units:
+        return Swept(0, 0, "", 0)
     on_progress = on_progress or wb.on_progress
     encoder = _encode(wb, units, compute, on_loss, note)
     compute.release()                # the encoder's actors give their CPUs back to the units' tasks
@@ -173,6 +175,12 @@ def _encode(wb: Workbench, units, compute, on_loss: str, note) -> RayEncoder:
         wb.embedder.using(encoder).prepare(**{p: list(dict.fromkeys(t)) for p, t in need.items()},
                                            on_progress=wb.on_progress)
     return encoder
+
+
+def _ranked_already(wb: Workbench, unit: Unit) -> bool:
+    """Whether wb remembers every ranking of the unit (an earlier sweep or page did it): nothing to send."""
+    bench = _bench(wb, unit)
+    return all(bench.has_ranked(unit.chunker, r.k, r.allowed, r.rerank, r.k_candidates or 50) for r in unit.ranks)
 
 
 def _bench(wb: Workbench, unit: Unit) -> Workbench:
@@ -231,8 +239,11 @@ class _Run:
         u = self.units[pending.pop(ready[0])]
         try:
             lists, missing = self.ray.get(ready[0])
-        except self.ray.exceptions.RayTaskError:         # the unit's own error: the process raises it as always
-            self.errors.append(u)
+        except self.ray.exceptions.RayTaskError as e:
+            if isinstance(getattr(e, "cause", None), ValueError):   # the unit's own error (a bad status, ...):
+                self.errors.append(u)                                  # the process raises it as always
+            else:                                 # the worker cannot run ours (an environment without rag_core)
+                self.lost = self.lost or _sentence(getattr(e, "cause", None) or e)
             return True
         except self.ray.exceptions.RayError as e:
             self.lost = self.lost or _sentence(e)

@@ -213,6 +213,14 @@ class Workbench:
                 frozenset(allowed) if allowed is not None else None, rerank, k_candidates if rerank else 0,
                 *self._engine_key())
 
+    def has_ranked(self, chunker: ChunkerConfig, k: int, allowed=None, rerank: bool = False,
+                   k_candidates: int = 50) -> bool:
+        """Whether `ranked` with these arguments is served from memory, without a search."""
+        allowed = {allowed} if isinstance(allowed, str) else allowed
+        with self._lock:
+            have = self._ranked.get(self._ranked_key(chunker, allowed, rerank, k_candidates))
+        return have is not None and have[0] >= k
+
     def remember_ranked(self, chunker: ChunkerConfig, k: int, lists: list, allowed=None, rerank: bool = False,
                         k_candidates: int = 50) -> None:
         """Keep rankings computed elsewhere (a Ray worker: evaluation.sweep) as `ranked` keeps its own: lists[q]

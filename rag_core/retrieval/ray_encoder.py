@@ -23,7 +23,8 @@ and joins with this machine's Ray token when it has one.
 
 Left out on purpose: Ray Data (a queue of batches to a pool of actors is all this needs), GPUs, restarting
 dead actors (the rest runs here, or the user reruns: the cache keeps what was done), shipping the model's
-weights (every node needs the same environment: requirements*.txt), and the sweep units of Ablations/Compare.
+weights (every node needs the same environment: requirements*.txt), and the sweep units of Ablations/Compare
+(evaluation.sweep sends them as tasks to the same session; retrieval.ray_sessions shares one per server).
 """
 from __future__ import annotations
 
@@ -154,7 +155,10 @@ class RayCompute:
             if self.address:
                 self._join(options)
             else:
-                self.ray.init(num_cpus=num_cpus or os.cpu_count() or 1, _temp_dir=log_dir(), **options)
+                root = str(Path(__file__).resolve().parents[2])     # workers import rag_core from here,
+                path = os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH")) if p)   # whatever the cwd
+                self.ray.init(num_cpus=num_cpus or os.cpu_count() or 1, _temp_dir=log_dir(),
+                              runtime_env={"env_vars": {"PYTHONPATH": path}}, **options)
             self.owned = True
         self.actors: list = []
         self.gcs = self.ray.get_runtime_context().gcs_address      # the head, asked when something fails

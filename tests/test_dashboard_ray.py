@@ -6,16 +6,28 @@ new thread) must keep running: Linux kills a process's children when the *thread
 """
 from __future__ import annotations
 
+import re
 import socket
 import sys
 import threading
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from apptest_helpers import open_page
 from rag_core.retrieval.minilm import MiniLM
 from rag_core.retrieval.ray_sessions import RAY, RaySessions
+
+
+@pytest.fixture(autouse=True, scope="module")
+def no_ray_yet():
+    """These tests start and stop Ray in this process as the dashboard does, so they run before the files that
+    share the test session's Ray (conftest `ray_session`: test_ray*.py, after this file in pytest's order)."""
+    import ray
+    assert not ray.is_initialized(), "run tests/test_dashboard_ray.py before the test_ray*.py files"
+    yield
+    RAY.close()
 
 
 def closed_port() -> int:
@@ -95,7 +107,7 @@ def test_choosing_ray_says_what_computes_and_choosing_this_process_leaves(shared
     assert not [t for t in at.sidebar.text_input if t.label == "Ray address"]      # no address field by default
     compute_box(at).select("ray").run()
     said = [t for t in sidebar_texts(at) if t.startswith("Computing on Ray")]
-    assert said and "local\\: 1 node" in said[0] and "On Ray: encoding chunks" in said[0], sidebar_texts(at)
+    assert said and "local\\: 1 node" in said[0] and "On Ray: MiniLM's encoding of chunks" in said[0], sidebar_texts(at)
     field = next(t for t in at.sidebar.text_input if t.label == "Ray address")
     assert field.value == "" and "compute" not in at.query_params and RAY.session is not None
     compute_box(at).select("process").run()
@@ -160,3 +172,27 @@ def test_a_head_killed_before_a_run_finishes_it_here_says_so_once_then_the_sideb
     at.run()
     assert [e.value for e in at.sidebar.error if "The Ray cluster is gone" in unescape(e.value)], sidebar_texts(at)
     assert not [w for w in at.warning if "failed mid" in unescape(w.value)]       # said once
+
+
+@pytest.mark.parametrize("name, query", [("ablations", {"retriever": "bm25"}),
+                                         ("compare", {"retriever": "minilm", "reranker": "dense"})])
+def test_ablations_and_compare_with_ray_show_what_the_process_shows(shared_ray, name, query):
+    """An upload (its workbench is its session's: nothing ranked yet) on a page whose sweep units go to Ray, then
+    in process in another session: the same texts, metrics and tables; the sidebar counts the units."""
+    from rag_core.data.corpus import bundled_corpus
+    from rag_core.data.golden import load_golden
+    from test_engine_wiring import open_any, screen
+    from ui import data
+    docs = [d for d in bundled_corpus().documents if d.id != "statistics"]
+    mine = data.make_dataset("my documents", docs, [r for r in load_golden() if r.doc != "statistics"])
+    on_ray = open_any(name, query, {"dataset": mine, "compute": "ray"})
+    counts = [c.value for c in on_ray.sidebar.caption if c.value.startswith("This session:")]
+    said = re.search(r"([\d,]+) sweep units? ranked on Ray", counts[0] if counts else "")
+    assert len(counts) == 1 and said, sidebar_texts(on_ray)
+    # a unit per retriever, reranker and chunker: the Ablations' grid has several, Compare's two setups share one
+    assert int(said[1].replace(",", "")) == on_ray.session_state["_units_on_ray"] >= (2 if name == "ablations" else 1)
+    here = open_any(name, query, {"dataset": mine})
+    a, b = screen(on_ray), screen(here)
+    assert a["texts"] == b["texts"] and a["metrics"] == b["metrics"] and len(a["frames"]) == len(b["frames"])
+    for x, y in zip(a["frames"], b["frames"]):
+        pd.testing.assert_frame_equal(x, y)
