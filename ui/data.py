@@ -260,7 +260,6 @@ def compute_status() -> ComputeStatus:
 def forget_compute_status() -> None:
     """Check the sidebar's Ray again on the next run (after a new address, Try again, or this process chosen)."""
     st.session_state.pop("_compute_status", None)
-    st.session_state.pop("_ray_embedder", None)
     if st.session_state.get("compute", "process") != "ray":
         RAY.leave(_ray_user(), now=True)
 
@@ -272,8 +271,10 @@ def ray_embedder(wb: Workbench):
     held = st.session_state.get("_ray_embedder")
     if held is None or held[0] is not session:
         notes = st.session_state.setdefault("_compute_notes", [])
-        held = st.session_state["_ray_embedder"] = (session, wb.embedder.using(session.encoder("process",
-                                                                                                note=notes.append)))
+        encoder = session.encoder("process", note=notes.append)
+        if held is not None:                      # another session (Try again, another address): counts go on
+            encoder.on_ray, encoder.here = held[1].backend.on_ray, held[1].backend.here
+        held = st.session_state["_ray_embedder"] = (session, wb.embedder.using(encoder))
     return held[1]
 
 
