@@ -15,7 +15,7 @@ import streamlit as st
 
 from rag_core.retrieval.ray_encoder import ADDRESS_ENV
 from ui import data
-from ui.widgets import plain
+from ui.widgets import failing, plain, secret_input
 
 COMPUTE_NAMES = {"process": "This process", "ray": "Ray cluster"}
 _slot = threading.local()            # this script run's place for the counts (one thread per run)
@@ -29,46 +29,28 @@ def choose() -> None:
     data.forget_compute_status()
 
 
-def keep_address() -> None:
-    """The address typed goes to the session and the field is emptied (never shown again, never in a link)."""
-    typed = st.session_state["_ray_address_field"].strip()
-    if typed:
-        st.session_state["ray_address"] = typed
-        st.session_state["_ray_address_field"] = ""
-        data.forget_compute_status()
-
-
-def forget_address() -> None:
-    st.session_state.pop("ray_address", None)
-    data.forget_compute_status()
-
-
 def render() -> None:
     _slot.counts = None
     chosen = st.session_state.get("compute", "process")
     st.selectbox("Compute", tuple(COMPUTE_NAMES), index=tuple(COMPUTE_NAMES).index(chosen), key="_compute_field",
                  format_func=COMPUTE_NAMES.get, on_change=choose,
-                 help="Where MiniLM encodes chunks: in this process, or on a Ray cluster (a local one with this "
-                      "machine's cores unless an address is given). The figures are the same either way; only "
-                      "the time to encode a large upload changes.")
+                 help="Where MiniLM encodes chunks and where the Ablations' and Compare's rankings are made: in this "
+                      "process, or on a Ray cluster (a local one with this machine's cores unless an address is "
+                      "given). The figures are the same either way; only the time a large upload takes changes.")
     if chosen == "process":
         return
     if st.session_state.get("ray_address"):
         placeholder = "set (hidden): type another to replace it"
     else:
         placeholder = f"empty: the server's {ADDRESS_ENV}" if data.ray_address() else "empty: a local Ray"
-    st.text_input("Ray address", key="_ray_address_field", type="password", on_change=keep_address,
-                  placeholder=placeholder,
-                  help="The head node of a running Ray cluster, host:port (e.g. 10.0.0.5:6379, started with "
-                       "`ray start --head` or `make cluster`). Kept on the server for this browser session only: "
-                       "the field empties once you press Enter and the address is never in a link. Left empty: "
-                       f"the server's {ADDRESS_ENV}, else a local Ray with this machine's cores.")
-    if st.session_state.get("ray_address"):
-        st.button("Forget this address", key="compute_forget_address", on_click=forget_address)
+    secret_input("Ray address", "ray_address", placeholder=placeholder, forget="Forget this address",
+                 forget_key="compute_forget_address", changed=data.forget_compute_status,
+                 help="The head node of a running Ray cluster, host:port (e.g. 10.0.0.5:6379, started with "
+                      "`ray start --head` or `make cluster`). Kept on the server for this browser session only: "
+                      "the field empties once you press Enter and the address is never in a link. Left empty: "
+                      f"the server's {ADDRESS_ENV}, else a local Ray with this machine's cores.")
     status = data.compute_status()
-    if status.problem:
-        st.error(plain(status.problem + " Until it is fixed, everything runs in this process."))
-        st.button("Try again", on_click=data.forget_compute_status, key="compute_retry")
+    if failing(status.problem, "everything runs in this process", data.forget_compute_status, "compute_retry"):
         return
     st.caption(plain(f"Computing on {status.text}.") + " " + WHERE)
     _slot.counts = st.empty()

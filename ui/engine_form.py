@@ -14,25 +14,10 @@ import streamlit as st
 
 from rag_core.retrieval.engines.registry import DESCRIPTIONS, ENGINES, ENV, RECALL_K
 from ui import data, settings
-from ui.widgets import plain
+from ui.widgets import failing, plain, secret_input
 
 ENGINE_NAMES = {"memory": "In-process index", "postgres": "PostgreSQL (exact)",
                 "postgres-hnsw": "PostgreSQL, approximate (HNSW)"}
-
-
-def keep_url() -> None:
-    """The URL typed goes to the session and the field is emptied: the browser never gets it back (not even
-    behind the field's show-password eye)."""
-    typed = st.session_state["_database_url_field"].strip()
-    if typed:
-        st.session_state["database_url"] = typed
-        st.session_state["_database_url_field"] = ""
-        data.forget_engine_status()
-
-
-def forget_url() -> None:
-    st.session_state.pop("database_url", None)
-    data.forget_engine_status()
 
 
 def render() -> None:
@@ -44,16 +29,13 @@ def render() -> None:
         placeholder = "set (hidden): type another to replace it"
     else:
         placeholder = f"empty: the server's {ENV}" if os.environ.get(ENV) else "postgresql://user:password@host:5432/database"
-    st.text_input("Database URL", key="_database_url_field", type="password", on_change=keep_url, placeholder=placeholder,
-                  help="Where PostgreSQL with pgvector runs, e.g. postgresql://user:password@host:5432/database. Kept "
-                       "on the server for this browser session only: the field empties once you press Enter, the "
-                       f"password is never shown and never in a link. Left empty: the server's {ENV}.")
-    if st.session_state.get("database_url"):
-        st.button("Forget this URL", key="engine_forget_url", on_click=forget_url)
+    secret_input("Database URL", "database_url", placeholder=placeholder, forget="Forget this URL",
+                 forget_key="engine_forget_url", changed=data.forget_engine_status,
+                 help="Where PostgreSQL with pgvector runs, e.g. postgresql://user:password@host:5432/database. Kept "
+                      "on the server for this browser session only: the field empties once you press Enter, the "
+                      f"password is never shown and never in a link. Left empty: the server's {ENV}.")
     status = data.engine_status()
-    if status.problem:
-        st.error(plain(status.problem + " Until it is fixed, every page searches in process."))
-        st.button("Try again", on_click=data.forget_engine_status, key="engine_retry")
+    if failing(status.problem, "every page searches in process", data.forget_engine_status, "engine_retry"):
         return
     st.caption(plain(f"Searching on {status.text}."))
     if status.name == "postgres-hnsw":

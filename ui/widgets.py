@@ -309,3 +309,36 @@ def stop_without_questions(wb, what: str) -> None:
         st.info(f"This dataset has no valid golden question, so {what}. Add a golden set on the Your data page, "
                 "or switch back to the bundled corpus.")
         st.stop()
+
+
+def secret_input(label: str, key: str, *, placeholder: str, help: str, forget: str, forget_key: str,
+                 changed) -> None:
+    """A password field for a secret (a database URL, a Ray address): what is typed goes to st.session_state[key]
+    on Enter and the field is emptied, so the browser never gets it back (not even behind the show-password eye);
+    a button forgets it. changed() after either. The field's own key is f"_{key}_field"."""
+    field = f"_{key}_field"
+
+    def keep() -> None:
+        typed = st.session_state[field].strip()
+        if typed:
+            st.session_state[key] = typed
+            st.session_state[field] = ""
+            changed()
+
+    def drop() -> None:
+        st.session_state.pop(key, None)
+        changed()
+
+    st.text_input(label, key=field, type="password", on_change=keep, placeholder=placeholder, help=help)
+    if st.session_state.get(key):
+        st.button(forget, key=forget_key, on_click=drop)
+
+
+def failing(problem: str | None, meanwhile: str, retry, key: str) -> bool:
+    """A sidebar service that cannot be used: its problem (plain text) and what happens until it is fixed, with a
+    "Try again" button calling retry. False, and nothing drawn, when there is no problem."""
+    if not problem:
+        return False
+    st.error(plain(f"{problem} Until it is fixed, {meanwhile}."))
+    st.button("Try again", on_click=retry, key=key)
+    return True
