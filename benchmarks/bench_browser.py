@@ -82,7 +82,7 @@ def bench_ablations_cold(browser, route: str) -> dict:
     "warm": the same page again on the same server (caches warm), for comparison}."""
     with StreamlitServer() as srv:                              # a fresh process: every cache is empty
         page = browser.new_page(viewport={"width": 1280, "height": 1000})
-        nav = page.locator('.st-key-menu')
+        nav = page.locator('[data-testid="stSidebarNav"]')
         if route == "deep link":
             t0 = time.perf_counter()
             page.goto(srv.url + "/ablations")

@@ -178,7 +178,7 @@ def visit_upload(browser, url: str, i: int, docs: int, words: int, on_open) -> N
         expect(main).to_contain_text("question(s) read", timeout=SLOW_MS)
         page.get_by_role("button", name="Use these documents").click()
         expect(main.locator("h3").filter(has_text="Active dataset: My documents")).to_be_visible(timeout=SLOW_MS)
-        page.locator('.st-key-menu').get_by_role("link", name="Ablations").click()
+        page.locator('[data-testid="stSidebarNav"]').get_by_role("link", name="Ablations").click()
         expect(main.locator("h1").first).to_contain_text("Ablations", timeout=SLOW_MS)
         wait_charts(page, timeout=SLOW_MS)
         wait_idle(page, timeout=SLOW_MS)

@@ -183,7 +183,7 @@ def test_a_copied_link_works_on_a_fresh_server(new_page, fresh_server):
         wait_loaded(page)
         no_exception(page)
         # the frame ran: the sidebar menu has the pages' titles and the chunker settings are there
-        expect(page.locator('.st-key-menu')).to_contain_text("Overview")
+        expect(page.locator('[data-testid="stSidebarNav"]')).to_contain_text("Overview")
         expect(page.locator('[data-testid="stSidebar"]').get_by_role("spinbutton", name="Size (words)")).to_be_visible()
     finally:
         page.close()                                  # before its server goes away
@@ -212,7 +212,7 @@ def test_the_sidebar_menu_reaches_every_page(new_page, server):
     """Click through the menu; each page shows its title, no exception, and leaves a full-height screenshot."""
     page = new_page(1280, 3000)
     open_view(page, server.url + "/")
-    nav = page.locator('.st-key-menu')
+    nav = page.locator('[data-testid="stSidebarNav"]')
     for name, (path, title) in [*list(PAGES.items())[1:], next(iter(PAGES.items()))]:
         nav.get_by_role("link", name=re.compile(rf"{name}$")).click()   # the URL and the title below are the wait
         # the default page (Overview) lives at "/"

@@ -1,5 +1,4 @@
-"""Every page as the very first request of a fresh server: the frame is there (menu, sidebar settings, title),
-and Streamlit's list of file names never shows, not even for a moment (the menu is ours: ui.navigation.menu).
+"""Every page as the very first request of a fresh server: the frame is there (menu, sidebar settings, title).
 
 The pages live in pages/, which puts a fresh Streamlit process in its old pages-folder mode until the first
 st.navigation call: without ui.frame.ensure, a deep link would run the page script alone. Each page gets a
@@ -19,14 +18,6 @@ from playwright.sync_api import expect  # noqa: E402
 HEADINGS = {"overview": "Open Book", "tour": "The tour", "corpus": "Corpus", "ask": "Ask", "ablations": "Ablations", "compare": "Compare setups",
             "your_data": "Your data", "model": "A real model", "glossary": "Glossary"}
 STEMS = [Path(p.script).stem for p in navigation.PAGES]
-# run in the page before Streamlit's own scripts: records whether Streamlit's menu (which, on a fresh server, lists
-# the pages/ folder's file names until st.navigation runs) is ever put in the document
-SAW_FILE_LIST = """
-window.__sawFileList = false;
-new MutationObserver(() => {
-    if (document.querySelector('[data-testid="stSidebarNav"]')) window.__sawFileList = true;
-}).observe(document, {childList: true, subtree: true});
-"""
 
 
 @pytest.fixture(scope="module")
@@ -48,18 +39,15 @@ def test_every_page_has_a_heading_to_look_for():
 def test_a_page_as_the_first_request_of_a_fresh_server_is_inside_the_frame(new_page, fresh_servers, stem):
     srv = fresh_servers[stem].wait_ready()
     page = new_page()
-    page.add_init_script(SAW_FILE_LIST)
     path = "" if stem == STEMS[0] else stem                      # the entry page is served at /
     page.goto(f"{srv.url}/{path}?size=120")
     main = page.locator(MAIN)
     expect(main.locator("h1").first).to_contain_text(HEADINGS[stem], timeout=2 * WAIT_MS)
     wait_loaded(page)
-    nav = page.locator('.st-key-menu')
+    nav = page.locator('[data-testid="stSidebarNav"]')
     for spec in navigation.PAGES:                                   # the frame's menu, with every title
         expect(nav).to_contain_text(spec.title)
     size = page.locator('[data-testid="stSidebar"]').get_by_role("spinbutton", name="Size (words)")
     expect(size).to_have_value("120")                                # the sidebar read the link
     expect(page.get_by_text("Page not found")).to_have_count(0)
     assert page.url.split("?")[0] == f"{srv.url}/{path}"             # the URL path is the file's name
-    # Streamlit's own menu (the pages/ folder's file names, lowercase) never showed, not even for a moment
-    assert page.evaluate("() => window.__sawFileList") is False

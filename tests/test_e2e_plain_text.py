@@ -131,7 +131,7 @@ def main(page):
 
 def go_to(page, title: str, h1: str) -> None:
     """Follow the sidebar menu (the session, and its upload, stay) and wait for the page's first run to end."""
-    page.locator('.st-key-menu').get_by_role("link", name=re.compile(rf"{title}$")).click()
+    page.locator('[data-testid="stSidebarNav"]').get_by_role("link", name=re.compile(rf"{title}$")).click()
     expect(main(page).locator("h1").first).to_contain_text(h1)
     wait_idle(page)
 

@@ -6,8 +6,7 @@ the first `st.navigation` call (upstream streamlit PR 10276, issues 9992 and 962
 very first request runs the page script alone. `ensure(__file__)`, the first line of every page, notices
 that the frame was not drawn in this script run and draws it there and then (st.navigation with the one
 page list, then the sidebar) and runs the page inside it, so the request gets the whole app and no click is
-lost to a rerun. The menu is ours (ui.navigation.menu) and Streamlit's is switched off: in that mode Streamlit's
-would list the pages/ folder's file names for a moment.
+lost to a rerun.
 
 Left out on purpose: any page content.
 """
@@ -32,8 +31,7 @@ _drawn = threading.local()            # set when the frame is drawn in this scri
 def draw():
     """Declare the pages, show the link warnings, draw the sidebar; returns the page to run."""
     st.set_page_config(page_title="Open Book — a RAG workbench", page_icon="📖", layout="wide")
-    pages = navigation.pages()
-    pg = st.navigation(pages, position="hidden")     # the menu is ours (navigation.menu): no flash of file names
+    pg = st.navigation(navigation.pages())
     data.return_memory_when_the_session_ends()
 
     for warning in settings.init(settings.SHARED) + [w for w in [data.dataset_from_link()] if w]:
@@ -48,7 +46,6 @@ def draw():
                    "and offers to try again.", icon=":material/database:")
 
     with st.sidebar:
-        navigation.menu(pages)
         st.caption(f"Dataset: **{widgets.plain(data.dataset().name)}**")
         st.subheader("Chunker", help="How documents are cut into chunks before indexing. Applies to every page.")
         st.selectbox("Strategy", ["fixed", "structure", "sentence"], key="chunker",

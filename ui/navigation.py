@@ -1,4 +1,4 @@
-"""The page list, in one place: the frame builds the menu from it (`menu`), and tests open pages from it.
+"""The page list, in one place: the frame builds the menu from it, and tests open pages from it.
 
 URL paths are the page files' names (pages/ask.py is /ask); the first page is the entry page, served at /.
 
@@ -40,16 +40,6 @@ def pages() -> list:
             + [st.Page(p.script, title=p.title, icon=p.icon) for p in PAGES[1:]]
             + [st.Page(entry.script, title=entry.title, icon=entry.icon, url_path=Path(entry.script).stem,
                        visibility="hidden")])
-
-
-def menu(pages: list) -> None:
-    """The menu, a link per listed page (not the entry page's hidden twin), in the sidebar's container with the
-    class "st-key-menu". Our own and not Streamlit's: a folder named pages/ makes a fresh server show Streamlit's
-    list of file names ("app", "ablations", ...) until st.navigation has run once, so that one is switched off
-    (client.showSidebarNavigation = false) and st.navigation's is hidden."""
-    with st.container(key="menu"):
-        for page in pages[:len(PAGES)]:
-            st.page_link(page)
 
 
 def url_path(page) -> str:
