@@ -16,18 +16,21 @@ two to four setups side by side on the golden set.
 
 Errors are one plain line on stderr and exit code 2, never a traceback; problems met while reading the
 input come first, one `note:` line each. A reader that goes away (`| head -1`) ends the run quietly (141); a
-closed stdout is an error, a closed stderr silences notes only (rag_core.cli.output).
+closed stdout is an error, a closed stderr silences notes only (rag_core.cli.output). Ctrl-C and SIGTERM end it
+with one line (`error: interrupted.`, 130; `error: terminated.`, 143), a local Ray it started stopped first.
 Left out on purpose: writing files (redirect stdout; only `compare --save` keeps runs, in the data folder)
 and charts (the dashboard draws them). This module only dispatches: each command is a module of rag_core.cli.
 """
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
+import threading
 
 from rag_core.cli import compare, report, verify
 from rag_core.cli.options import OneLineParser
-from rag_core.cli.output import error, guard_streams
+from rag_core.cli.output import error, guard_streams, on_terminate
 
 COMMANDS = {"report": report, "verify": verify, "compare": compare}   # name -> module with HELP and main(argv)
 
@@ -45,7 +48,17 @@ def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     guard_streams()
     if argv[:1] and argv[0] in COMMANDS:
-        return COMMANDS[argv[0]].main(argv[1:])
+        if threading.current_thread() is threading.main_thread():
+            signal.signal(signal.SIGTERM, on_terminate)
+        try:
+            return COMMANDS[argv[0]].main(argv[1:])
+        except KeyboardInterrupt:          # Ctrl-C: one line, no traceback, the usual 130
+            error("interrupted.")
+            return 130
+        except SystemExit as e:
+            if e.code == 128 + signal.SIGTERM:
+                error("terminated.")
+            raise
     if not argv:
         return error(f"give a command: {', '.join(COMMANDS)} (python -m rag_core --help says more).")
     try:

@@ -196,3 +196,51 @@ def test_ablations_and_compare_with_ray_show_what_the_process_shows(shared_ray, 
     assert a["texts"] == b["texts"] and a["metrics"] == b["metrics"] and len(a["frames"]) == len(b["frames"])
     for x, y in zip(a["frames"], b["frames"]):
         pd.testing.assert_frame_equal(x, y)
+
+
+@pytest.mark.parametrize("address, words", [
+    ("user:s3cret@10.0.0.5:6379", "takes no user or password"),
+    ("http://user:s3cret@h:1", "takes no user or password"),
+    ("h" * 10_000 + ":6379", "is not host:port"),
+    ("10.0.0.5:" + "9" * 10_000, "is not host:port"),
+    ("10.0.0.5:²", "is not host:port"),
+    ("10.0.0.5:99999", "a port from 1 to 65535"),
+    ("10.0.0.5:0", "is not host:port"),
+    ("ho st:6379", "is not host:port"),
+    ("h\x1b[31m:6379", "is not host:port"),
+    ("ray://h:10001", "ray:// addresses are not supported"),
+    (":6379", "is not host:port"),
+])
+def test_a_malformed_ray_address_is_one_sentence_that_repeats_no_secret(address, words):
+    from rag_core.retrieval.ray_encoder import parse_address
+    with pytest.raises(ValueError) as e:
+        parse_address(address)
+    said = str(e.value)
+    assert words in said and "s3cret" not in said and "\n" not in said and "\x1b" not in said and len(said) < 300
+
+
+def test_a_well_formed_address_is_read_whatever_the_spaces_and_brackets():
+    from rag_core.retrieval.ray_encoder import parse_address
+    assert parse_address("  10.0.0.5:6379 ") == ("10.0.0.5", 6379)
+    assert parse_address("[::1]:6379") == ("::1", 6379)
+    assert parse_address("head-node.example:1") == ("head-node.example", 1)
+
+
+def test_a_session_refused_another_cluster_no_longer_counts_as_a_user(sessions):
+    sessions.join("alice", None)
+    sessions.join("bob", None)
+    with pytest.raises(ValueError):
+        sessions.join("bob", f"127.0.0.1:{closed_port()}")
+    assert sessions.users == {"alice"}
+    sessions.leave("alice")
+    assert sessions.session is None                  # bob's refused wish keeps no Ray alive
+
+
+@pytest.mark.parametrize("typed", ["auto", "user:s3cret@127.0.0.1:1"])
+def test_the_sidebar_refuses_auto_and_never_shows_a_password_typed_in_an_address(shared_ray, typed):
+    at = open_page("overview", session={"compute": "ray"})
+    next(t for t in at.sidebar.text_input if t.label == "Ray address").input(typed).run()
+    errors = [e.value for e in at.sidebar.error]
+    assert len(errors) == 1 and "Until it is fixed, everything runs in this process" in errors[0], errors
+    shown = " ".join(sidebar_texts(at)) + " ".join(m.value for m in at.markdown) + str(dict(at.query_params))
+    assert "s3cret" not in shown and RAY.address is None and not at.exception       # nothing joined with it

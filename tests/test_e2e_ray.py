@@ -41,6 +41,20 @@ def choose(page, label: str, option: str) -> None:
         page.get_by_role("option", name=option, exact=True).click()
 
 
+def actors_left(server, within_s: float = 30.0) -> int:
+    """The encoder actors still alive under the dashboard's server, once they stop going away (Ray stops a
+    released actor's process a moment after the call)."""
+    import time
+    import psutil
+    deadline = time.monotonic() + within_s
+    while True:
+        left = [p for p in psutil.Process(server.proc.pid).children(recursive=True)
+                if p.name().startswith("ray::_Worker")]
+        if not left or time.monotonic() > deadline:
+            return len(left)
+        time.sleep(0.1)                # polling the process table, not the page
+
+
 def test_encoding_an_upload_on_a_local_ray_chosen_in_the_sidebar(new_page, server, tmp_path):
     paths = []
     for name, text in NOTES.items():
@@ -59,7 +73,7 @@ def test_encoding_an_upload_on_a_local_ray_chosen_in_the_sidebar(new_page, serve
     expect(page.locator(MAIN)).to_contain_text("Active dataset: My documents", timeout=2 * WAIT_MS)
     wait_idle(page)
     choose(page, "Compute", "Ray cluster")
-    said = sidebar(page).get_by_text(re.compile(r"^Computing on Ray 2\.\d+\.\d+, local: 1 node, \d+ CPUs\."))
+    said = sidebar(page).get_by_text(re.compile(r"^Computing on Ray 2\.\d+\.\d+, local: 1 node, \d+ CPUs?\."))
     expect(said).to_be_visible(timeout=4 * WAIT_MS)
     choose(page, "Retriever", "MiniLM (trained encoder)")        # what this page shows is encoded on Ray now
 
@@ -71,6 +85,7 @@ def test_encoding_an_upload_on_a_local_ray_chosen_in_the_sidebar(new_page, serve
     expect(count).to_have_text(f"This session: {n_chunks:,} texts encoded on Ray.")
     no_exception(page)
     screenshot(page, "ray-ask")
+    assert actors_left(server) == 0        # the run over, its actors gave their CPUs and memory back
 
     field = sidebar(page).get_by_role("textbox", name="Ray address")
     expect(field).to_have_attribute("type", "password")

@@ -267,6 +267,9 @@ def test_an_address_that_never_answers_fails_within_the_timeout():
     (["--ray-address", "127.0.0.1:6379"], "--ray-address goes with --compute ray"),
     (["--compute", "ray", "--ray-address", "nohost"], "is not host:port"),
     (["--compute", "cloud"], "invalid choice"),
+    (["--on-cluster-loss", "stop"], "--on-cluster-loss goes with --compute ray"),
+    (["--compute", "ray", "--ray-address", " "], "--ray-address is empty"),
+    (["--compute", "ray", "--ray-address", "u:s3cret@h:1"], "takes no user or password"),
 ])
 def test_bad_compute_options_are_one_line(capsys, args, words):
     assert main(["report", "--tables", "ceiling", *args]) == 2      # the CLI's parsers say it in one line, exit 2
@@ -283,3 +286,37 @@ def test_without_ray_installed_the_option_says_how_to_get_it():
     assert out.returncode == 2 and out.stdout == ""
     assert out.stderr == "error: Ray is not installed in this environment: pip install -r requirements-ray.txt " \
                          "(or `make cluster`).\n"
+
+
+def test_a_worker_killed_under_format_json_keeps_stdout_json_and_says_so_on_stderr(ray_local, capsys, monkeypatch,
+                                                                                  tmp_path):
+    """Ray prints "(raylet) A worker died ..." on the driver's stdout: the report's stdout must stay JSON alone."""
+    import uuid
+    import psutil
+    import rag_core.cli.inputs as inputs
+    run = uuid.uuid4().hex[:8]                       # texts no cache holds
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    for i in range(3):
+        (docs / f"note{i}.txt").write_text(" ".join(f"Note {run}-{i}-{j} says the kiln soaks {j} minutes."
+                                                   for j in range(150)), encoding="utf-8")
+    (tmp_path / "golden.csv").write_text("question,doc,anchor\n"
+                                     f"How long does the kiln soak in note 0?,note0,Note {run}-0-5 says the kiln "
+                                     f"soaks 5 minutes\n", encoding="utf-8")
+    monkeypatch.setenv("OPENBOOK_DATA_DIR", str(tmp_path / "data"))
+    seen = []
+
+    def kill_the_workers(done, total, what):          # stands for the progress line: kills the actors mid-run
+        seen.append(done)
+        if done and len(seen) == 2:
+            for p in psutil.Process().children(recursive=True):     # every actor: the rest cannot go to Ray
+                if p.name().startswith("ray::_Worker"):
+                    p.kill()
+    monkeypatch.setattr(inputs, "progress_line", kill_the_workers)
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    code = main(["report", "--format", "json", "--tables", "ceiling", "--encoder", "minilm", "--docs", str(docs),
+                 "--golden", str(tmp_path / "golden.csv"), "--compute", "ray"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    json.loads(out)                                  # nothing of Ray's in it
+    assert len(seen) > 2 and "failed mid-run" in err and "encoded in this process" in err, err

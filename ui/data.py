@@ -234,6 +234,9 @@ def compute_status() -> ComputeStatus:
     if st.session_state.get("compute", "process") != "ray":
         return ComputeStatus("process", None, HERE)
     key = ray_address()
+    if (st.session_state.get("ray_address") or "").strip().lower() == "auto":    # any Ray on the server's machine
+        return ComputeStatus("process", "'auto' joins whatever Ray runs on the server's machine, which may be "
+                                        "someone else's: give the head's host:port.", HERE)
     held = st.session_state.get("_compute_status")
     if held is not None and held[0] == key:
         if held[1].problem:
@@ -243,10 +246,10 @@ def compute_status() -> ComputeStatus:
             st.session_state["_compute_status"] = (key, status)
             return status
     opening = RAY.session is None or RAY.address != key
-    where = (f"Joining the Ray cluster at {mask_secrets(key)}…" if key else
+    where = (f"Joining the Ray cluster at {mask_secrets(key)[:80]}…" if key else
              f"Starting a local Ray with this machine's {os.cpu_count()} CPUs…")
     try:
-        with st.spinner(where) if opening else contextlib.nullcontext():
+        with st.spinner(plain(where)) if opening else contextlib.nullcontext():
             session = RAY.join(_ray_user(), key)
         if held is not None and held[0] == key and held[1].session is session:
             return held[1]                 # the same session: its status line as read when it was joined
@@ -410,6 +413,8 @@ def prepare_all(jobs) -> None:
             bar[0].empty()
         for note in compute_notes():         # a Ray cluster lost mid-run: the rest was encoded here
             st.warning(plain(note[:1].upper() + note[1:]), icon=":material/cloud_off:")
+        if compute_status().session is not None:
+            compute_status().session.release(if_idle=True)     # idle actors give their CPUs and memory back
 
 
 def sweep_on_ray(names=(), setups=(), chunker: ChunkerConfig = ARTICLE_CHUNKER) -> None:

@@ -17,7 +17,13 @@ question, here), a dashboard of Ray's own (the `note:` line says the cluster's n
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import os
+import signal
+import threading
+
+from rag_core.cli.output import on_terminate
 
 COMPUTES = ("process", "ray")
 _open: list = []                     # the Ray sessions opened by this command, closed by close_compute()
@@ -32,25 +38,49 @@ def add_compute_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--ray-address", metavar="ADDR",
                    help="with --compute ray: the cluster to join, host:port of its head (default: "
                         "$OPENBOOK_RAY_ADDRESS, else a local Ray started and stopped by this command)")
-    p.add_argument("--on-cluster-loss", choices=("process", "stop"), default="process",
+    p.add_argument("--on-cluster-loss", choices=("process", "stop"),
                    help="with --compute ray, when the cluster fails mid-run: process (finish here, the default) or "
                         "stop (one error line; the vectors already encoded stay in the cache)")
+
+
+def check_compute_options(args) -> None:
+    """ValueError for the Ray options given without --compute ray, or an empty --ray-address."""
+    if getattr(args, "compute", "process") != "ray":
+        for given, option in ((args.ray_address is not None, "--ray-address"),
+                              (args.on_cluster_loss is not None, "--on-cluster-loss")):
+            if given:
+                raise ValueError(f"{option} goes with --compute ray.")
+    if args.ray_address is not None and not args.ray_address.strip():
+        raise ValueError("--ray-address is empty: give the head's host:port, or leave the option out for a local "
+                         "Ray.")
+
+
+@contextlib.contextmanager
+def quiet_stdout(args):
+    """With --compute ray, what Ray itself prints on this process's stdout while the command computes ("(raylet)
+    A worker died ...") is dropped: stdout carries the report alone, and the `note:` lines say what happened."""
+    if getattr(args, "compute", "process") != "ray":
+        yield
+        return
+    with contextlib.redirect_stdout(io.StringIO()):
+        yield
 
 
 def compute_embedder(args, note=None):
     """The Embedder for --compute (None for process); ValueError in one sentence when Ray cannot be used."""
     compute = getattr(args, "compute", "process")
+    check_compute_options(args)
     if compute == "process":
-        if getattr(args, "ray_address", None):
-            raise ValueError("--ray-address goes with --compute ray.")
         return None
     from rag_core.retrieval.ray_encoder import ADDRESS_ENV, RayCompute
     from rag_core.retrieval.vectors import Embedder
     session = RayCompute(args.ray_address or os.environ.get(ADDRESS_ENV) or None)
     _open.append(session)
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, on_terminate)    # ours again: ray.init put its own (a stack dump, exit 1)
     if note:
         note(f"the trained encoder and the sweep's rankings run on {session.status()}.")
-    return Embedder.default().using(session.encoder(args.on_cluster_loss, note=note))
+    return Embedder.default().using(session.encoder(args.on_cluster_loss or "process", note=note))
 
 
 def close_compute() -> None:
@@ -66,4 +96,4 @@ def rank_sweep(wb, units, args, note=None) -> None:
     if getattr(args, "compute", "process") != "ray" or not _open:
         return
     from rag_core.evaluation.sweep import rank_units
-    rank_units(wb, units, _open[-1], on_loss=args.on_cluster_loss, note=note)
+    rank_units(wb, units, _open[-1], on_loss=args.on_cluster_loss or "process", note=note)

@@ -108,3 +108,8 @@ def _drop_stdout() -> None:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     except (OSError, ValueError):   # stdout is no real file (captured in tests): nothing will flush it
         pass
+
+
+def on_terminate(signum, frame):
+    """SIGTERM's handler for a command: unwinds like an error (a local Ray it started is stopped on the way)."""
+    raise SystemExit(128 + signum)

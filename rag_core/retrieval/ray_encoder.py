@@ -47,6 +47,7 @@ BATCH_S = 300.0                      # the longest a batch may take (the first i
 QUEUED = 2                           # batches sent ahead to each actor, so that none waits for the driver
 INSTALL = "pip install -r requirements-ray.txt (or `make cluster`)"
 ADDRESS_ENV = "OPENBOOK_RAY_ADDRESS"
+OBJECT_STORE_BYTES = 512 * 2**20     # a local Ray's object store: a sweep's corpus and its units' vectors; spills beyond
 _H2_PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + b"\x00\x00\x00\x04\x00\x00\x00\x00\x00"   # + empty SETTINGS
 
 
@@ -64,15 +65,35 @@ def import_ray():
     return ray
 
 
+def parse_address(address: str) -> tuple[str, int]:
+    """(host, port) of "host:port" (an IPv6 host in brackets); ValueError saying how to give it. Nothing before an
+    "@" is ever repeated: a Ray head takes no user or password, and whatever was typed there may be one."""
+    text = address.strip()
+    if "@" in text:
+        raise ValueError(f"A Ray address takes no user or password (a Ray head asks for none; it checks a token): "
+                         f"give host:port, e.g. {text.rpartition('@')[2][:60] or '10.0.0.5:6379'}.")
+    host, _, port = text.rpartition(":")
+    host = host[1:-1] if host.startswith("[") and host.endswith("]") else host
+    ok = (host and "://" not in text and port.isascii() and port.isdigit() and len(port) <= 5
+          and 0 < int(port) < 65536 and len(host) <= 253 and host.isprintable() and " " not in host)
+    try:
+        ok = ok and bool(host.encode("idna"))
+    except UnicodeError:
+        ok = False
+    if not ok:
+        shown = text[:60] + ("…" if len(text) > 60 else "")
+        raise ValueError(f"The Ray address {shown!r} is not host:port: give e.g. 10.0.0.5:6379, the head node's GCS "
+                         f"port (a port from 1 to 65535; Ray Client's ray:// addresses are not supported).")
+    return host, int(port)
+
+
 def probe(address: str, timeout: float = CONNECT_S) -> None:
     """ValueError in one sentence unless a gRPC server (as Ray's head is) answers at host:port within `timeout`."""
-    host, _, port = address.rpartition(":")
-    if not host or not port.isdigit() or "://" in address:
-        raise ValueError(f"The Ray address {address!r} is not host:port: give e.g. --ray-address 10.0.0.5:6379, "
-                         f"the head node's GCS port (Ray Client's ray:// addresses are not supported).")
+    host, port = parse_address(address)
+    address = address.strip()
     hint = "start one with `ray start --head` (or `make cluster`) or check the address"
     try:
-        s = socket.create_connection((host.strip("[]"), int(port)), timeout=timeout)
+        s = socket.create_connection((host, port), timeout=timeout)
     except OSError as e:
         raise ValueError(f"No Ray cluster answers at {address} ({e.strerror or e or 'timed out'} within "
                          f"{timeout:g} s): {hint}.") from None
@@ -142,7 +163,7 @@ class RayCompute:
     encoders; `release()` gives their CPUs back (the next use makes a new pool)."""
 
     def __init__(self, address: str | None = None, num_cpus: int | None = None):
-        self.address = address or None
+        self.address = (address or "").strip() or None
         if self.address and self.address != "auto":
             probe(self.address)
         if self.address and "RAY_AUTH_MODE" not in os.environ and has_token():
@@ -155,14 +176,28 @@ class RayCompute:
             if self.address:
                 self._join(options)
             else:
-                root = str(Path(__file__).resolve().parents[2])     # workers import rag_core from here,
-                path = os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH")) if p)   # whatever the cwd
-                self.ray.init(num_cpus=num_cpus or os.cpu_count() or 1, _temp_dir=log_dir(),
-                              runtime_env={"env_vars": {"PYTHONPATH": path}}, **options)
+                self._start(num_cpus or os.cpu_count() or 1, options)
             self.owned = True
         self.actors: list = []
+        self.busy = 0                    # encoders of this session encoding now
         self.gcs = self.ray.get_runtime_context().gcs_address      # the head, asked when something fails
         self.gone = ""                   # why the cluster is gone, once it is (then Ray is left for good)
+
+    def _start(self, num_cpus: int, options: dict) -> None:
+        """ray.init of a local Ray; ValueError in one sentence naming its logs when it does not start. Its object
+        store is OBJECT_STORE_BYTES, not Ray's 30 % of the machine's memory (whose reservation alone fails under a
+        limit of the address space), and its workers import rag_core from here, whatever the current folder."""
+        root = str(Path(__file__).resolve().parents[2])
+        path = os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH")) if p)
+        try:
+            with quiet_stderr():
+                self.ray.init(num_cpus=num_cpus, _temp_dir=log_dir(), object_store_memory=OBJECT_STORE_BYTES,
+                              runtime_env={"env_vars": {"PYTHONPATH": path}}, **options)
+        except Exception as e:
+            with contextlib.suppress(Exception):
+                self.ray.shutdown()
+            raise ValueError(f"A local Ray did not start ({_sentence(e)}): its logs are in {log_dir()}; with a "
+                             f"memory limit on this process, Ray needs about 2 GB of address space.") from None
 
     def _join(self, options: dict) -> None:
         """ray.init at the address (Ray's retries on stderr kept out of the user's terminal), the rag_core package
@@ -172,16 +207,18 @@ class RayCompute:
             with quiet_stderr():
                 self.ray.init(address=self.address, runtime_env={"py_modules": [str(root)]}, **options)
         except Exception as e:
-            raise ValueError(f"The Ray cluster at {self.address} did not let this command join ({_sentence(e)}): "
-                             f"it wants the head's token (its ~/.ray/auth_token here, or RAY_AUTH_TOKEN) and the "
-                             f"same Ray and Python versions.") from None
+            raise ValueError(f"Joining the Ray cluster at {self.address} failed ({_sentence(e)}): check that it is "
+                             f"the head's GCS port (6379 unless `ray start --head --port` said otherwise), that this "
+                             f"machine has the head's token (its ~/.ray/auth_token, or RAY_AUTH_TOKEN) and the same "
+                             f"Ray and Python versions.") from None
 
     def status(self) -> str:
         """One line: "Ray 2.60.0, local: 1 node, 2 CPUs" (nodes alive, the cluster's CPUs)."""
         nodes = [n for n in self.ray.nodes() if n.get("Alive")]
         cpus = int(self.ray.cluster_resources().get("CPU", 0))
         where = f"at {self.address}" if self.address else "local"
-        return f"Ray {self.ray.__version__}, {where}: {len(nodes)} node{'s' * (len(nodes) != 1)}, {cpus} CPUs"
+        return (f"Ray {self.ray.__version__}, {where}: {len(nodes)} node{'s' * (len(nodes) != 1)}, "
+                f"{cpus} CPU{'s' * (cpus != 1)}")
 
     def encoder(self, on_loss: str = "process", batch_pieces: int = BATCH_PIECES, note=None) -> "RayEncoder":
         return RayEncoder(self, on_loss, batch_pieces=batch_pieces, note=note)
@@ -211,9 +248,10 @@ class RayCompute:
                     self.ray.shutdown()
         return not self.gone
 
-    def release(self) -> None:
-        """Stop the actors (their CPUs go back to the cluster)."""
-        if self.gone:
+    def release(self, if_idle: bool = False) -> None:
+        """Stop the actors (their CPUs and memory go back to the cluster); with if_idle, only when no encoder of
+        this session is encoding (a dashboard's other browser sessions share them)."""
+        if self.gone or (if_idle and self.busy):
             return
         for a in self.actors:
             try:
@@ -250,6 +288,14 @@ class RayEncoder:
 
     def __call__(self, seqs: list[np.ndarray], threads: int = 1,
                  on_batch: Callable[[np.ndarray, np.ndarray], None] | None = None) -> np.ndarray:
+        self.compute.busy += 1
+        try:
+            return self._encode(seqs, threads, on_batch)
+        finally:
+            self.compute.busy -= 1
+
+    def _encode(self, seqs: list[np.ndarray], threads: int,
+                on_batch: Callable[[np.ndarray, np.ndarray], None] | None) -> np.ndarray:
         out = np.zeros((len(seqs), DIM), dtype=np.float32)
         todo, pending, failed = deque(batched(seqs, self.batch_pieces)), {}, []   # pending: object ref -> (actor, positions)
         self.lost, done = "", 0

@@ -48,6 +48,7 @@ class RaySessions:
                 self._close()                       # its cluster went away: this join opens anew
             if self.session is not None and address != self.address:
                 if self.users - {user}:
+                    self.users.discard(user)        # it asked for another cluster: it no longer uses this one
                     raise ValueError("This server is using another Ray cluster for another browser session, and a "
                                      "server joins one cluster at a time: choose this process until that session "
                                      "ends, or ask who runs the server to set OPENBOOK_RAY_ADDRESS.")
