@@ -147,11 +147,21 @@ def cpu_s(procs) -> float:
     return total
 
 
+def machine_cpu_s() -> tuple[float, float]:
+    """(busy, idle) CPU seconds of the whole machine since boot, all cores (/proc/stat; steal counted busy)."""
+    with open("/proc/stat") as f:
+        ticks = [int(x) for x in f.readline().split()[1:9]]     # user nice system idle iowait irq softirq steal
+    hz = os.sysconf("SC_CLK_TCK")
+    idle = ticks[3] + ticks[4]
+    return (sum(ticks) - idle) / hz, idle / hz
+
+
 def encode_on(nodes: int, seqs) -> dict:
     """One run: a fresh local cluster of `nodes` nodes of one CPU each (ray.cluster_utils.Cluster: a head, then
     nodes - 1 more), its actors ready before the clock starts, then seqs encoded; the cluster stopped after.
     Returns the wall seconds and the CPU seconds of the actors, of this process (the driver: its ray.wait loop,
-    pickling, the results copied out) and of Ray's other processes (gcs, raylets, agents), and the load."""
+    pickling, the results copied out), of Ray's other processes (gcs, raylets, agents), of the other sessions
+    (the machine's busy CPU seconds less these) and the machine's idle CPU seconds, and the load."""
     import ray
     from ray.cluster_utils import Cluster
     from rag_core.retrieval.ray_encoder import RayCompute
@@ -164,16 +174,17 @@ def encode_on(nodes: int, seqs) -> dict:
     me = psutil.Process()
     actors = [psutil.Process(pid) for _, pid in where]
     rest = [p for p in me.children(recursive=True) if p.pid not in {a.pid for a in actors}]
-    before = cpu_s(actors), cpu_s([me]), cpu_s(rest)
+    before = cpu_s(actors), cpu_s([me]), cpu_s(rest), *machine_cpu_s()
     t = time.perf_counter()
     compute.encoder()(seqs)
     took = time.perf_counter() - t
-    after = cpu_s(actors), cpu_s([me]), cpu_s(rest)
+    after = cpu_s(actors), cpu_s([me]), cpu_s(rest), *machine_cpu_s()
     compute.close()
     ray.shutdown()
     cluster.shutdown()
-    actors_s, driver_s, ray_s = (b - a for a, b in zip(before, after))
+    actors_s, driver_s, ray_s, busy_s, idle_s = (b - a for a, b in zip(before, after))
     return {"chunks": len(seqs), "s": took, "actors_cpu_s": actors_s, "driver_cpu_s": driver_s, "ray_cpu_s": ray_s,
+            "others_cpu_s": max(0.0, busy_s - actors_s - driver_s - ray_s), "idle_cpu_s": idle_s,
             "nodes_with_an_actor": len({w[0] for w in where}), "load_1min": os.getloadavg()[0]}
 
 
@@ -194,9 +205,10 @@ def scaling(out: dict, n: int, rounds: int) -> None:
             print(f"  round {r + 1}/{rounds}, {nodes} node(s) ({got['nodes_with_an_actor']} with an actor): "
                   f"{got['chunks']} chunks in {got['s']:.1f} s = {got['chunks'] / got['s']:.1f} chunks/s; CPU s: "
                   f"actors {got['actors_cpu_s']:.1f}, driver {got['driver_cpu_s']:.2f}, Ray's other processes "
-                  f"{got['ray_cpu_s']:.2f}; load (1 min) {got['load_1min']:.2f}", flush=True)
-    tot = {k: {f: sum(r[f] for r in v) for f in ("chunks", "s", "actors_cpu_s", "driver_cpu_s", "ray_cpu_s")}
-           for k, v in runs.items()}
+                  f"{got['ray_cpu_s']:.2f}, other sessions {got['others_cpu_s']:.1f}, idle {got['idle_cpu_s']:.1f} "
+                  f"(of {os.cpu_count() * got['s']:.0f}); load (1 min) {got['load_1min']:.2f}", flush=True)
+    fields = ("chunks", "s", "actors_cpu_s", "driver_cpu_s", "ray_cpu_s", "others_cpu_s", "idle_cpu_s")
+    tot = {k: {f: sum(r[f] for r in v) for f in fields} for k, v in runs.items()}
     rates = {k: t["chunks"] / t["s"] for k, t in tot.items()}
     cpu_rates = {k: t["chunks"] / t["actors_cpu_s"] for k, t in tot.items()}   # chunks per actor CPU second
     got_cpus = {k: t["actors_cpu_s"] / t["s"] for k, t in tot.items()}         # CPUs the actors had, on average
@@ -205,7 +217,9 @@ def scaling(out: dict, n: int, rounds: int) -> None:
         print(f"{k} node(s) of 1 CPU: {t['chunks']} chunks ({pieces:,} pieces) in {t['s']:.1f} s = {rates[k]:.2f} "
               f"chunks/s; the actors' CPU {t['actors_cpu_s']:.1f} s = {cpu_rates[k]:.2f} chunks per CPU second, "
               f"{got_cpus[k]:.2f} CPUs on average; the driver {t['driver_cpu_s']:.1f} CPU s, Ray's other processes "
-              f"{t['ray_cpu_s']:.1f} CPU s ({overhead[k]:.3f} CPUs)", flush=True)
+              f"{t['ray_cpu_s']:.1f} CPU s ({overhead[k]:.3f} CPUs); the other sessions {t['others_cpu_s']:.1f} CPU s "
+              f"({t['others_cpu_s'] / t['s']:.2f} CPUs), the machine idle {t['idle_cpu_s'] / t['s']:.2f} CPUs",
+              flush=True)
     ratio = rates[2] / rates[1]
     per_cpu = cpu_rates[1]                               # chunks per CPU second: what a core does, load aside
     efficiency = min(1.0, cpu_rates[2] / cpu_rates[1])   # per CPU second on two nodes against one
