@@ -1,5 +1,5 @@
-"""The picture frame of every page: the menu, link warnings and the shared sidebar (dataset, chunker, model server,
-glossary). app.py draws it and runs the page; a page that runs without app.py draws it itself.
+"""The picture frame of every page: the menu, link warnings and the shared sidebar (dataset, chunker, retrieval,
+search engine, compute, model server, glossary). app.py draws it and runs the page; a page that runs without app.py draws it itself.
 
 A folder named pages/ next to app.py puts a fresh Streamlit process in its old pages-folder mode until
 the first `st.navigation` call (upstream streamlit PR 10276, issues 9992 and 9624): a deep link as the
