@@ -24,7 +24,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
-from browser import RESULTS_SHOWN, StreamlitServer, chromium_problem, launch_chromium, wait_idle  # noqa: E402
+from browser import RESULTS_SHOWN, StreamlitServer, chromium_missing, launch_chromium, wait_idle  # noqa: E402
 from rag_core import ChunkerConfig, Workbench  # noqa: E402
 from rag_core.evaluation.pipeline import ask  # noqa: E402
 
@@ -117,9 +117,7 @@ def main(argv=None) -> int:
     ap.add_argument("--questions", type=int, default=10, help="golden questions to submit on the Ask page")
     ap.add_argument("--cold-runs", type=int, default=3, help="fresh servers per Ablations route")
     args = ap.parse_args(argv)
-    problem = chromium_problem()
-    if problem:
-        print(problem, file=sys.stderr)
+    if chromium_missing():
         return 2
     from playwright.sync_api import sync_playwright
 

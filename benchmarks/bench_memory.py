@@ -44,7 +44,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from browser import (MAIN, SLOW_MS, StreamlitServer, chromium_problem, launch_chromium, page_path,  # noqa: E402
+from browser import (MAIN, SLOW_MS, StreamlitServer, chromium_missing, launch_chromium, page_path,  # noqa: E402
                      upload, wait_charts, wait_idle)
 
 POLL_S = 5.0                 # how often RSS is read while waiting for sessions to be dropped
@@ -204,9 +204,7 @@ def main() -> int:
     ap.add_argument("--malloc-arena-max", type=int, default=None,
                     help="MALLOC_ARENA_MAX for the server (glibc keeps one heap per thread by default)")
     args = ap.parse_args()
-    problem = chromium_problem()
-    if problem:
-        print(problem)
+    if chromium_missing():
         return 1
     from playwright.sync_api import sync_playwright
     if args.malloc_arena_max:

@@ -226,10 +226,8 @@ def main(argv=None) -> int:
           f"{met(first['minilm'] <= ASK_S)}")
 
     if not args.skip_browser:
-        from browser import chromium_problem, launch_chromium
-        problem = chromium_problem()
-        if problem:
-            print(problem, file=sys.stderr)
+        from browser import chromium_missing, launch_chromium
+        if chromium_missing():
             return 2
         from playwright.sync_api import sync_playwright
         with sync_playwright() as p:

@@ -17,7 +17,7 @@ import statistics
 import sys
 import time
 
-from browser import MAIN, StreamlitServer, chromium_problem, launch_chromium, wait_charts, wait_idle  # noqa: E402
+from browser import MAIN, StreamlitServer, chromium_missing, launch_chromium, wait_charts, wait_idle  # noqa: E402
 from rag_core import Workbench  # noqa: E402
 from rag_core.evaluation import tour  # noqa: E402
 from rag_core.evaluation.workbench import ARTICLE_CHUNKER  # noqa: E402
@@ -57,9 +57,7 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--runs", type=int, default=2, help="fresh servers, each walked through the nine steps")
     args = ap.parse_args(argv)
-    problem = chromium_problem()
-    if problem:
-        print(problem, file=sys.stderr)
+    if chromium_missing():
         return 2
     wb = Workbench.bundled()
     sentences = [s.sentence for s in tour.tour(wb, ARTICLE_CHUNKER)]

@@ -49,6 +49,14 @@ def chromium_problem() -> str | None:
     return None
 
 
+def chromium_missing() -> bool:
+    """For a benchmark's main: True, with chromium_problem's sentence on stderr, when Chromium cannot be used."""
+    problem = chromium_problem()
+    if problem:
+        print(problem, file=sys.stderr)
+    return bool(problem)
+
+
 def launch_chromium(p, **kwargs):
     """A headless Chromium from the sync_playwright() handle `p`."""
     return p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, **kwargs)

@@ -14,10 +14,11 @@ from __future__ import annotations
 import argparse
 from dataclasses import replace
 
-from rag_core.cli.compute import add_compute_options, close_compute, quiet_stdout, rank_sweep
+from rag_core.cli.command import run
+from rag_core.cli.compute import add_compute_options, rank_sweep
 from rag_core.cli.inputs import check_engines, load_workbench
-from rag_core.cli.options import (parsed, OneLineParser, add_data_options, add_engine_options, add_model_options,
-                                  add_retrieval_options, check_database_url, check_options, model_config)
+from rag_core.cli.options import (OneLineParser, add_data_options, add_engine_options, add_model_options,
+                                  add_retrieval_options, check_database_url, model_config)
 from rag_core.cli.output import emit, error, note
 from rag_core.evaluation import report as tables_report
 from rag_core.evaluation.workbench import Workbench
@@ -70,43 +71,43 @@ def parse_ks(spec: str) -> tuple[int, ...]:
 
 
 def main(argv: list[str]) -> int:
-    args, code = parsed(parser(), argv)
-    if args is None:
-        return code
-    with quiet_stdout(args):            # Ray's own lines stay off the report's stdout
-        try:
-            check_options(args)
-            ks = parse_ks(args.k)
-            if not 2 <= len(args.setup) <= 4:
-                raise ValueError(f"compare takes two to four setups, got {len(args.setup)}: "
-                                 'e.g. --setup "filter: statuses=current" --setup "no filter: statuses=all".')
-            wb = load_workbench(args)
-            if not wb.check.valid:
-                raise ValueError(tables_report.no_questions(wb, ["compare"]))
-            base = default_setup(wb)
-            if args.generator != "scripted":
-                base = replace(base, generator="model")
-            setups = [parse_setup(text, base) for text in args.setup]
-            engines = [s.options.get("engine", "memory") for s in setups]
-            check_database_url(args, engines)
-            check_engines(wb, engines)
-            generate_for = lambda s: scripted_answer                   # noqa: E731
-            if args.generator != "scripted":
-                answer = model_answerer(model_config(args))
-                generate_for = lambda s: answer if s.generator == "model" else scripted_answer   # noqa: E731
-            else:
-                wants = [s.name for s in setups if s.generator == "model"]
-                if wants:
-                    raise ValueError(f"Setup {wants[0]!r} asks for generator=model: give --generator ollama or openai "
-                                     "with --llm-url and --model.")
-            if args.compute == "ray":       # one unit per setup on the cluster; the comparison reads their rankings
-                from rag_core.evaluation.sweep import setup_units
-                rank_sweep(wb, setup_units(wb, setups), args, note)
-            result = compare_setups(wb, setups, ks, generate_for)
-        except Exception as e:          # every failure is one readable line, never a traceback
-            return error(e)
-        finally:
-            close_compute()             # a local Ray started by --compute ray stops here
+    return run(parser(), argv, compute=comparison_of, show=print_comparison)
+
+
+def comparison_of(args) -> tuple:
+    """(the workbench, the Comparison) the options ask for; ValueError in one sentence when they cannot."""
+    ks = parse_ks(args.k)
+    if not 2 <= len(args.setup) <= 4:
+        raise ValueError(f"compare takes two to four setups, got {len(args.setup)}: "
+                         'e.g. --setup "filter: statuses=current" --setup "no filter: statuses=all".')
+    wb = load_workbench(args)
+    if not wb.check.valid:
+        raise ValueError(tables_report.no_questions(wb, ["compare"]))
+    base = default_setup(wb)
+    if args.generator != "scripted":
+        base = replace(base, generator="model")
+    setups = [parse_setup(text, base) for text in args.setup]
+    engines = [s.options.get("engine", "memory") for s in setups]
+    check_database_url(args, engines)
+    check_engines(wb, engines)
+    generate_for = lambda s: scripted_answer                   # noqa: E731
+    if args.generator != "scripted":
+        answer = model_answerer(model_config(args))
+        generate_for = lambda s: answer if s.generator == "model" else scripted_answer   # noqa: E731
+    else:
+        wants = [s.name for s in setups if s.generator == "model"]
+        if wants:
+            raise ValueError(f"Setup {wants[0]!r} asks for generator=model: give --generator ollama or openai "
+                             "with --llm-url and --model.")
+    if args.compute == "ray":       # one unit per setup on the cluster; the comparison reads their rankings
+        from rag_core.evaluation.sweep import setup_units
+        rank_sweep(wb, setup_units(wb, setups), args, note)
+    return wb, compare_setups(wb, setups, ks, generate_for)
+
+
+def print_comparison(args, computed: tuple) -> int:
+    """The comparison on stdout, then, with --save, its runs kept (a failed save is an error line after it)."""
+    wb, result = computed
     code = emit(result.to_json() + "\n", json=True) if args.format == "json" else emit(result.to_markdown())
     if args.save:
         try:

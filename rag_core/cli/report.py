@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import argparse
 
-from rag_core.cli.compute import add_compute_options, close_compute, quiet_stdout, rank_sweep
+from rag_core.cli.command import run
+from rag_core.cli.compute import add_compute_options, rank_sweep
 from rag_core.cli.inputs import check_engines, load_workbench
-from rag_core.cli.options import (parsed, OneLineParser, add_data_options, add_engine_options, add_model_options,
-                                  add_retrieval_options, check_database_url, check_options, model_config)
-from rag_core.cli.output import emit, error, note
+from rag_core.cli.options import (OneLineParser, add_data_options, add_engine_options, add_model_options,
+                                  add_retrieval_options, check_database_url, model_config)
+from rag_core.cli.output import emit, note
 from rag_core.evaluation import report as tables_report
 from rag_core.evaluation import tables
 from rag_core.evaluation.workbench import Workbench
@@ -42,31 +43,30 @@ def model_tables(wb: Workbench, args) -> dict:
 
 
 def main(argv: list[str]) -> int:
-    args, code = parsed(parser(), argv)
-    if args is None:
-        return code
-    with quiet_stdout(args):            # Ray's own lines stay off the report's stdout
-        try:
-            check_options(args)
-            check_database_url(args, [args.engine])
-            names = tables_report.parse_tables(args.tables)
-            wb = load_workbench(args)
-            check_engines(wb, [args.engine])
-            if args.generator != "scripted" and not wb.check.valid:
-                raise ValueError(tables_report.no_questions(wb, [f"--generator {args.generator}"]))
-            if args.tables is None:         # every table asked for implicitly: leave out those that cannot be computed
-                names, left_out = tables_report.computable(wb, names)
-                if left_out:
-                    note(tables_report.no_questions(wb, left_out) + " Left out of the report.")
-            if args.compute == "ray":       # the sweep's units on the cluster; the tables below read their rankings
-                from rag_core.evaluation.sweep import table_units
-                model = ["pipeline"] if args.generator != "scripted" else []   # pipeline_model ranks as pipeline does
-                rank_sweep(wb, table_units(wb, names + model), args, note)
-            frames = tables_report.compute(wb, names, model_tables(wb, args))
-        except Exception as e:          # every failure is one readable line, never a traceback
-            return error(e)
-        finally:
-            close_compute()             # a local Ray started by --compute ray stops here
+    return run(parser(), argv, compute=tables_of, show=print_tables)
+
+
+def tables_of(args) -> tuple:
+    """(the workbench, its tables by name) the options ask for; ValueError in one sentence when they cannot."""
+    check_database_url(args, [args.engine])
+    names = tables_report.parse_tables(args.tables)
+    wb = load_workbench(args)
+    check_engines(wb, [args.engine])
+    if args.generator != "scripted" and not wb.check.valid:
+        raise ValueError(tables_report.no_questions(wb, [f"--generator {args.generator}"]))
+    if args.tables is None:         # every table asked for implicitly: leave out those that cannot be computed
+        names, left_out = tables_report.computable(wb, names)
+        if left_out:
+            note(tables_report.no_questions(wb, left_out) + " Left out of the report.")
+    if args.compute == "ray":       # the sweep's units on the cluster; the tables below read their rankings
+        from rag_core.evaluation.sweep import table_units
+        model = ["pipeline"] if args.generator != "scripted" else []   # pipeline_model ranks as pipeline does
+        rank_sweep(wb, table_units(wb, names + model), args, note)
+    return wb, tables_report.compute(wb, names, model_tables(wb, args))
+
+
+def print_tables(args, computed: tuple) -> int:
+    wb, frames = computed
     if args.format == "json":
         return emit(tables_report.to_json(wb, frames), json=True)
     return emit(tables_report.to_markdown(wb, frames))
