@@ -92,8 +92,8 @@ needle = f[1].text_input("Questions containing", key="compare_search", placehold
 compare_view.grid_table(result, setups, statuses, data.dataset().key, keep_stages, needle)
 d = st.columns(2)
 d[0].download_button("Comparison (JSON)", result.to_json(), "open-book-comparison.json", "application/json",
-                     key="compare_dl_json", icon=":material/download:")
+                     key="compare_dl_json", icon=":material/download:", on_click="ignore")
 d[1].download_button("Comparison (Markdown)", result.to_markdown(), "open-book-comparison.md", "text/markdown",
-                     key="compare_dl_md", icon=":material/download:")
+                     key="compare_dl_md", icon=":material/download:", on_click="ignore")
 
 compare_view.run_history(wb, result, cfg)

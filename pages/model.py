@@ -100,4 +100,4 @@ for col, (label, df) in zip(cols, done.items()):
         st.dataframe(df[["question", "outcome", "reason", "answer"]], hide_index=True, width="stretch")
         st.download_button(f"Download ({widgets.plain(label)}) CSV", export.safe_csv(df),
                            f"model-outcomes-{'filter' if 'status' in label else 'no-filter'}.csv", "text/csv",
-                           key=f"model_dl_{label}")
+                           key=f"model_dl_{label}", on_click="ignore")

@@ -39,7 +39,8 @@ st.download_button("Download the whole tour (one HTML file, for those who were n
                    lambda: tour_view.presenter_html(tour.tour(wb, chunker), data.dataset().name,
                                                     f"chunker {chunker.label}; retriever {wb.retriever}, reranker "
                                                     f"{wb.reranker}"),
-                   "open-book-tour.html", "text/html", key="tour_download", icon=":material/download:")
+                   "open-book-tour.html", "text/html", key="tour_download", icon=":material/download:",
+                   on_click="ignore")
 
 if number < STEPS:      # the next step, prepared while the presenter talks: Next then only draws it
     data.tour_step(number + 1, chunker, tour.Controls())

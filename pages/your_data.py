@@ -30,7 +30,7 @@ def show_problems(problems: tuple, everything: tuple, key: str) -> None:
     if len(everything) > min(len(problems), SHOWN_PROBLEMS):
         st.download_button("Every reading problem, one a line (text)",
                            "\n".join(everything) + "\n", "reading-problems.txt", "text/plain", key=key,
-                           icon=":material/download:")
+                           icon=":material/download:", on_click="ignore")
 
 
 st.title("Your data")
@@ -46,9 +46,11 @@ if mine:
 current = data.dataset().key if data.dataset().key in choices else data.BUNDLED.key
 if "data_pending_choice" in st.session_state:            # set by "Use these documents" on the previous run
     st.session_state["data_choice"] = st.session_state.pop("data_pending_choice")
+if st.session_state.get("data_choice") not in choices:   # the radio's value lives in the session (no index: a
+    st.session_state["data_choice"] = current             # default beside a session value is a warning)
 # format_func: a dict's .get, not a lambda of this page, which would keep the page's globals (the Workbench among
 # them) in the session's widget state after the tab is closed
-picked = st.radio("Every page works on", list(choices), index=list(choices).index(current),
+picked = st.radio("Every page works on", list(choices),
                   format_func={k: widgets.plain(d.name) for k, d in choices.items()}.get, key="data_choice",
                   help="The bundled corpus with the article's questions; the same corpus with questions phrased "
                        "as a user would (the article's trap 3); or your own upload.")
@@ -173,14 +175,14 @@ frames = {name: data.latency() if name == "latency" else data.table(name) for na
 # same 5-pass measurement the Ablations page shows, not a second one
 e = st.columns(4)
 e[0].download_button("Report (HTML, with charts)", lambda: export.report_html(wb, frames), "open-book-report.html",
-                     "text/html", key="data_dl_html", icon=":material/description:")
+                     "text/html", key="data_dl_html", icon=":material/description:", on_click="ignore")
 e[1].download_button("Report (Markdown)", lambda: report.to_markdown(wb, frames), "open-book-report.md",
-                     "text/markdown", key="data_dl_md", icon=":material/description:")
+                     "text/markdown", key="data_dl_md", icon=":material/description:", on_click="ignore")
 e[2].download_button("Documents (JSONL)", lambda: documents_to_jsonl(wb.corpus.documents), "documents.jsonl", "application/jsonl",
-                     key="data_dl_jsonl", icon=":material/download:")
+                     key="data_dl_jsonl", icon=":material/download:", on_click="ignore")
 e[3].download_button("Golden set (CSV)", lambda: export.safe_csv(pd.DataFrame(wb.check.rows, columns=GOLDEN_COLUMNS)),
                      "golden.csv", "text/csv",
-                     key="data_dl_golden", icon=":material/download:")
+                     key="data_dl_golden", icon=":material/download:", on_click="ignore")
 drawn = charts.for_tables(frames)
 if drawn:
     st.markdown("Charts, one file each:")
@@ -188,6 +190,6 @@ if drawn:
     for i, (name, (chart, _)) in enumerate(drawn.items()):
         with cols[i % 4]:
             st.download_button(f"{name}.png", lambda c=chart: export.chart_png(c), f"{name}.png", "image/png",
-                               key=f"data_dl_png_{name}")
+                               key=f"data_dl_png_{name}", on_click="ignore")
             st.download_button(f"{name}.svg", lambda c=chart: export.chart_svg(c), f"{name}.svg", "image/svg+xml",
-                               key=f"data_dl_svg_{name}")
+                               key=f"data_dl_svg_{name}", on_click="ignore")

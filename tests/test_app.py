@@ -342,6 +342,17 @@ def test_the_verifier_cases_table_is_the_checkers_output(ablations):
     pd.testing.assert_frame_equal(shown.reset_index(drop=True), tables.verifier_cases().reset_index(drop=True))
 
 
+@pytest.mark.parametrize("name", ["ablations", "your_data", "compare", "tour"])
+def test_a_download_only_fetches_its_file(name):
+    """Streamlit's default reruns the whole page on a download's click: every export recomputed the page, and in CI a
+    second download clicked during that rerun never came (test_e2e_yours). A download button must not rerun."""
+    at = AppTest.from_file(APP, default_timeout=60).switch_page(SCRIPTS[name]).run()
+    assert_fine(at)
+    buttons = at.get("download_button")
+    assert buttons, f"{name}: no download button found"
+    assert all(b.proto.ignore_rerun for b in buttons), [b.proto.label for b in buttons if not b.proto.ignore_rerun]
+
+
 # ---------------------------------------------------------------- URL state
 
 def test_a_link_opens_the_same_view(wb):

@@ -250,6 +250,7 @@ def test_a_status_from_a_file_is_plain_text_in_the_download_labels(server):
     at.run()
     at = run_golden(at.switch_page("pages/model.py").run())
     labels = [b.proto.label for b in at.get("download_button")]
+    assert all(b.proto.ignore_rerun for b in at.get("download_button"))     # a download only fetches its file
     assert f"Download ({plain('status = ' + odd)}) CSV" in labels, labels
     assert not any(odd in label for label in labels)
 
