@@ -101,6 +101,25 @@ def test_a_units_own_error_is_left_to_the_process_which_says_it_as_always_and_a_
     assert rank_units(wb, units, ray_local) == (0, 0, "", 0)              # remembered: nothing sent
 
 
+def test_a_sweep_leaves_the_actors_to_another_run_encoding_on_them_and_says_so_truly(ray_local):
+    """A dashboard's browser sessions share one Ray: a sweep used to stop the actors another session was encoding on,
+    whose run then said the cluster had failed. Now the sweep ranks its units here, in one true sentence."""
+    import ray
+    wb, here = Workbench.bundled(), Workbench.bundled()
+    actors = ray_local.pool()
+    notes = []
+    ray_local.busy += 1                              # the other session's encoder, mid-run
+    try:
+        swept = rank_units(wb, table_units(wb, ["strategies"]), ray_local, note=notes.append)
+    finally:
+        ray_local.busy -= 1
+    assert swept == (0, len(T.chunkers_of("strategies")), "", 0)
+    assert notes == [f"the Ray cluster's CPUs are encoding for another run; the {swept.here} units of this one are "
+                     "ranked in this process."]
+    assert ray_local.actors == actors and len(ray.get([a.where.remote() for a in actors], timeout=60)) == len(actors)
+    assert T.TABLES["strategies"](wb).equals(T.TABLES["strategies"](here))
+
+
 def test_the_report_command_on_ray_prints_what_the_process_prints(ray_local, capsys):
     argv = ["report", "--tables", "size_overlap", "--retriever", "minilm"]
     assert main(argv + ["--compute", "ray"]) == 0

@@ -8,8 +8,9 @@
 A unit is one retrieval setting (retriever, reranker, chunker) and the rankings it needs (Rank: depth k, allowed
 statuses, rerank, candidates), as the tables and `losses.rankings` ask `Workbench.ranked` for them. rank_units
 first encodes what the units need with the cluster's encoder (its actors, batch by batch, into the workbench's
-vector cache: `Workbench.prepare`), gives the actors' CPUs back, then sends each unit to a task of one CPU (two
-per CPU in flight): the task rebuilds a Workbench from the corpus, the golden rows and the trusted statuses (put
+vector cache: `Workbench.prepare`), gives the actors' CPUs back (unless another run of this process, a dashboard's
+other browser session, is encoding on them: then the units are ranked in process, after one note saying so), then
+sends each unit to a task of one CPU (two per CPU in flight): the task rebuilds a Workbench from the corpus, the golden rows and the trusted statuses (put
 in Ray's object store once; a worker keeps the last one it built) and from the vectors of its unit (sent with it:
 a worker on another node shares no disk cache, and never encodes what it was given), ranks, and sends back the
 chunk ids. The driver keeps them with `Workbench.remember_ranked`, under the keys `ranked` uses, so that the tables
@@ -147,6 +148,11 @@ def rank_units(wb: Workbench, units, compute, on_progress: Progress | None = Non
         return Swept(0, 0, "", 0)
     on_progress = on_progress or wb.on_progress
     encoder = _encode(wb, units, compute, on_loss, note)
+    if compute.busy:                 # another run of this process (a dashboard's other browser session) encodes on
+        if note:                     # the actors: they keep their CPUs, the units are ranked here
+            note(f"the Ray cluster's CPUs are encoding for another run; the {len(units):,} unit"
+                 f"{'s' * (len(units) != 1)} of this one {'are' if len(units) != 1 else 'is'} ranked in this process.")
+        return Swept(0, len(units), "", 0)
     compute.release()                # the encoder's actors give their CPUs back to the units' tasks
     run = _Run(wb, units, compute, on_progress, unit_s)
     run.send_all()
