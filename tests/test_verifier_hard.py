@@ -12,7 +12,7 @@ from decimal import Decimal
 import pytest
 
 from rag_core.__main__ import main
-from rag_core.generation.claims import Claims, numbers
+from rag_core.generation.claims import Claims, numbers, with_units
 from rag_core.generation.verifier import MODES, VERDICTS, Verdict, compare_modes, disagreement, verify
 
 
@@ -140,6 +140,68 @@ def test_a_name_in_another_case_is_refused(answer, span, instead):
 ])
 def test_names_in_capitals_match_in_any_case(answer, span):
     assert strict(answer, [span]) == "anchored"
+
+
+@pytest.mark.parametrize("answer, span, instead", [
+    ("Use Jsondecoder to parse [S1].", "Use json.JSONDecoder to parse.", "json.JSONDecoder"),   # a plain word to
+    ("An ordereddict keeps order [S1].", "An OrderedDict keeps order.", "OrderedDict"),          # the name rule
+    ("Ordereddict keeps order [S1].", "collections.OrderedDict keeps order.", "collections.OrderedDict"),  # first word
+    ("Call getlogger [S1].", "Call logging.getLogger(name).", "logging.getLogger"),
+])
+def test_a_plain_word_that_writes_a_mixed_case_name_in_another_case_is_refused(answer, span, instead):
+    s, a = compare_modes(answer, [span])
+    assert (s.verdict, a.verdict) == ("refused", "anchored")
+    assert s.sentences[0].closest[0][1] == instead and f"the span says {instead}, not " in s.reason
+
+
+@pytest.mark.parametrize("answer, span", [
+    ("The path module joins paths [S1].", "The Path class joins paths."),            # one capital: English case
+    ("JSONDECODER parses it [S1].", "JSONDecoder parses it."),                        # capitals: any case
+    ("An OrderedDict keeps order [S1].", "An OrderedDict keeps order."),
+    ("Sha is a hash [S1].", "SHA is a hash."),
+])
+def test_case_of_plain_words_that_are_not_mixed_case_names_is_free(answer, span):
+    assert strict(answer, [span]) == "anchored"
+
+
+@pytest.mark.parametrize("answer, span, verdict", [
+    ("See part III of the guide [S1].", "See part II of the guide.", "refused"),
+    ("See part II of the guide [S1].", "See part 2 of the guide.", "anchored"),       # by value, both ways
+    ("See part 4 of the guide [S1].", "See part IV of the guide.", "anchored"),
+    ("Chapter XIV covers it [S1].", "Chapter XIX covers it.", "refused"),
+    ("I agree with X [S1].", "I think X is right.", "anchored"),                      # "I", "X": letters
+    ("Use the CLI [S1].", "Use the CLI.", "anchored"),                                 # C, L, D, M: names
+])
+def test_roman_numerals_of_i_v_x_are_numbers(answer, span, verdict):
+    assert strict(answer, [span]) == verdict
+
+
+def test_roman_numeral_values():
+    assert [v for _, v in numbers("II III IV VI IX XIV XIX XXXIX IIII VX I")] == [2, 3, 4, 6, 9, 14, 19, 39]
+
+
+@pytest.mark.parametrize("answer, span, verdict", [
+    ("The timeout is 5 ms [S1].", "The timeout is 5 s.", "refused"),
+    ("The timeout is 5 seconds [S1].", "The timeout is 5 s.", "anchored"),            # one unit, two spellings
+    ("The timeout is 5 ms [S1].", "The timeout is 5.", "anchored"),                   # the span gives no unit
+    ("It waits 5 ms [S1].", "It waits 5 s, then 5 ms.", "anchored"),
+    ("It waits 5 ms [S1].", "It waits 5 s; the limit is 5.", "anchored"),             # 5 also written bare
+    ("Blocks of 64 KB [S1].", "Blocks of 64 KiB.", "refused"),                         # KB is not KiB
+    ("Blocks of 64 kb [S1].", "Blocks of 64 KB.", "anchored"),
+    ("It takes 50 percent [S1].", "It takes 50% of the time.", "anchored"),
+    ("It takes 50 minutes [S1].", "It takes 50% of the time.", "refused"),
+    ("It holds 1,000 ms [S1].", "It holds 1,000 s.", "refused"),
+    ("It is 5 B [S1].", "It is 5 b.", "anchored"),                                     # "b" alone is no unit
+])
+def test_a_unit_after_a_number_is_part_of_its_claim(answer, span, verdict):
+    assert strict(answer, [span]) == verdict
+
+
+def test_a_wrong_unit_is_named_with_what_the_span_has():
+    v = verify("The timeout is 5 ms [S1].", ["The timeout is 5 s."])
+    assert "The number '5 ms' does not appear in S1: the span says 5 s, not 5 ms." in v.reason
+    assert with_units("5 s or 64 KiB, 1,000 ms and 0,100 ms") == [
+        ("5 s", 5, "s"), ("64 KiB", 64, "KiB"), ("1,000 ms", 1000, "ms"), ("0,100 ms", 100, "ms")]
 
 
 def test_has_name_examples():

@@ -37,16 +37,29 @@ third, quarter, fifth, tenth, hundredth, thousandth). "one" alone is a pronoun, 
 the, this, that, which, each, every, any, no, some, another, or before of, another and the modal
 verbs (can, could, may, might, must, should, would, will): "the one", "one of them", "one can".
 
+Roman numerals. A word of two or more capitals I, V and X that is a valid numeral ("II", "IV", "XIV", up to
+"XXXIX") is that number ("Part III" is 3, and matches "Part 3"); a single "I", "V" or "X" is a letter, and numerals
+with L, C, D or M are left to the names ("CLI", "MD").
+
+Units. A number in digits followed by a unit of time, size or share ("5 s", "5 seconds", "64 KiB", "50%") states
+that unit too: when the span has that number only with other units, the answer's is another claim ("5 ms"
+against "5 s"); "5 s" and "5 seconds" are one unit, "KB" and "KiB" two. A number the span writes bare or without
+a unit takes any unit (the span does not say). Units: ns, us, ms, s, min, h, day, week, month, year (with
+their spellings), B/bytes, bits, KB, KiB, MB, MiB, GB, GiB, TB, TiB, %, px, Hz, kHz, MHz, GHz.
+
 Technical names. A word with a dot, an underscore, an inner capital or a digit next to a letter
 (b64encode, sha256) is a name. It matches a whole name of the span, or whole dotted parts of one
 ("get_close_matches" is in "difflib.get_close_matches"), with its case (Python's names are
 case-sensitive: "JsonDecoder" is not "JSONDecoder"), except that a name written with no lower-case
 letter matches in any case, on either side ("DEFAULT_CUTOFF", "SHA256" for "sha256"). The verifier
 also lets the first word of a sentence be capitalised as English writes it ("Base64 adds a third"
-for base64; "Get_close_matches" at the start, never "Get_Close_Matches").
+for base64; "Get_close_matches" at the start, never "Get_Close_Matches"). A plain word that writes a word (or
+a dotted part of one) of the span in mixed case in another case ("Jsondecoder", "ordereddict" for "JSONDecoder",
+"OrderedDict") is that name miswritten: a name the span lacks.
 
 Left out on purpose: units glued to a number ("10ms" is a name, compared whole, so "10 ms" does not
-match it), decimal commas ("0,6" is two numbers, 0 and 6), spaces as thousands separators,
+match it; "50%" aside), units after numbers written in words ("five seconds"), converting units ("1 s" is
+not "1000 ms"), decimal commas ("0,6" is two numbers, 0 and 6), spaces as thousands separators,
 scientific notation ("1e-6" reads as the name "1e" and the number 6), dates in any other form than
 YYYY-MM-DD ("January 15, 2024", "15/01/2024": plain numbers), a version in a list after its word
 ("Python 3.10 and 3.11": only 3.10 is a version), ordinals ("first", "third" alone), "half" or
@@ -68,6 +81,7 @@ import difflib
 import functools
 import re
 import unicodedata
+from collections import Counter
 from decimal import Decimal
 
 from rag_core.text import words as content_words
@@ -96,6 +110,21 @@ WORD_NUMBER = re.compile(rf"(?=[{_FIRST}])(?<![\w.])(?:{_TOKENS})(?!\w)(?:[\s-]+
 _PIECE, _LAST_WORD, _FIRST_WORD = re.compile(r"[^\s-]+"), re.compile(r"(\w+)\W{0,3}$"), re.compile(r"\W{0,3}(\w+)")
 _PRONOUN_BEFORE = frozenset("the this that which each every any no some another".split())
 _PRONOUN_AFTER = frozenset("of another can could may might must should would will".split())
+ROMAN = re.compile(r"(?<![\w.])(?=[IVX]{2})X{0,3}(?:IX|IV|V?I{0,3})(?![\w.])")    # "II", "XIV"; not "I", "IIII"
+_ROMAN = {"I": 1, "V": 5, "X": 10}
+_UNITS = {canonical: spellings.split() for canonical, spellings in [
+    ("ns", "ns nanosecond nanoseconds"), ("us", "us μs microsecond microseconds"),
+    ("ms", "ms msec msecs millisecond milliseconds"), ("s", "s sec secs second seconds"),
+    ("min", "min mins minute minutes"), ("h", "h hr hrs hour hours"), ("day", "day days"), ("week", "week weeks"),
+    ("month", "month months"), ("year", "year years yr yrs"), ("B", "byte bytes"), ("bit", "bit bits"),
+    ("KB", "kb"), ("KiB", "kib"), ("MB", "mb"), ("MiB", "mib"), ("GB", "gb"), ("GiB", "gib"), ("TB", "tb"),
+    ("TiB", "tib"), ("%", "% percent"), ("px", "px"), ("Hz", "hz"), ("kHz", "khz"), ("MHz", "mhz"),
+    ("GHz", "ghz")]}
+_UNIT_OF = {w: c for c, ws in _UNITS.items() for w in ws}
+# a number in digits, then a unit: "5 s", "64 KiB", "50%", "1,000 ms" (the number as NUMBER reads it; possessive:
+# a run of a million digits is read once, not once per digit)
+WITH_UNIT = re.compile(r"(?<![\w.\\])(?<![\d_.,],)(\.?\d[\d,_]*+(?:\.\d++)*+) ?(" +
+                       "|".join(sorted(map(re.escape, _UNIT_OF), key=len, reverse=True)) + r"|B)(?!\w|\.\w)", re.I)
 _LONG = 200                     # claims and candidates longer than this are not compared for "what the span has"
 
 
@@ -235,7 +264,30 @@ def numbers(text: str) -> list[tuple[str, object]]:
             found.append((offset, literal, value))
             offset += len(part) + 1
     found += _word_numbers(text)
+    found += [(m.start(), m[0], Decimal(_roman(m[0]))) for m in ROMAN.finditer(text)]
     return [(lit, value) for _, lit, value in sorted(found, key=lambda f: f[0])]
+
+
+def _roman(numeral: str) -> int:
+    """The value of a valid numeral of I, V and X: "XIV" -> 14."""
+    values = [_ROMAN[c] for c in numeral]
+    return sum(-v if i + 1 < len(values) and v < values[i + 1] else v for i, v in enumerate(values))
+
+
+def with_units(text: str) -> list[tuple[str, Decimal, str]]:
+    """(as written, value, unit) of each number in digits followed by a unit: "5 s or 64 KiB" ->
+    [('5 s', Decimal('5'), 's'), ('64 KiB', Decimal('64'), 'KiB')]; "1,000 ms" is 1000, "0,100 ms" 100."""
+    out = []
+    for m in WITH_UNIT.finditer(normalize(text)):
+        digits, unit = m[1].rstrip(",_"), m[2]
+        if unit.lower() == "b" and unit != "B":                # "b" alone is no unit ("5 b"), "B" is bytes
+            continue
+        if "," in digits and not THOUSANDS.fullmatch(digits.replace("_", "")):
+            digits = digits.rsplit(",", 1)[1]                 # a list: the number the unit follows
+        plain_digits = digits.replace(",", "").replace("_", "")
+        if _valid(plain_digits) and plain_digits.count(".") <= 1:
+            out.append((m[0], Decimal(plain_digits), "B" if unit == "B" else _UNIT_OF[unit.lower()]))
+    return out
 
 
 def plain(literal: str, value) -> str:
@@ -265,6 +317,11 @@ def names(text: str) -> list[str]:
 def _shouted(name: str) -> bool:
     """No lower-case letter: "SHA256", "DEFAULT_CUTOFF" -> True; "JSONDecoder" -> False."""
     return name == name.upper()
+
+
+def _mixed(part: str) -> bool:
+    """A capital after the first letter and a lower-case letter: "JSONDecoder", "OrderedDict"; not "Path", "SHA"."""
+    return part[1:] != part[1:].lower() and part != part.upper()
 
 
 def closest(claim: str, candidates) -> str | None:
@@ -315,6 +372,14 @@ class Claims:
             else:
                 self.dates.add(value)
                 self.values.update(Decimal(v) for v in value[1:])
+        self.units: dict[Decimal, set] = {}             # value -> the units the span writes it with
+        self.unit_forms: list[str] = []                 # "5 s", as written
+        bare = Counter(v for _, v in self.numbers if isinstance(v, Decimal))
+        for written, value, unit in with_units(text):
+            self.units.setdefault(value, set()).add(unit)
+            self.unit_forms.append(written)
+            bare[value] -= 1
+        self.bare = {v for v, n in bare.items() if n > 0}     # values the span also writes without a unit
         self.words = list(dict.fromkeys(WORD.findall(text)))
         self.names = [w for w in self.words if is_name(w)]
         self.glued = [w for w in self.names if _DIGIT.search(w)]     # words with digits: "base64", "sha256"
@@ -330,6 +395,8 @@ class Claims:
                     self.folded.add(run.lower())
                     if _shouted(run):
                         self.shouted.add(run.lower())
+        # parts of names in mixed case, by their lower case: "jsondecoder" -> "JSONDecoder"
+        self.cased = {p.lower(): p for w in self.words for p in w.split(".") if _mixed(p)}
 
     def has_number(self, value) -> bool:
         """A value of `numbers`: a Decimal by value, a version as written, a date as a date."""
@@ -349,16 +416,26 @@ class Claims:
             return any(f".{n}." in f".{w}." for w in self.long)
         return n in self.paths or n.lower() in self.shouted or _shouted(n) and n.lower() in self.folded
 
+    def other_unit(self, value: Decimal, unit: str) -> bool:
+        """Whether the span writes this number only with units other than `unit` ("5 s" against "5 ms")."""
+        return value in self.units and value not in self.bare and unit not in self.units[value]
+
+    def miscased(self, word: str) -> str | None:
+        """The span's word in mixed case that this plain word writes in another case: "Jsondecoder" ->
+        "JSONDecoder"; None for a name as written, a word in capitals ("JSONDECODER": any case, as for names)."""
+        found = self.cased.get(word.lower())
+        return found if found is not None and found != word and not _shouted(word) else None
+
     def has_word_of(self, text: str) -> bool:
         """Whether `text` has a content word (rag_core.text.words) of the span: "The answer is:" -> only "answer"."""
         return not self.content.isdisjoint(content_words(normalize(text)))
 
     def near_number(self, literal: str, value=None) -> str | None:
         """The span's number, or word with digits, closest to `literal` ("64" -> "base64")."""
-        return closest(plain(literal, value), [n for n, _ in self.numbers] + self.glued)
+        return closest(plain(literal, value), [n for n, _ in self.numbers] + self.glued + self.unit_forms)
 
     def near_name(self, name: str) -> str | None:
-        return closest(name, self.names)
+        return closest(name, self.names) or closest(name, list(self.cased.values()))
 
 
 @functools.lru_cache(maxsize=512)

@@ -10,8 +10,9 @@ Two modes. `article` is the article's checker, exactly: it compares strings, so 
 "0.6", "64" in "base64", "itertools.combinations" in "itertools.combinations_with_replacement",
 while "0.60" is not found in "0.6"; and any answer that starts with NOT IN THE CONTEXT abstains,
 whatever follows. The tables that reproduce the article use it. `strict`, the default, reads
-claims (see `claims`: numbers by value as whole tokens, numbers written as words, dates as dates,
-versions as written, names whole and with their case) and adds these rules, in this order:
+claims (see `claims`: numbers by value as whole tokens, numbers written as words and roman numerals, dates
+as dates, versions as written, a unit after a number as part of it, names whole and with their case) and adds
+these rules, in this order:
 
     abstention          the whole answer is the phrase NOT IN THE CONTEXT, in any case, with emphasis,
                         quotes, spaces and final punctuation around it ("**Not in the context!**")
@@ -151,9 +152,11 @@ def _missing(bare: str, cited: tuple, spans: list[str], mode: str):
         return numbers, names, (), True
     have = claims.of(" ".join(spans[n - 1] for n in cited))
     said, named = claims.numbers(bare), claims.names(bare)
-    numbers = tuple(dict.fromkeys(lit for lit, value in said if not have.has_claim(lit, value)))
+    units = [lit for lit, value, unit in claims.with_units(bare) if have.other_unit(value, unit)]   # "5 ms" for "5 s"
+    numbers = tuple(dict.fromkeys([lit for lit, value in said if not have.has_claim(lit, value)] + units))
     first = claims.WORD.search(bare)                                # "Base64 adds a third" may stand for base64
     opening = first[0] if first and first[0][:1].isupper() else None
+    named += [w for w in dict.fromkeys(claims.WORD.findall(bare)) if not claims.is_name(w) and have.miscased(w)]
     names = tuple(x for x in named if not have.has_name(x) and not (x == opening and have.has_name(x[0].lower() + x[1:])))
     values = dict(reversed(said))                                   # as written -> its first value
     near = [(x, have.near_number(x, values.get(x))) for x in numbers[:5]] + [(x, have.near_name(x)) for x in names[:5]]
