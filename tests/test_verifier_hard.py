@@ -197,6 +197,19 @@ def test_a_unit_after_a_number_is_part_of_its_claim(answer, span, verdict):
     assert strict(answer, [span]) == verdict
 
 
+@pytest.mark.parametrize("answer, span, verdict", [
+    ("It runs at 30:10 [S1].", "It runs at 10:30 every day.", "refused"),           # the same two numbers
+    ("It runs at 10:30:00 [S1].", "It runs at 10:30 every day.", "anchored"),
+    ("It runs at 10:30 [S1].", "It runs at 10 and stops at 30.", "refused"),
+    ("It runs at 10 [S1].", "It runs at 10:30.", "anchored"),                         # a time states its numbers
+    ("Stamp 2024-01-02T10:00:30Z [S1].", "Stamp 2024-01-02T10:30:00Z.", "refused"),
+    ("Stamp 2024-01-02T10:30:00Z [S1].", "Stamp 2024-01-02T10:30:00Z.", "anchored"),
+    ("On 2024-01-02 at 10:30 [S1].", "Stamp 2024-01-02T10:30:00.250Z.", "anchored"),
+])
+def test_a_time_is_one_claim(answer, span, verdict):
+    assert strict(answer, [span]) == verdict
+
+
 def test_a_wrong_unit_is_named_with_what_the_span_has():
     v = verify("The timeout is 5 ms [S1].", ["The timeout is 5 s."])
     assert "The number '5 ms' does not appear in S1: the span says 5 s, not 5 ms." in v.reason

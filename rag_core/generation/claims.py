@@ -20,6 +20,8 @@ number), compared by value (0.60 = 0.6 = .6).
 
 Dates. YYYY-MM-DD ("2024-01-15") is one claim, compared as a date: "2024-15-01" is another date, not
 the same three numbers. A span's date also states its year, month and day as numbers ("in 2024").
+Times of day (and durations) are one claim too: H:MM, HH:MM or HH:MM:SS ("10:30" = "10:30:00", not "30:10";
+with or after a date, "2024-01-15T10:30:00Z"), a span's time also stating its numbers.
 
 Versions. A dotted number is a version when it has two or more dots ("3.14.1", "192.168.0.1"), or
 when it comes right after one of the words python, py, cpython, pypy, version(s), ver, v, release(s)
@@ -61,7 +63,7 @@ Left out on purpose: units glued to a number ("10ms" is a name, compared whole, 
 match it; "50%" aside), units after numbers written in words ("five seconds"), converting units ("1 s" is
 not "1000 ms"), decimal commas ("0,6" is two numbers, 0 and 6), spaces as thousands separators,
 scientific notation ("1e-6" reads as the name "1e" and the number 6), dates in any other form than
-YYYY-MM-DD ("January 15, 2024", "15/01/2024": plain numbers), a version in a list after its word
+YYYY-MM-DD ("January 15, 2024", "15/01/2024": plain numbers), ratios ("3:2" is 3 and 2), a version in a list after its word
 ("Python 3.10 and 3.11": only 3.10 is a version), ordinals ("first", "third" alone), "half" or
 "point six" without a count before them, digits mixed with words ("3 thousand", "1.5 million": 3
 and 1.5), "dozen", "once", "twice", words in other languages, and the English ambiguity of "and"
@@ -90,7 +92,10 @@ from rag_core.text import words as content_words
 # "1,000", "1_000", "0.6", ".5", "3.14.1", "-2". A number never starts inside a run of digits and
 # separators ("1,,2" is one token), so each run is scanned once: the time stays linear in the text.
 NUMBER = re.compile(r"(?<![\w.\\])(?<![\d_.,],)(?P<sign>[-+]?)(?P<body>\.?\d[\d,_.]*)(?!\w|\.\w|[,_]\d)")
-DATE = re.compile(r"(?<![\w.\\-])(\d{4})-(\d\d?)-(\d\d?)(?!\w|[-.,]\d)")               # "2024-01-15"
+DATE = re.compile(r"(?<![\w.\\-])(\d{4})-(\d\d?)-(\d\d?)(?!(?!T\d)\w|[-.,]\d)")     # "2024-01-15", "2024-01-15T10:30"
+# a time of day or a duration: "10:30", "09:05:59", "25:00", the "10:30:00" of "2024-01-15T10:30:00Z" (its fraction
+# of a second aside), compared as the numbers it writes, in order
+TIME = re.compile(r"(?:(?<=\dT)|(?<![\w:.]))(\d\d?):(\d\d)(?::(\d\d)(?:\.\d+)?)?(?!(?!Z\b)\w|:\d|\.\d)")
 VERSION_WORD = re.compile(r"(?<!\w)(?:python|py|cpython|pypy|versions?|ver|v|releases?)[ \t]{0,3}$", re.I)
 THOUSANDS = re.compile(r"[1-9]\d{0,2}(?:,\d{3})+(?:\.\d+)?")      # "1,000,000.5"; "0,100" is a list
 WORD = re.compile(r"\w+(?:\.\w+)*")                                # "difflib.get_close_matches", "sha256"
@@ -234,16 +239,18 @@ def _pronoun(text: str, start: int, end: int) -> bool:
 def numbers(text: str) -> list[tuple[str, object]]:
     """(as written, value) for every number of `text`, in order: "[0,1] and 1,000" -> [('0', 0), ('1', 1), ('1,000', 1000)].
 
-    A value is a Decimal, ('version', as written) or ('date', year, month, day); see the module's rules.
+    A value is a Decimal, ('version', as written), ('date', year, month, day) or ('time', hour, minute, second);
+    see the module's rules.
     """
     text = normalize(text)
     found = [(m.start(), m[0], ("date", int(m[1]), int(m[2]), int(m[3]))) for m in DATE.finditer(text)]
-    dates = [(s, s + len(lit)) for s, lit, _ in found]
+    found += [(m.start(), m[0], ("time", int(m[1]), int(m[2]), int(m[3] or 0))) for m in TIME.finditer(text)]
+    dates = sorted((s, s + len(lit)) for s, lit, _ in found)
     starts = [s for s, _ in dates]
     for m in NUMBER.finditer(text):
         d = bisect.bisect_right(starts, m.start()) - 1
         if d >= 0 and m.start() < dates[d][1]:
-            continue                                                    # a piece of a date
+            continue                                                    # a piece of a date or a time
         body = m["body"].rstrip(",_.")
         parts = [body] if THOUSANDS.fullmatch(body.replace("_", "")) else body.split(",")
         offset = m.start("body")
