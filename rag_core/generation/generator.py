@@ -11,6 +11,8 @@ live in `llm`; this one exists so every run is repeatable and offline.
 """
 from __future__ import annotations
 
+import functools
+
 from rag_core.generation.prompt import ABSTAIN
 from rag_core.text import cached_words, words
 
@@ -30,14 +32,21 @@ def sentences(text: str) -> list[list[str]]:
     return out + [current] if current else out
 
 
+@functools.lru_cache(maxsize=1024)
+def sentence_words(text: str) -> tuple[tuple[str, frozenset], ...]:
+    """(sentence, its words) for each sentence of a span; cached: a table answers the same chunks many times."""
+    return tuple((" ".join(s), frozenset(w for t in s for w in cached_words(t)))    # words never span whitespace
+                 for s in sentences(text))
+
+
 def scripted_answer(question: str, spans: list[str]) -> str:
     qt = set(words(question))
-    points, span_no, chosen = 0, 0, []
+    points, span_no, chosen = 0, 0, ""
     for n, text in enumerate(spans, 1):
-        for sentence in sentences(text):
-            p = len(qt & {w for t in sentence for w in cached_words(t)})    # words never span whitespace
+        for sentence, terms in sentence_words(text):
+            p = len(qt & terms)
             if p > points:
                 points, span_no, chosen = p, n, sentence
     if points < 2:
         return ABSTAIN
-    return f"{' '.join(chosen).rstrip('.')} [S{span_no}]."
+    return f"{chosen.rstrip('.')} [S{span_no}]."
