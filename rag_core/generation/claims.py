@@ -126,9 +126,9 @@ _UNITS = {canonical: spellings.split() for canonical, spellings in [
     ("TiB", "tib"), ("%", "% percent"), ("px", "px"), ("Hz", "hz"), ("kHz", "khz"), ("MHz", "mhz"),
     ("GHz", "ghz")]}
 _UNIT_OF = {w: c for c, ws in _UNITS.items() for w in ws}
-# a number in digits, then a unit: "5 s", "64 KiB", "50%", "1,000 ms" (the number as NUMBER reads it; possessive:
-# a run of a million digits is read once, not once per digit)
-WITH_UNIT = re.compile(r"(?<![\w.\\])(?<![\d_.,],)(\.?\d[\d,_]*+(?:\.\d++)*+) ?(" +
+# a number in digits (as NUMBER reads it), a space, a unit: "5 s", "64 KiB", "1,000 ms"; and "50%". Glued, "10ms"
+# and "%6s" are names. Possessive: a run of a million digits is read once, not once per digit.
+WITH_UNIT = re.compile(r"(?<![\w.\\])(?<![\d_.,],)(\.?\d[\d,_]*+(?:\.\d++)*+)(?: |(?=%))(" +
                        "|".join(sorted(map(re.escape, _UNIT_OF), key=len, reverse=True)) + r"|B)(?!\w|\.\w)", re.I)
 _LONG = 200                     # claims and candidates longer than this are not compared for "what the span has"
 
