@@ -193,6 +193,8 @@ def test_roman_numeral_values():
     ("It holds 1,000 ms [S1].", "It holds 1,000 s.", "refused"),
     ("It is 5 B [S1].", "It is 5 b.", "anchored"),                                     # "b" alone is no unit
     ("Print 6 ms of it [S1].", 'Print "%6s" and 6 more.', "anchored"),                # glued: a name, no unit
+    ("A UUID is 16 KB long [S1].", "The UUID as a 16-byte string.", "refused"),      # with a hyphen
+    ("A UUID is 16 bytes long [S1].", "The UUID as a 16-byte string.", "anchored"),
 ])
 def test_a_unit_after_a_number_is_part_of_its_claim(answer, span, verdict):
     assert strict(answer, [span]) == verdict

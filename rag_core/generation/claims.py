@@ -43,7 +43,7 @@ Roman numerals. A word of two or more capitals I, V and X that is a valid numera
 "XXXIX") is that number ("Part III" is 3, and matches "Part 3"); a single "I", "V" or "X" is a letter, and numerals
 with L, C, D or M are left to the names ("CLI", "MD").
 
-Units. A number in digits followed by a unit of time, size or share ("5 s", "5 seconds", "64 KiB", "50%") states
+Units. A number in digits followed by a unit of time, size or share ("5 s", "5 seconds", "16-byte", "50%") states
 that unit too: when the span has that number only with other units, the answer's is another claim ("5 ms"
 against "5 s"); "5 s" and "5 seconds" are one unit, "KB" and "KiB" two. A number the span writes bare or without
 a unit takes any unit (the span does not say). Units: ns, us, ms, s, min, h, day, week, month, year (with
@@ -63,8 +63,8 @@ Left out on purpose: units glued to a number ("10ms" is a name, compared whole, 
 match it; "50%" aside), units after numbers written in words ("five seconds"), converting units ("1 s" is
 not "1000 ms"), decimal commas ("0,6" is two numbers, 0 and 6), spaces as thousands separators,
 scientific notation ("1e-6" reads as the name "1e" and the number 6), dates in any other form than
-YYYY-MM-DD ("January 15, 2024", "15/01/2024": plain numbers), ratios ("3:2" is 3 and 2), a version in a list after its word
-("Python 3.10 and 3.11": only 3.10 is a version), ordinals ("first", "third" alone), "half" or
+YYYY-MM-DD ("January 15, 2024", "15/01/2024": plain numbers), ratios ("3:2" is 3 and 2), 12-hour
+times ("10:30 pm" is 10:30), a version in a list after its word ("Python 3.10 and 3.11": only 3.10 is a version), ordinals ("first", "third" alone), "half" or
 "point six" without a count before them, digits mixed with words ("3 thousand", "1.5 million": 3
 and 1.5), "dozen", "once", "twice", words in other languages, and the English ambiguity of "and"
 ("one hundred and five hundred" reads as 105).
@@ -126,9 +126,9 @@ _UNITS = {canonical: spellings.split() for canonical, spellings in [
     ("TiB", "tib"), ("%", "% percent"), ("px", "px"), ("Hz", "hz"), ("kHz", "khz"), ("MHz", "mhz"),
     ("GHz", "ghz")]}
 _UNIT_OF = {w: c for c, ws in _UNITS.items() for w in ws}
-# a number in digits (as NUMBER reads it), a space, a unit: "5 s", "64 KiB", "1,000 ms"; and "50%". Glued, "10ms"
+# a number in digits (as NUMBER reads it), a space or a hyphen, a unit: "5 s", "16-byte", "1,000 ms"; "50%". "10ms"
 # and "%6s" are names. Possessive: a run of a million digits is read once, not once per digit.
-WITH_UNIT = re.compile(r"(?<![\w.\\])(?<![\d_.,],)(\.?\d[\d,_]*+(?:\.\d++)*+)(?: |(?=%))(" +
+WITH_UNIT = re.compile(r"(?<![\w.\\])(?<![\d_.,],)(\.?\d[\d,_]*+(?:\.\d++)*+)(?:[ -]|(?=%))(" +
                        "|".join(sorted(map(re.escape, _UNIT_OF), key=len, reverse=True)) + r"|B)(?!\w|\.\w)", re.I)
 _LONG = 200                     # claims and candidates longer than this are not compared for "what the span has"
 
