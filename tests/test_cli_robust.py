@@ -99,6 +99,13 @@ def test_closed_stdout_is_one_line_and_2():
     assert (out.returncode, out.stderr) == (2, "error: cannot write the report: standard output is closed.\n")
 
 
+@pytest.mark.parametrize("command", [["report"], ["compare", "--setup", "a:", "--setup", "b: k=5"]])
+def test_closed_stdout_is_said_before_any_work(tmp_path, command):
+    """Nothing is read or computed for a result with nowhere to go: the documents' problem is never reached."""
+    out = run(*command, "--docs", str(tmp_path / "missing"), stdout=None, preexec_fn=lambda: os.close(1))
+    assert (out.returncode, out.stderr) == (2, "error: cannot write the report: standard output is closed.\n")
+
+
 def test_closed_stdin_is_one_line_and_2(spans):
     out = run("verify", "--spans", spans, "--answer-file", "-", preexec_fn=lambda: os.close(0))
     one_error_line(out, "cannot read the answer file from standard input: it is closed")
