@@ -40,14 +40,18 @@ the, this, that, which, each, every, any, no, some, another, or before of, anoth
 verbs (can, could, may, might, must, should, would, will): "the one", "one of them", "one can".
 
 Roman numerals. A word of two or more capitals I, V and X that is a valid numeral ("II", "IV", "XIV", up to
-"XXXIX") is that number ("Part III" is 3, and matches "Part 3"); a single "I", "V" or "X" is a letter, and numerals
-with L, C, D or M are left to the names ("CLI", "MD").
+"XXXIX") is a claim found when the span writes the same word, in any case ("Part III" is not "Part II"; "IV"
+matches "(iv)"). Compared as written, not by value: a span's "IV" may be an initialisation vector, so it
+never stands for 4, nor "Part 3" for "Part III". A single "I", "V" or "X" is a letter; numerals with L, C, D or
+M, and numerals in lower case in the answer, are left to the names ("CLI", "MD") and the words.
 
 Units. A number in digits followed by a unit of time, size or share ("5 s", "5 seconds", "16-byte", "50%") states
 that unit too: when the span has that number only with other units, the answer's is another claim ("5 ms"
-against "5 s"); "5 s" and "5 seconds" are one unit, "KB" and "KiB" two. A number the span writes bare or without
-a unit takes any unit (the span does not say). Units: ns, us, ms, s, min, h, day, week, month, year (with
-their spellings), B/bytes, bits, KB, KiB, MB, MiB, GB, GiB, TB, TiB, %, px, Hz, kHz, MHz, GHz.
+against "5 s"); "5 s" and "5 seconds" are one unit, "KB" and "KiB" two. The numbers of a range or a list take
+the unit written after the last ("5-10 ms", "between 5 and 10 ms", "5, 10 or 20 ms": 5 is in ms). A number the
+span also writes without a unit takes any unit (the span does not say). Units: ns, us, ms, s, min, h, day, week,
+month, year, B/bytes, bits, KB, KiB, MB, MiB, GB, GiB, TB, TiB (with their spellings: "usec", "megabytes"),
+%, px, Hz, kHz, MHz, GHz; their case aside ("Mb" is MB).
 
 Technical names. A word with a dot, an underscore, an inner capital or a digit next to a letter
 (b64encode, sha256) is a name. It matches a whole name of the span, or whole dotted parts of one
@@ -55,16 +59,18 @@ Technical names. A word with a dot, an underscore, an inner capital or a digit n
 case-sensitive: "JsonDecoder" is not "JSONDecoder"), except that a name written with no lower-case
 letter matches in any case, on either side ("DEFAULT_CUTOFF", "SHA256" for "sha256"). The verifier
 also lets the first word of a sentence be capitalised as English writes it ("Base64 adds a third"
-for base64; "Get_close_matches" at the start, never "Get_Close_Matches"). A plain word that writes a word (or
-a dotted part of one) of the span in mixed case in another case ("Jsondecoder", "ordereddict" for "JSONDecoder",
-"OrderedDict") is that name miswritten: a name the span lacks.
+for base64; "Get_close_matches" at the start, never "Get_Close_Matches"). A plain word written as code (in
+backticks, or called: "`Jsondecoder`", "ordereddict()") that writes a word of the span in mixed case in another
+case ("JSONDecoder", "OrderedDict") is that name miswritten, unless the span also writes it so ("zipfile" beside
+"ZipFile"); in prose a word's case is the writer's ("numpy", "Github", "the setup").
 
 Left out on purpose: units glued to a number ("10ms" is a name, compared whole, so "10 ms" does not
 match it; "50%" aside), units after numbers written in words ("five seconds"), converting units ("1 s" is
 not "1000 ms"), decimal commas ("0,6" is two numbers, 0 and 6), spaces as thousands separators,
 scientific notation ("1e-6" reads as the name "1e" and the number 6), dates in any other form than
 YYYY-MM-DD ("January 15, 2024", "15/01/2024": plain numbers), ratios ("3:2" is 3 and 2), 12-hour
-times ("10:30 pm" is 10:30), a version in a list after its word ("Python 3.10 and 3.11": only 3.10 is a version), ordinals ("first", "third" alone), "half" or
+times and time zones ("10:30 pm" and "10:30 UTC" are 10:30), a version in a list after its word ("Python 3.10
+and 3.11": only 3.10 is a version), ordinals ("first", "third" alone), "half" or
 "point six" without a count before them, digits mixed with words ("3 thousand", "1.5 million": 3
 and 1.5), "dozen", "once", "twice", words in other languages, and the English ambiguity of "and"
 ("one hundred and five hundred" reads as 105).
@@ -81,6 +87,7 @@ from __future__ import annotations
 import bisect
 import difflib
 import functools
+import itertools
 import re
 import unicodedata
 from collections import Counter
@@ -95,7 +102,7 @@ NUMBER = re.compile(r"(?<![\w.\\])(?<![\d_.,],)(?P<sign>[-+]?)(?P<body>\.?\d[\d,
 DATE = re.compile(r"(?<![\w.\\-])(\d{4})-(\d\d?)-(\d\d?)(?!(?!T\d)\w|[-.,]\d)")     # "2024-01-15", "2024-01-15T10:30"
 # a time of day or a duration: "10:30", "09:05:59", "25:00", the "10:30:00" of "2024-01-15T10:30:00Z" (its fraction
 # of a second aside), compared as the numbers it writes, in order
-TIME = re.compile(r"(?:(?<=\dT)|(?<![\w:.]))(\d\d?):(\d\d)(?::(\d\d)(?:\.\d+)?)?(?!(?!Z\b)\w|:\d|\.\d)")
+TIME = re.compile(r"(?:(?<=\dT)|(?<![\w:.]))(\d\d?):(\d\d)(?::(\d\d(?:\.\d+)?))?(?!(?!Z\b)\w|:\d|\.\d)")
 VERSION_WORD = re.compile(r"(?<!\w)(?:python|py|cpython|pypy|versions?|ver|v|releases?)[ \t]{0,3}$", re.I)
 THOUSANDS = re.compile(r"[1-9]\d{0,2}(?:,\d{3})+(?:\.\d+)?")      # "1,000,000.5"; "0,100" is a list
 WORD = re.compile(r"\w+(?:\.\w+)*")                                # "difflib.get_close_matches", "sha256"
@@ -115,21 +122,27 @@ WORD_NUMBER = re.compile(rf"(?=[{_FIRST}])(?<![\w.])(?:{_TOKENS})(?!\w)(?:[\s-]+
 _PIECE, _LAST_WORD, _FIRST_WORD = re.compile(r"[^\s-]+"), re.compile(r"(\w+)\W{0,3}$"), re.compile(r"\W{0,3}(\w+)")
 _PRONOUN_BEFORE = frozenset("the this that which each every any no some another".split())
 _PRONOUN_AFTER = frozenset("of another can could may might must should would will".split())
-ROMAN = re.compile(r"(?<![\w.])(?=[IVX]{2})X{0,3}(?:IX|IV|V?I{0,3})(?![\w.])")    # "II", "XIV"; not "I", "IIII"
-_ROMAN = {"I": 1, "V": 5, "X": 10}
+ROMAN = re.compile(r"(?<![\w.])(?=[IVX]{2})X{0,3}(?:IX|IV|V?I{0,3})(?!\w|\.\w)")   # "II", "XIV."; not "I", "IIII"
 _UNITS = {canonical: spellings.split() for canonical, spellings in [
-    ("ns", "ns nanosecond nanoseconds"), ("us", "us μs microsecond microseconds"),
+    ("ns", "ns nsec nsecs nanosecond nanoseconds"), ("us", "us μs usec usecs microsecond microseconds"),
     ("ms", "ms msec msecs millisecond milliseconds"), ("s", "s sec secs second seconds"),
     ("min", "min mins minute minutes"), ("h", "h hr hrs hour hours"), ("day", "day days"), ("week", "week weeks"),
     ("month", "month months"), ("year", "year years yr yrs"), ("B", "byte bytes"), ("bit", "bit bits"),
-    ("KB", "kb"), ("KiB", "kib"), ("MB", "mb"), ("MiB", "mib"), ("GB", "gb"), ("GiB", "gib"), ("TB", "tb"),
-    ("TiB", "tib"), ("%", "% percent"), ("px", "px"), ("Hz", "hz"), ("kHz", "khz"), ("MHz", "mhz"),
-    ("GHz", "ghz")]}
+    ("KB", "kb kilobyte kilobytes"), ("KiB", "kib kibibyte kibibytes"), ("MB", "mb megabyte megabytes"),
+    ("MiB", "mib mebibyte mebibytes"), ("GB", "gb gigabyte gigabytes"), ("GiB", "gib gibibyte gibibytes"),
+    ("TB", "tb terabyte terabytes"), ("TiB", "tib tebibyte tebibytes"), ("%", "% percent"), ("px", "px"),
+    ("Hz", "hz"), ("kHz", "khz"), ("MHz", "mhz"), ("GHz", "ghz")]}
 _UNIT_OF = {w: c for c, ws in _UNITS.items() for w in ws}
-# a number in digits (as NUMBER reads it), a space or a hyphen, a unit: "5 s", "16-byte", "1,000 ms"; "50%". "10ms"
+# a number in digits (as NUMBER reads it), spaces or a hyphen, a unit: "5 s", "16-byte", "1,000 ms"; "50%". "10ms"
 # and "%6s" are names. Possessive: a run of a million digits is read once, not once per digit.
-WITH_UNIT = re.compile(r"(?<![\w.\\])(?<![\d_.,],)(\.?\d[\d,_]*+(?:\.\d++)*+)(?:[ -]|(?=%))(" +
+WITH_UNIT = re.compile(r"(?<![\w.\\])(?<![\d_.,],)(\.?\d[\d,_]*+(?:\.\d++)*+)(?:[ \t]{1,3}|-|(?=%))(" +
                        "|".join(sorted(map(re.escape, _UNIT_OF), key=len, reverse=True)) + r"|B)(?!\w|\.\w)", re.I)
+SHARED = 10                     # numbers of one range or list that take the unit written after the last
+# the numbers of a range or a list that a unit ends, read backwards: the "5" of "5-10 ms", "5 to 10 ms",
+# "between 5 and 10 ms", "5, 10 or 20 ms"
+_SHARED_UNIT = re.compile(r"(?<![\w.\\])(\.?\d[\d_]*(?:\.\d+)?)[ \t]*(?:,[ \t]*(?:and|or)?|-|to|and|or)[ \t]*\Z")
+_CODE = re.compile(r"`([^`\n]{1,200})`|([^\W\d]\w*)(?=\()")         # `code`, or a word called: "f("
+NEAREST = 2000                  # candidates compared for "what the span has instead"
 _LONG = 200                     # claims and candidates longer than this are not compared for "what the span has"
 
 
@@ -239,12 +252,12 @@ def _pronoun(text: str, start: int, end: int) -> bool:
 def numbers(text: str) -> list[tuple[str, object]]:
     """(as written, value) for every number of `text`, in order: "[0,1] and 1,000" -> [('0', 0), ('1', 1), ('1,000', 1000)].
 
-    A value is a Decimal, ('version', as written), ('date', year, month, day) or ('time', hour, minute, second);
-    see the module's rules.
+    A value is a Decimal, ('version', as written), ('date', year, month, day), ('time', hour, minute, second) or
+    ('roman', as written); see the module's rules.
     """
     text = normalize(text)
     found = [(m.start(), m[0], ("date", int(m[1]), int(m[2]), int(m[3]))) for m in DATE.finditer(text)]
-    found += [(m.start(), m[0], ("time", int(m[1]), int(m[2]), int(m[3] or 0))) for m in TIME.finditer(text)]
+    found += [(m.start(), m[0], ("time", int(m[1]), int(m[2]), Decimal(m[3] or 0))) for m in TIME.finditer(text)]
     dates = sorted((s, s + len(lit)) for s, lit, _ in found)
     starts = [s for s, _ in dates]
     for m in NUMBER.finditer(text):
@@ -271,29 +284,31 @@ def numbers(text: str) -> list[tuple[str, object]]:
             found.append((offset, literal, value))
             offset += len(part) + 1
     found += _word_numbers(text)
-    found += [(m.start(), m[0], Decimal(_roman(m[0]))) for m in ROMAN.finditer(text)]
+    found += [(m.start(), m[0], ("roman", m[0])) for m in ROMAN.finditer(text)]
     return [(lit, value) for _, lit, value in sorted(found, key=lambda f: f[0])]
-
-
-def _roman(numeral: str) -> int:
-    """The value of a valid numeral of I, V and X: "XIV" -> 14."""
-    values = [_ROMAN[c] for c in numeral]
-    return sum(-v if i + 1 < len(values) and v < values[i + 1] else v for i, v in enumerate(values))
 
 
 def with_units(text: str) -> list[tuple[str, Decimal, str]]:
     """(as written, value, unit) of each number in digits followed by a unit: "5 s or 64 KiB" ->
     [('5 s', Decimal('5'), 's'), ('64 KiB', Decimal('64'), 'KiB')]; "1,000 ms" is 1000, "0,100 ms" 100."""
-    out = []
-    for m in WITH_UNIT.finditer(normalize(text)):
+    out, text = [], normalize(text)
+    for m in WITH_UNIT.finditer(text):
         digits, unit = m[1].rstrip(",_"), m[2]
-        if unit.lower() == "b" and unit != "B":                # "b" alone is no unit ("5 b"), "B" is bytes
+        canonical = "B" if unit == "B" else _UNIT_OF.get(unit.lower())   # None: "5 b" (no unit), "5 mİn"
+        if canonical is None:
             continue
         if "," in digits and not THOUSANDS.fullmatch(digits.replace("_", "")):
             digits = digits.rsplit(",", 1)[1]                 # a list: the number the unit follows
         plain_digits = digits.replace(",", "").replace("_", "")
         if _valid(plain_digits) and plain_digits.count(".") <= 1:
-            out.append((m[0], Decimal(plain_digits), "B" if unit == "B" else _UNIT_OF[unit.lower()]))
+            out.append((m[0], Decimal(plain_digits), canonical))
+            start = m.start()
+            for _ in range(SHARED):                           # "5-10 ms": 5 is in ms too
+                before = _SHARED_UNIT.search(text, max(0, start - 40), start)
+                if not before:
+                    break
+                out.append((f"{before[1]} {unit}", Decimal(before[1].replace("_", "")), canonical))
+                start = before.start()
     return out
 
 
@@ -326,6 +341,15 @@ def _shouted(name: str) -> bool:
     return name == name.upper()
 
 
+def code_words(text: str) -> list[str]:
+    """The words written as code, where Python's case counts: inside backticks, or called.
+    "Use `Jsondecoder` or ordereddict() in prose" -> ['Jsondecoder', 'ordereddict']"""
+    out = []
+    for m in _CODE.finditer(normalize(text)):
+        out += WORD.findall(m[1]) if m[1] is not None else [m[2]]
+    return out
+
+
 def _mixed(part: str) -> bool:
     """A capital after the first letter and a lower-case letter: "JSONDecoder", "OrderedDict"; not "Path", "SHA"."""
     return part[1:] != part[1:].lower() and part != part.upper()
@@ -334,7 +358,8 @@ def _mixed(part: str) -> bool:
 def closest(claim: str, candidates) -> str | None:
     """What the span has that looks most like `claim`: the most similar candidate by difflib's ratio
     (case aside), among those containing it, contained in it, or at least 0.6 similar; None when nothing
-    is close, and for texts over 200 characters (comparing those would cost more than it tells).
+    is close, and for texts over 200 characters (comparing those would cost more than it tells). Only the first
+    NEAREST distinct candidates are compared: a chunk has far fewer, a megabyte span would cost seconds a claim.
 
     closest("0", ["1", "0.6"]) -> "0.6";  closest("0.9", ["0", "0.6"]) -> "0.6";  closest("7", ["abc"]) -> None
     closest("JsonDecoder", ["JSONDecoder"]) -> "JSONDecoder"
@@ -344,7 +369,7 @@ def closest(claim: str, candidates) -> str | None:
     c, best, best_ratio = claim.lower(), None, 0.0
     sm = difflib.SequenceMatcher()
     sm.set_seq2(c)                                  # analysed once, as difflib.get_close_matches does
-    for cand in dict.fromkeys(candidates):
+    for cand in itertools.islice(dict.fromkeys(candidates), NEAREST):
         if cand == claim or len(cand) > _LONG:
             continue
         k = cand.lower()
@@ -368,7 +393,7 @@ class Claims:
     def __init__(self, text: str):
         text = normalize(text)
         self.numbers = numbers(text)                            # [(as written, value)]
-        self.values, self.written, self.dates = set(), set(), set()
+        self.values, self.written, self.dates, self.romans = set(), set(), set(), set()
         for literal, value in self.numbers:
             if isinstance(value, Decimal):
                 self.values.add(value)                          # by value: 0.6 = 0.60
@@ -376,9 +401,12 @@ class Claims:
                     self.written.add(literal)                   # "3.10" as written, for a version of the answer
             elif value[0] == "version":
                 self.written.add(value[1])
+            elif value[0] == "roman":
+                self.romans.add(value[1])
             else:
-                self.dates.add(value)
-                self.values.update(Decimal(v) for v in value[1:])
+                self.dates.add(value)                           # a date or a time, and the numbers it writes
+                stated = 3 if value[0] == "date" else literal.count(":") + 1     # "10:30": no second stated
+                self.values.update(Decimal(v) for v in value[1:1 + stated])
         self.units: dict[Decimal, set] = {}             # value -> the units the span writes it with
         self.unit_forms: list[str] = []                 # "5 s", as written
         bare = Counter(v for _, v in self.numbers if isinstance(v, Decimal))
@@ -388,6 +416,7 @@ class Claims:
             bare[value] -= 1
         self.bare = {v for v, n in bare.items() if n > 0}     # values the span also writes without a unit
         self.words = list(dict.fromkeys(WORD.findall(text)))
+        self.lower_words = {w.lower() for w in self.words}      # for a roman numeral of the answer: "IV" for "(iv)"
         self.names = [w for w in self.words if is_name(w)]
         self.glued = [w for w in self.names if _DIGIT.search(w)]     # words with digits: "base64", "sha256"
         self.content = frozenset(content_words(text))           # rag_core.text.words: lower case, stopwords aside
@@ -409,6 +438,8 @@ class Claims:
         """A value of `numbers`: a Decimal by value, a version as written, a date as a date."""
         if isinstance(value, Decimal):
             return value in self.values
+        if value[0] == "roman":
+            return value[1] in self.romans or value[1].lower() in self.lower_words
         return value[1] in self.written if value[0] == "version" else value in self.dates
 
     def has_claim(self, literal: str, value) -> bool:
@@ -431,7 +462,7 @@ class Claims:
         """The span's word in mixed case that this plain word writes in another case: "Jsondecoder" ->
         "JSONDecoder"; None for a name as written, a word in capitals ("JSONDECODER": any case, as for names)."""
         found = self.cased.get(word.lower())
-        return found if found is not None and found != word and not _shouted(word) else None
+        return found if found is not None and word not in self.paths and not _shouted(word) else None
 
     def has_word_of(self, text: str) -> bool:
         """Whether `text` has a content word (rag_core.text.words) of the span: "The answer is:" -> only "answer"."""

@@ -71,6 +71,8 @@ _STARTS_ABSTAINING = re.compile(_DRESS + r"not\s+in\s+the\s+context\b", re.I)
 # a sentence that says the phrase: in capitals anywhere, or in any case as its last words
 _CLAIMS_ABSTAINING = re.compile(r"NOT\s+IN\s+THE\s+CONTEXT|(?i:not\s+in\s+the\s+context)" + _TAIL + r"\Z")
 _CITED_ABSTENTION = "a claimed abstention with a citation is not an answer"
+HINTED = 20                     # sentences whose missing claims get "the span says ... instead" (with claims.NEAREST:
+# a 1 MB answer of missing names against a 1 MB span of names takes 2.2 s; hints for all its sentences, minutes)
 _BIG = 10 ** 18                 # a span number of more than 18 digits: out of range, shown by its first digits
 
 VERDICTS = ("anchored", "refused", "abstained")
@@ -143,7 +145,7 @@ def _spans_named(cited, joiner: str) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + f" {joiner} " + names[-1]
 
 
-def _missing(bare: str, cited: tuple, spans: list[str], mode: str):
+def _missing(bare: str, cited: tuple, spans: list[str], mode: str, hints: bool = True):
     """(missing numbers, missing names, closest pairs, testable) of a sentence against its cited spans."""
     if mode == "article":
         union = " ".join(spans[n - 1] for n in cited).lower()
@@ -156,15 +158,18 @@ def _missing(bare: str, cited: tuple, spans: list[str], mode: str):
     numbers = tuple(dict.fromkeys([lit for lit, value in said if not have.has_claim(lit, value)] + units))
     first = claims.WORD.search(bare)                                # "Base64 adds a third" may stand for base64
     opening = first[0] if first and first[0][:1].isupper() else None
-    named += [w for w in dict.fromkeys(claims.WORD.findall(bare)) if not claims.is_name(w) and have.miscased(w)]
+    named += [w for w in dict.fromkeys(claims.code_words(bare)) if not claims.is_name(w) and have.miscased(w)]
     names = tuple(x for x in named if not have.has_name(x) and not (x == opening and have.has_name(x[0].lower() + x[1:])))
     values = dict(reversed(said))                                   # as written -> its first value
-    near = [(x, have.near_number(x, values.get(x))) for x in numbers[:5]] + [(x, have.near_name(x)) for x in names[:5]]
+    near = [(x, have.near_number(x, values.get(x))) for x in numbers[:5]] + [(x, have.near_name(x)) for x in names[:5]] \
+        if hints else []
     testable = bool(said or named) or have.has_word_of(bare)
     return numbers, names, tuple((x, c) for x, c in near if c), testable
 
 
-def check_sentence(sentence: str, spans: list[str], mode: str = "strict") -> SentenceCheck:
+def check_sentence(sentence: str, spans: list[str], mode: str = "strict", hints: bool = True) -> SentenceCheck:
+    """One sentence against the spans it cites; hints: say what the span has instead of a missing claim (a search
+    over the span's numbers and names, so `verify` asks it of its first HINTED sentences only)."""
     text = sentence if mode == "article" else claims.normalize(sentence)     # strict: "［S1］" is [S1]
     cited = _cited(text)                                                      # "[S1][S1]" cites S1 once
     if not cited:
@@ -177,7 +182,7 @@ def check_sentence(sentence: str, spans: list[str], mode: str = "strict") -> Sen
                              f"Cites {_spans_named(out, 'and')}, which {'does' if len(out) == 1 else 'do'} not exist: "
                              f"{_handed_over(len(spans))} handed over.")
     bare = CITATION.sub("", text)        # without this, the "3" of "[S3]" would be searched too
-    numbers, names, near, testable = _missing(bare, cited, spans, mode)
+    numbers, names, near, testable = _missing(bare, cited, spans, mode, hints)
     if numbers or names:
         parts = []
         if numbers:
@@ -239,7 +244,7 @@ def verify(answer: str, spans: list[str], mode: str = "strict") -> Verdict:
         sentences = _citations_join_their_sentence(sentences)
     if not sentences:
         return Verdict("refused", (), "The answer is empty.", mode)
-    checks = tuple(check_sentence(s, spans, mode) for s in sentences)
+    checks = tuple(check_sentence(s, spans, mode, hints=i < HINTED) for i, s in enumerate(sentences))
     if strict and ABSTENTION.fullmatch(CITATION.sub("", norm)):                       # "NOT IN THE CONTEXT [S1]."
         return _claimed_abstention(checks, next((i for i, c in enumerate(checks) if c.cited), 0))
     if strict and _STARTS_ABSTAINING.match(norm):
