@@ -177,7 +177,8 @@ def test_case_of_words_in_prose_or_written_so_by_the_span_is_free(answer, span):
     ("A random IV is needed [S1].", "The initialization vector (iv) is random.", "anchored"),   # any case
     ("The IV must be 4 bytes [S1].", "The IV must be 16 bytes.", "refused"),         # a span's IV is not 4
     ("There are 3 retries [S1].", "Section III: 5 retries.", "refused"),               # nor its III 3
-    ("See part II [S1].", "See part 2.", "refused"),                                   # as written, not by value
+    ("See part II [S1].", "See part 2.", "anchored"),                                  # the answer's, by value
+    ("See part 2 [S1].", "See part II.", "refused"),                                   # the span's: as written
     ("I agree with X [S1].", "I think X is right.", "anchored"),                      # "I", "X": letters
     ("Use the CLI [S1].", "Use the CLI.", "anchored"),                                 # C, L, D, M: names
 ])
@@ -230,6 +231,12 @@ def test_a_unit_after_a_number_is_part_of_its_claim(answer, span, verdict):
     ("The cutoff is 0 [S1].", "Runs at 10:30; the cutoff is 0.6.", "refused"),       # no second written: no 0
     ("At 10:30:00.9 [S1].", "At 10:30:00.5.", "refused"),                             # fractions of a second count
     ("At 0:00:01.5 [S1].", "At 0:00:01.500000.", "anchored"),
+    ("It runs at 10:30 pm [S1].", "It runs at 10:30 am.", "refused"),               # am and pm
+    ("It runs at 10 pm [S1].", "It runs at 10 a.m.", "refused"),
+    ("It runs at 22:30 [S1].", "It runs at 10:30 PM.", "anchored"),
+    ("It runs at 10:30 p.m. [S1].", "It runs at 22:30.", "anchored"),
+    ("It runs at 10:30 [S1].", "It runs at 10:30 pm.", "anchored"),                  # a bare time: the clock's
+    ("It draws 10 amps [S1].", "It draws 10 amps.", "anchored"),
 ])
 def test_a_time_is_one_claim(answer, span, verdict):
     assert strict(answer, [span]) == verdict

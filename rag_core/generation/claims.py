@@ -21,7 +21,9 @@ number), compared by value (0.60 = 0.6 = .6).
 Dates. YYYY-MM-DD ("2024-01-15") is one claim, compared as a date: "2024-15-01" is another date, not
 the same three numbers. A span's date also states its year, month and day as numbers ("in 2024").
 Times of day (and durations) are one claim too: H:MM, HH:MM or HH:MM:SS ("10:30" = "10:30:00", not "30:10";
-with or after a date, "2024-01-15T10:30:00Z"), a span's time also stating its numbers.
+with or after a date, "2024-01-15T10:30:00Z"; fractions of a second count), a span's time also stating the
+numbers it writes. With am or pm ("10:30 pm", "10 a.m.") a time is read on 24 hours: "10:30 pm" is "22:30",
+not "10:30 am"; an answer's time without am or pm matches the span's with ("10:30" for "10:30 pm").
 
 Versions. A dotted number is a version when it has two or more dots ("3.14.1", "192.168.0.1"), or
 when it comes right after one of the words python, py, cpython, pypy, version(s), ver, v, release(s)
@@ -41,9 +43,10 @@ verbs (can, could, may, might, must, should, would, will): "the one", "one of th
 
 Roman numerals. A word of two or more capitals I, V and X that is a valid numeral ("II", "IV", "XIV", up to
 "XXXIX") is a claim found when the span writes the same word, in any case ("Part III" is not "Part II"; "IV"
-matches "(iv)"). Compared as written, not by value: a span's "IV" may be an initialisation vector, so it
-never stands for 4, nor "Part 3" for "Part III". A single "I", "V" or "X" is a letter; numerals with L, C, D or
-M, and numerals in lower case in the answer, are left to the names ("CLI", "MD") and the words.
+matches "(iv)"), or its value in digits ("Level II" for "Level 2"). Not the other way: a span's "IV" may be
+an initialisation vector, so it never stands for 4, nor its "Part III" for "Part 3". A single "I", "V" or "X"
+is a letter; numerals with L, C, D or M, and numerals in lower case in the answer, are left to the names
+("CLI", "MD") and the words.
 
 Units. A number in digits followed by a unit of time, size or share ("5 s", "5 seconds", "16-byte", "50%") states
 that unit too: when the span has that number only with other units, the answer's is another claim ("5 ms"
@@ -68,8 +71,8 @@ Left out on purpose: units glued to a number ("10ms" is a name, compared whole, 
 match it; "50%" aside), units after numbers written in words ("five seconds"), converting units ("1 s" is
 not "1000 ms"), decimal commas ("0,6" is two numbers, 0 and 6), spaces as thousands separators,
 scientific notation ("1e-6" reads as the name "1e" and the number 6), dates in any other form than
-YYYY-MM-DD ("January 15, 2024", "15/01/2024": plain numbers), ratios ("3:2" is 3 and 2), 12-hour
-times and time zones ("10:30 pm" and "10:30 UTC" are 10:30), a version in a list after its word ("Python 3.10
+YYYY-MM-DD ("January 15, 2024", "15/01/2024": plain numbers), ratios ("3:2" is 3 and 2),
+time zones ("10:30 UTC" is 10:30), a version in a list after its word ("Python 3.10
 and 3.11": only 3.10 is a version), ordinals ("first", "third" alone), "half" or
 "point six" without a count before them, digits mixed with words ("3 thousand", "1.5 million": 3
 and 1.5), "dozen", "once", "twice", words in other languages, and the English ambiguity of "and"
@@ -102,7 +105,8 @@ NUMBER = re.compile(r"(?<![\w.\\])(?<![\d_.,],)(?P<sign>[-+]?)(?P<body>\.?\d[\d,
 DATE = re.compile(r"(?<![\w.\\-])(\d{4})-(\d\d?)-(\d\d?)(?!(?!T\d)\w|[-.,]\d)")     # "2024-01-15", "2024-01-15T10:30"
 # a time of day or a duration: "10:30", "09:05:59", "25:00", the "10:30:00" of "2024-01-15T10:30:00Z" (its fraction
 # of a second aside), compared as the numbers it writes, in order
-TIME = re.compile(r"(?:(?<=\dT)|(?<![\w:.]))(\d\d?):(\d\d)(?::(\d\d(?:\.\d+)?))?(?!(?!Z\b)\w|:\d|\.\d)")
+TIME = re.compile(r"(?:(?<=\dT)|(?<![\w:.]))(\d\d?)(?::(\d\d)(?::(\d\d(?:\.\d+)?))?(?!(?!Z\b)\w|:\d|\.\d)"
+                  r"(?:[ \t]?([AaPp])\.?[Mm]\b\.?)?|[ \t]?([AaPp])\.?[Mm]\b\.?)")     # and "10:30 pm", "10 a.m."
 VERSION_WORD = re.compile(r"(?<!\w)(?:python|py|cpython|pypy|versions?|ver|v|releases?)[ \t]{0,3}$", re.I)
 THOUSANDS = re.compile(r"[1-9]\d{0,2}(?:,\d{3})+(?:\.\d+)?")      # "1,000,000.5"; "0,100" is a list
 WORD = re.compile(r"\w+(?:\.\w+)*")                                # "difflib.get_close_matches", "sha256"
@@ -257,7 +261,7 @@ def numbers(text: str) -> list[tuple[str, object]]:
     """
     text = normalize(text)
     found = [(m.start(), m[0], ("date", int(m[1]), int(m[2]), int(m[3]))) for m in DATE.finditer(text)]
-    found += [(m.start(), m[0], ("time", int(m[1]), int(m[2]), Decimal(m[3] or 0))) for m in TIME.finditer(text)]
+    found += [(m.start(), m[0].rstrip("."), _time(m)) for m in TIME.finditer(text)]
     dates = sorted((s, s + len(lit)) for s, lit, _ in found)
     starts = [s for s, _ in dates]
     for m in NUMBER.finditer(text):
@@ -286,6 +290,20 @@ def numbers(text: str) -> list[tuple[str, object]]:
     found += _word_numbers(text)
     found += [(m.start(), m[0], ("roman", m[0])) for m in ROMAN.finditer(text)]
     return [(lit, value) for _, lit, value in sorted(found, key=lambda f: f[0])]
+
+
+def _time(m: re.Match) -> tuple:
+    """('time', hour, minute, second) of "10:30"; ('ampm', hour of 24, minute, second) of "10:30 pm", "10 a.m."."""
+    hour, minute, second, meridiem = int(m[1]), int(m[2] or 0), Decimal(m[3] or 0), (m[4] or m[5] or "").lower()
+    if not meridiem:
+        return "time", hour, minute, second
+    return "ampm", hour % 12 + (12 if meridiem == "p" else 0), minute, second
+
+
+def _roman(numeral: str) -> int:
+    """The value of a valid numeral of I, V and X: "XIV" -> 14."""
+    values = [{"I": 1, "V": 5, "X": 10}[c] for c in numeral.upper()]
+    return sum(-v if i + 1 < len(values) and v < values[i + 1] else v for i, v in enumerate(values))
 
 
 def with_units(text: str) -> list[tuple[str, Decimal, str]]:
@@ -393,7 +411,7 @@ class Claims:
     def __init__(self, text: str):
         text = normalize(text)
         self.numbers = numbers(text)                            # [(as written, value)]
-        self.values, self.written, self.dates, self.romans = set(), set(), set(), set()
+        self.values, self.written, self.dates, self.romans, self.clock12 = set(), set(), set(), set(), set()
         for literal, value in self.numbers:
             if isinstance(value, Decimal):
                 self.values.add(value)                          # by value: 0.6 = 0.60
@@ -403,6 +421,10 @@ class Claims:
                 self.written.add(value[1])
             elif value[0] == "roman":
                 self.romans.add(value[1])
+            elif value[0] == "ampm":                           # "10:30 pm": 22:30, and 10:30 for an answer's bare
+                self.dates.add(("time", *value[1:]))           # time; it states 10 and 30
+                self.clock12.add((value[1] % 12 or 12, *value[2:]))
+                self.values.update(Decimal(v) for v in (value[1] % 12 or 12, value[2])[:literal.count(":") + 1])
             else:
                 self.dates.add(value)                           # a date or a time, and the numbers it writes
                 stated = 3 if value[0] == "date" else literal.count(":") + 1     # "10:30": no second stated
@@ -438,8 +460,12 @@ class Claims:
         """A value of `numbers`: a Decimal by value, a version as written, a date as a date."""
         if isinstance(value, Decimal):
             return value in self.values
-        if value[0] == "roman":
-            return value[1] in self.romans or value[1].lower() in self.lower_words
+        if value[0] == "roman":                     # as written in any case, or its value written in digits
+            return value[1] in self.romans or value[1].lower() in self.lower_words or _roman(value[1]) in self.values
+        if value[0] == "ampm":
+            return ("time", *value[1:]) in self.dates
+        if value[0] == "time" and value[1:] in self.clock12:                 # "10:30" for "10:30 pm"
+            return True
         return value[1] in self.written if value[0] == "version" else value in self.dates
 
     def has_claim(self, literal: str, value) -> bool:
