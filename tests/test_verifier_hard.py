@@ -362,6 +362,9 @@ def odd_answers(rng: random.Random):
     yield "[S1]" * (mb // 4)
     yield "a." * (mb // 2) + "b [S1]."                    # one dotted name of 500,000 parts
     yield "one two three " * (mb // 14) + "[S1]."
+    yield "I" * mb + " [S1]."                             # one long word: each start of a call "f(" was read anew
+    yield "x" * mb + "( [S1]."
+    yield "10:30 pm 5-10 ms `IV` " * (mb // 22) + "[S1]."
     yield "".join(chr(rng.randint(32, 0x2FFFF)) for _ in range(mb // 4))
 
 

@@ -145,7 +145,7 @@ SHARED = 10                     # numbers of one range or list that take the uni
 # the numbers of a range or a list that a unit ends, read backwards: the "5" of "5-10 ms", "5 to 10 ms",
 # "between 5 and 10 ms", "5, 10 or 20 ms"
 _SHARED_UNIT = re.compile(r"(?<![\w.\\])(\.?\d[\d_]*(?:\.\d+)?)[ \t]*(?:,[ \t]*(?:and|or)?|-|to|and|or)[ \t]*\Z")
-_CODE = re.compile(r"`([^`\n]{1,200})`|([^\W\d]\w*)(?=\()")         # `code`, or a word called: "f("
+_CODE = re.compile(r"`([^`\n]{1,200})`|(?<!\w)([^\W\d]\w*+)(?=\()")   # `code`, or a word called: "f("; linear
 NEAREST = 2000                  # candidates compared for "what the span has instead"
 _LONG = 200                     # claims and candidates longer than this are not compared for "what the span has"
 
