@@ -38,8 +38,8 @@ def section(title: str, name: str) -> None:
         left, right = st.columns([3, 2])
         left.altair_chart(chart, width="stretch")
         right.dataframe(widgets.readable(df), hide_index=True, width="stretch")    # downloads keep the CLI's names
-        right.download_button(f"Download {name}.csv", export.safe_csv(df), f"{name}.csv", "text/csv",
-                              key=f"abl_dl_{name}", icon=":material/download:", on_click="ignore")
+        widgets.download(right, f"Download {name}.csv", export.safe_csv(df), f"{name}.csv", "text/csv",
+                         key=f"abl_dl_{name}", icon=":material/download:")
         st.markdown(caption)
 
 
@@ -48,8 +48,8 @@ def verifier_cases() -> None:
     with slots["verifier_cases"]:
         st.subheader("The six verifier cases")
         st.dataframe(cases, hide_index=True, width="stretch")
-        st.download_button("Download verifier_cases.csv", export.safe_csv(cases), "verifier_cases.csv",
-                           "text/csv", key="abl_dl_verifier_cases", icon=":material/download:", on_click="ignore")
+        widgets.download(st, "Download verifier_cases.csv", export.safe_csv(cases), "verifier_cases.csv",
+                         "text/csv", key="abl_dl_verifier_cases", icon=":material/download:")
 
 
 def trap3() -> None:

@@ -91,9 +91,9 @@ keep_stages = f[0].multiselect("Show the questions that end at", list(losses.STA
 needle = f[1].text_input("Questions containing", key="compare_search", placeholder="e.g. cutoff")
 compare_view.grid_table(result, setups, statuses, data.dataset().key, keep_stages, needle)
 d = st.columns(2)
-d[0].download_button("Comparison (JSON)", result.to_json(), "open-book-comparison.json", "application/json",
-                     key="compare_dl_json", icon=":material/download:", on_click="ignore")
-d[1].download_button("Comparison (Markdown)", result.to_markdown(), "open-book-comparison.md", "text/markdown",
-                     key="compare_dl_md", icon=":material/download:", on_click="ignore")
+widgets.download(d[0], "Comparison (JSON)", result.to_json(), "open-book-comparison.json", "application/json",
+                 key="compare_dl_json", icon=":material/download:")
+widgets.download(d[1], "Comparison (Markdown)", result.to_markdown(), "open-book-comparison.md", "text/markdown",
+                 key="compare_dl_md", icon=":material/download:")
 
 compare_view.run_history(wb, result, cfg)

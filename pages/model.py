@@ -98,6 +98,6 @@ for col, (label, df) in zip(cols, done.items()):
         tiles[4].metric("False refusals", m["false_refusals"], help="Refused although the anchor was in the spans.")
         st.dataframe(df.outcome.value_counts().rename_axis("outcome").reset_index(), hide_index=True, width="stretch")
         st.dataframe(df[["question", "outcome", "reason", "answer"]], hide_index=True, width="stretch")
-        st.download_button(f"Download ({widgets.plain(label)}) CSV", export.safe_csv(df),
-                           f"model-outcomes-{'filter' if 'status' in label else 'no-filter'}.csv", "text/csv",
-                           key=f"model_dl_{label}", on_click="ignore")
+        widgets.download(st, f"Download ({widgets.plain(label)}) CSV", export.safe_csv(df),
+                         f"model-outcomes-{'filter' if 'status' in label else 'no-filter'}.csv", "text/csv",
+                         key=f"model_dl_{label}")

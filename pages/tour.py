@@ -35,12 +35,11 @@ params = {**{k: settings.SETTINGS[k].dump(v) for k, v in links.items()}, "data":
 st.page_link(step.page, label="See it in full", icon=":material/open_in_new:", query_params=params)
 
 st.divider()
-st.download_button("Download the whole tour (one HTML file, for those who were not in the room)",
-                   lambda: tour_view.presenter_html(tour.tour(wb, chunker), data.dataset().name,
-                                                    f"chunker {chunker.label}; retriever {wb.retriever}, reranker "
-                                                    f"{wb.reranker}"),
-                   "open-book-tour.html", "text/html", key="tour_download", icon=":material/download:",
-                   on_click="ignore")
+widgets.download(st, "Download the whole tour (one HTML file, for those who were not in the room)",
+                 lambda: tour_view.presenter_html(tour.tour(wb, chunker), data.dataset().name,
+                                                  f"chunker {chunker.label}; retriever {wb.retriever}, reranker "
+                                                  f"{wb.reranker}"),
+                 "open-book-tour.html", "text/html", key="tour_download", icon=":material/download:")
 
 if number < STEPS:      # the next step, prepared while the presenter talks: Next then only draws it
     data.tour_step(number + 1, chunker, tour.Controls())

@@ -28,9 +28,9 @@ def show_problems(problems: tuple, everything: tuple, key: str) -> None:
     for p in problems[:SHOWN_PROBLEMS]:
         widgets.warn(p)
     if len(everything) > min(len(problems), SHOWN_PROBLEMS):
-        st.download_button("Every reading problem, one a line (text)",
-                           "\n".join(everything) + "\n", "reading-problems.txt", "text/plain", key=key,
-                           icon=":material/download:", on_click="ignore")
+        widgets.download(st, "Every reading problem, one a line (text)",
+                         "\n".join(everything) + "\n", "reading-problems.txt", "text/plain", key=key,
+                         icon=":material/download:")
 
 
 st.title("Your data")
@@ -174,22 +174,22 @@ st.subheader("4 · Export")
 frames = {name: data.latency() if name == "latency" else data.table(name) for name in tables}   # latency: the
 # same 5-pass measurement the Ablations page shows, not a second one
 e = st.columns(4)
-e[0].download_button("Report (HTML, with charts)", lambda: export.report_html(wb, frames), "open-book-report.html",
-                     "text/html", key="data_dl_html", icon=":material/description:", on_click="ignore")
-e[1].download_button("Report (Markdown)", lambda: report.to_markdown(wb, frames), "open-book-report.md",
-                     "text/markdown", key="data_dl_md", icon=":material/description:", on_click="ignore")
-e[2].download_button("Documents (JSONL)", lambda: documents_to_jsonl(wb.corpus.documents), "documents.jsonl", "application/jsonl",
-                     key="data_dl_jsonl", icon=":material/download:", on_click="ignore")
-e[3].download_button("Golden set (CSV)", lambda: export.safe_csv(pd.DataFrame(wb.check.rows, columns=GOLDEN_COLUMNS)),
-                     "golden.csv", "text/csv",
-                     key="data_dl_golden", icon=":material/download:", on_click="ignore")
+widgets.download(e[0], "Report (HTML, with charts)", lambda: export.report_html(wb, frames), "open-book-report.html",
+                 "text/html", key="data_dl_html", icon=":material/description:")
+widgets.download(e[1], "Report (Markdown)", lambda: report.to_markdown(wb, frames), "open-book-report.md",
+                 "text/markdown", key="data_dl_md", icon=":material/description:")
+widgets.download(e[2], "Documents (JSONL)", lambda: documents_to_jsonl(wb.corpus.documents), "documents.jsonl",
+                 "application/jsonl", key="data_dl_jsonl", icon=":material/download:")
+widgets.download(e[3], "Golden set (CSV)", lambda: export.safe_csv(pd.DataFrame(wb.check.rows, columns=GOLDEN_COLUMNS)),
+                 "golden.csv", "text/csv",
+                 key="data_dl_golden", icon=":material/download:")
 drawn = charts.for_tables(frames)
 if drawn:
     st.markdown("Charts, one file each:")
     cols = st.columns(4)
     for i, (name, (chart, _)) in enumerate(drawn.items()):
         with cols[i % 4]:
-            st.download_button(f"{name}.png", lambda c=chart: export.chart_png(c), f"{name}.png", "image/png",
-                               key=f"data_dl_png_{name}", on_click="ignore")
-            st.download_button(f"{name}.svg", lambda c=chart: export.chart_svg(c), f"{name}.svg", "image/svg+xml",
-                               key=f"data_dl_svg_{name}", on_click="ignore")
+            widgets.download(st, f"{name}.png", lambda c=chart: export.chart_png(c), f"{name}.png", "image/png",
+                             key=f"data_dl_png_{name}")
+            widgets.download(st, f"{name}.svg", lambda c=chart: export.chart_svg(c), f"{name}.svg", "image/svg+xml",
+                             key=f"data_dl_svg_{name}")

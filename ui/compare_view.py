@@ -21,13 +21,11 @@ from rag_core.evaluation.losses import COLOURS
 from rag_core.retrieval.chunkers import KINDS
 from rag_core.retrieval.engines.registry import ENGINES
 from rag_core.retrieval.retrievers import RERANKERS, RETRIEVERS
+from ui.widgets import RERANKER_NAMES, RETRIEVER_NAMES
 from ui import charts, data, model_config, widgets
 
 KIND_NAMES = {"fixed": "Fixed window", "structure": "By structure", "sentence": "By sentence"}
 GENERATOR_NAMES = {"scripted": "Scripted generator", "model": "The model (sidebar)"}
-RETRIEVER_NAMES = {"hashing": "Hashing (the article's)", "bm25": "BM25", "minilm": "MiniLM (trained encoder)",
-                   "hybrid": "Hybrid (BM25 + MiniLM)"}
-RERANKER_NAMES = {"lexical": "Lexical (the article's)", "dense": "MiniLM similarity (bi-encoder)"}
 ENGINE_NAMES = {"memory": "In-process index", "postgres": "PostgreSQL (exact)", "postgres-hnsw": "PostgreSQL, approximate (HNSW)"}
 CHOICES = {"retriever": (RETRIEVERS, RETRIEVER_NAMES), "reranker": (RERANKERS, RERANKER_NAMES),
            "engine": (ENGINES, ENGINE_NAMES)}

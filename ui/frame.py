@@ -19,11 +19,9 @@ import streamlit as st
 
 from rag_core.retrieval.retrievers import DESCRIPTIONS, RERANKERS, RETRIEVERS
 from rag_core.retrieval.engines.base import EngineError
+from ui.widgets import RERANKER_NAMES, RETRIEVER_NAMES
 from ui import compute_form, data, engine_form, model_config, model_form, navigation, settings, widgets
 
-RETRIEVER_NAMES = {"hashing": "Hashing (the article's)", "bm25": "BM25", "minilm": "MiniLM (trained encoder)",
-                   "hybrid": "Hybrid (BM25 + MiniLM)"}
-RERANKER_NAMES = {"lexical": "Lexical (the article's)", "dense": "MiniLM similarity (bi-encoder)"}
 
 _drawn = threading.local()            # set when the frame is drawn in this script run (one thread per run)
 

@@ -126,6 +126,11 @@ def _code(text: str) -> str:
     return f"{fence} {text} {fence}" if text.startswith("`") or text.endswith("`") else f"{fence}{text}{fence}"
 
 
+# the retrievers' and rerankers' names on screen (the sidebar, Compare's setups)
+RETRIEVER_NAMES = {"hashing": "Hashing (the article's)", "bm25": "BM25", "minilm": "MiniLM (trained encoder)",
+                   "hybrid": "Hybrid (BM25 + MiniLM)"}
+RERANKER_NAMES = {"lexical": "Lexical (the article's)", "dense": "MiniLM similarity (bi-encoder)"}
+
 def plain(text: str) -> str:
     """User or corpus text made inert for st.markdown: every Markdown/Streamlit special character escaped, and
     web addresses shown as code (escaping alone does not stop Markdown from turning them into links).
@@ -201,6 +206,13 @@ def success(text: str) -> None:
 def error(text: str) -> None:
     """st.error of a text that may hold user, file, server or URL text: shown as plain text."""
     st.error(plain(text))
+
+
+def download(where, label: str, data, file_name: str, mime: str, key: str, icon: str | None = None) -> None:
+    """A download button in `where` (st, a column) that only fetches its file. Streamlit's default reruns the whole
+    page on the click: every export recomputed the page, and a second download clicked during that rerun never
+    came (CI). `data` may be a callable, run on the click."""
+    where.download_button(label, data, file_name, mime, key=key, icon=icon, on_click="ignore")
 
 
 def is_phone() -> bool:

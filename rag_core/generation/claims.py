@@ -438,11 +438,11 @@ class Claims:
             bare[value] -= 1
         self.bare = {v for v, n in bare.items() if n > 0}     # values the span also writes without a unit
         self.words = list(dict.fromkeys(WORD.findall(text)))
-        self.lower_words = {w.lower() for w in self.words}      # for a roman numeral of the answer: "IV" for "(iv)"
         self.names = [w for w in self.words if is_name(w)]
         self.glued = [w for w in self.names if _DIGIT.search(w)]     # words with digits: "base64", "sha256"
         self.content = frozenset(content_words(text))           # rag_core.text.words: lower case, stopwords aside
-        self.paths, self.folded, self.shouted = set(), set(), set()   # runs of whole dotted parts
+        self.paths, self.folded, self.shouted = set(), set(), set()   # runs of whole dotted parts (folded: lower
+        # case, also for a roman numeral of the answer: "IV" for "(iv)")
         self.long = [w for w in self.words if w.count(".") >= self.RUN]
         for w in self.words:
             parts = w.split(".")
@@ -461,7 +461,7 @@ class Claims:
         if isinstance(value, Decimal):
             return value in self.values
         if value[0] == "roman":                     # as written in any case, or its value written in digits
-            return value[1] in self.romans or value[1].lower() in self.lower_words or _roman(value[1]) in self.values
+            return value[1] in self.romans or value[1].lower() in self.folded or _roman(value[1]) in self.values
         if value[0] == "ampm":
             return ("time", *value[1:]) in self.dates
         if value[0] == "time" and value[1:] in self.clock12:                 # "10:30" for "10:30 pm"
