@@ -1,17 +1,22 @@
 """The bundled corpus's vector pack (rag_core/data/minilm-pack.npz) and the one count of an encoding pass.
 
-The pack must hold exactly what the encoder computes (a sample recomputed, bit for bit, each text alone as the
-pack's build encodes it: on an AVX-512 CPU the last bits depend on the batch) and every text the pages ask for on the bundled corpus (else it is stale: the message
-says how to rebuild it). An upload still encodes its own chunks, under one count that never restarts.
+The pack must hold what the encoder computes (a sample recomputed, each text alone as the pack's build encodes
+it, equal within TOLERANCE: another CPU's BLAS kernels round the last bits differently, so nothing here compares
+the pack bit for bit with a vector computed now), give the same rankings and tables as vectors computed on this
+machine, and hold every text the pages ask for on the bundled corpus (else it is stale: the message says how to
+rebuild it). An upload still encodes its own chunks, under one count that never restarts.
 """
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from rag_core import ChunkerConfig, Workbench
 from rag_core.data.corpus import Corpus, Document
+from rag_core.data.golden import load_golden
 from rag_core.evaluation import tables
+from rag_core.evaluation.workbench import ARTICLE_CHUNKER
 from rag_core.evaluation.vector_pack import REBUILD, chunkers, missing, wanted
 from rag_core.retrieval.minilm import MiniLM
 from rag_core.retrieval.pack import BUNDLED_PACK, VectorPack, write_pack
@@ -47,7 +52,20 @@ def test_the_pack_covers_every_chunk_and_question_the_pages_ask_for(pack, want):
                          f"changed corpus or golden set), e.g. {lacking[0][:60]!r}. Rebuild it: {REBUILD}")
 
 
-def test_the_pack_holds_the_encoders_own_vectors_bit_for_bit(pack, want):
+# How close the shipped vectors are to those this CPU computes. The pack was built on one machine; OpenBLAS picks
+# its kernels by CPU (Haswell, SkylakeX, Sandybridge, ...), and their sums round differently in the last bits.
+# Measured on 76 texts (40 chunks, the 36 questions): identical with the Haswell kernels the pack was built with,
+# up to 1.6e-7 with SkylakeX and 2.0e-7 with Sandybridge (cosine 0.9999999 at worst). A vector's components are at most 1 in size (unit length), so 1e-5 is a hundred times that drift and
+# far below what moves a ranking (the closest two scores in any golden question's top 20 differ by 4.5e-6 ... 3.7e-5).
+TOLERANCE = 1e-5
+
+
+def close(a, b) -> bool:
+    """The same vectors within TOLERANCE per component and of the same shape."""
+    return a.shape == b.shape and float(np.abs(a - b).max(initial=0)) < TOLERANCE
+
+
+def test_the_pack_holds_the_encoders_own_vectors_within_a_stated_tolerance(pack, want):
     rng = np.random.default_rng(19)
     model = MiniLM.load()
     long_ones = [t for t in want.chunks if len(pack.get_many(WINDOWS_KEY, [text_key(t)])[text_key(t)])]
@@ -57,11 +75,51 @@ def test_the_pack_holds_the_encoders_own_vectors_bit_for_bit(pack, want):
     again = now.whole(sample)
     for t, w in zip(sample, again):
         k = text_key(t)
-        assert np.array_equal(pack.get_many(MODEL_KEY, [k])[k], w[:1])
-        assert np.array_equal(pack.get_many(WINDOWS_KEY, [k])[k], w[1:])
+        assert close(pack.get_many(MODEL_KEY, [k])[k], w[:1])
+        assert close(pack.get_many(WINDOWS_KEY, [k])[k], w[1:])
     assert len(long_ones) and all(len(w) > 1 for w in again[-len(long_ones[:3]):])
     for q in rng.choice(want.questions, 4, replace=False):          # a question alone, as Embedder.query encodes it
-        assert np.array_equal(pack.get_many(MODEL_KEY, [text_key(q)])[text_key(q)][0], model.encode([q])[0])
+        assert close(pack.get_many(MODEL_KEY, [text_key(q)])[text_key(q)][0], model.encode([q])[0])
+
+
+def test_the_tolerance_tells_a_wrong_vector_apart(pack, want):
+    """The check above can fail: another text's vector, or this one moved by a hundredth, is not close."""
+    k0, k1 = text_key(want.chunks[0]), text_key(want.chunks[1])
+    v0, v1 = pack.get_many(MODEL_KEY, [k0])[k0], pack.get_many(MODEL_KEY, [k1])[k1]
+    assert close(v0, v0.copy()) and not close(v0, v1) and not close(v0, v0 + 0.01) and not close(v0, v0[:, :10])
+
+
+def same_ranking(a: np.ndarray, b: np.ndarray, scores: np.ndarray) -> bool:
+    """Two rankings of chunk ids are the same, but where the scores of the chunks swapped are within TOLERANCE
+    (a near tie that the last bits may decide either way on another CPU)."""
+    if len(a) != len(b) or set(a) != set(b):
+        return False
+    return all(x == y or abs(scores[x] - scores[y]) < TOLERANCE for x, y in zip(a, b))
+
+
+def test_shipped_and_fresh_vectors_give_the_same_rankings_and_tables(pack):
+    """What a user sees does not depend on whose CPU computed the vectors: on both bundled golden sets, the
+    article chunker's top 20 (MiniLM), its dense rerank's top 10 and the ceiling table are the same from the
+    shipped pack and from vectors computed now, on this machine, without it."""
+    shipped_embedder, now_embedder = Embedder(VectorStore(None), pack=pack), fresh()
+    for which in ("article", "user"):
+        golden = load_golden(which)
+        shipped = Workbench.bundled(retriever="minilm", reranker="dense", embedder=shipped_embedder).with_golden(golden)
+        now = Workbench.bundled(retriever="minilm", reranker="dense", embedder=now_embedder).with_golden(golden)
+        assert shipped.prepare([ARTICLE_CHUNKER]) == 0 and now.prepare([ARTICLE_CHUNKER]) > 0
+        scores = list(now.index(ARTICLE_CHUNKER).scores_many(now.questions))
+        for a, b, s in zip(shipped.ranked(ARTICLE_CHUNKER, 20), now.ranked(ARTICLE_CHUNKER, 20), scores):
+            assert same_ranking(a, b, s)
+        for a, b in zip(shipped.ranked(ARTICLE_CHUNKER, 10, rerank=True), now.ranked(ARTICLE_CHUNKER, 10, rerank=True)):
+            assert np.array_equal(a, b)
+        pd.testing.assert_frame_equal(tables.ceiling(shipped), tables.ceiling(now))
+
+
+def test_same_ranking_allows_only_near_ties():
+    scores = np.array([0.9, 0.5, 0.5 + TOLERANCE / 2, 0.1])
+    assert same_ranking(np.array([0, 2, 1]), np.array([0, 1, 2]), scores)          # a near tie swapped
+    assert not same_ranking(np.array([0, 1, 3]), np.array([0, 3, 1]), scores)      # 0.5 against 0.1
+    assert not same_ranking(np.array([0, 1]), np.array([0, 3]), scores)
 
 
 def test_a_prepared_question_is_the_question_alone():
