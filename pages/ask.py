@@ -38,7 +38,8 @@ def type_question():
 st.selectbox("Golden questions", list(golden), index=None, key="ask_golden", on_change=pick_golden,
              placeholder="Pick a golden question (its answer sentence is known)…",
              help="Questions with a known anchor: for these the page also tells whether the answer was retrieved.")
-st.text_input("Your question", key="ask_question", on_change=type_question, max_chars=20000,
+st.text_input("Your question", key="ask_question", value=settings.now("ask_question"),
+              on_change=type_question, max_chars=20000,
               placeholder="e.g. What does lru_cache do when maxsize is None?")
 EXAMPLE = "Why shouldn't I check two secret tokens against each other with a plain equality test?"
 

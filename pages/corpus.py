@@ -48,7 +48,8 @@ st.subheader("Document viewer")
 ids = [d.id for d in docs]
 if st.session_state["corpus_doc"] not in ids:
     st.session_state["corpus_doc"] = next((i for i, k in zip(ids, keep) if k), ids[0])
-doc_id = st.selectbox("Document", ids, key="corpus_doc", on_change=settings.remember, args=("corpus_doc",),
+doc_id = st.selectbox("Document", ids, key="corpus_doc", index=ids.index(settings.now("corpus_doc")),
+                      on_change=settings.remember, args=("corpus_doc",),
                       help="The document to draw, with the chunk boundaries of the current chunker.")
 d_pos = ids.index(doc_id)
 doc = docs[d_pos]

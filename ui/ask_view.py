@@ -29,18 +29,21 @@ def settings_form(statuses: list, trusted: tuple) -> None:
 
     with st.expander("Retrieval settings", expanded=True):
         s = st.columns([1, 1, 1, 2, 1])
-        s[0].number_input("Candidates", min_value=1, max_value=500, key="ask_candidates", on_change=settings.remember,
+        s[0].number_input("Candidates", min_value=1, max_value=500, key="ask_candidates",
+                          value=settings.now("ask_candidates"), on_change=settings.remember,
                           args=("ask_candidates",),
                           help="How many chunks the first, fast search brings back for the reranker to reorder.")
-        s[1].number_input("Spans handed over (k)", min_value=1, max_value=50, key="ask_k", on_change=settings.remember,
+        s[1].number_input("Spans handed over (k)", min_value=1, max_value=50, key="ask_k",
+                          value=settings.now("ask_k"), on_change=settings.remember,
                           args=("ask_k",), help="How many chunks go into the prompt as [S1], [S2], …")
-        s[2].toggle("Status filter", key="ask_filter_switch", on_change=flip_filter,
+        s[2].toggle("Status filter", key="ask_filter_switch", value=settings.now("ask_filter_switch"),
+                    on_change=flip_filter,
                     help=f"On: only {', '.join(trusted)} chunks may be retrieved. Off: every status may.")
-        s[3].pills("Allowed statuses", statuses, selection_mode="multi", key="ask_statuses",
+        s[3].pills("Allowed statuses", statuses, selection_mode="multi", key="ask_statuses", default=settings.now("ask_statuses"),
                    on_change=settings.remember, args=("ask_statuses",), format_func=widgets.plain,
                    help="Only chunks of documents with these statuses may be retrieved. The filter runs before "
                         "ranking, so excluded chunks never take a place. All selected: no filter.")
-        s[4].toggle("Rerank", key="ask_rerank", on_change=settings.remember, args=("ask_rerank",),
+        s[4].toggle("Rerank", key="ask_rerank", value=settings.now("ask_rerank"), on_change=settings.remember, args=("ask_rerank",),
                     help="Re-read each (question, chunk) pair and reorder the candidates.")
 
 

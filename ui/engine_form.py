@@ -21,7 +21,8 @@ ENGINE_NAMES = {"memory": "In-process index", "postgres": "PostgreSQL (exact)",
 
 
 def render() -> None:
-    st.selectbox("Search engine", ENGINES, key="engine", on_change=settings.remember, args=("engine",),
+    st.selectbox("Search engine", ENGINES, key="engine", index=ENGINES.index(settings.now("engine")),
+                 on_change=settings.remember, args=("engine",),
                  format_func=ENGINE_NAMES.get, help=" ".join(f"{ENGINE_NAMES[e]}: {DESCRIPTIONS[e]}." for e in ENGINES))
     if st.session_state["engine"] == "memory":
         return

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import streamlit as st
 
+from rag_core.retrieval.chunkers import KINDS
 from rag_core.retrieval.retrievers import DESCRIPTIONS, RERANKERS, RETRIEVERS
 from rag_core.retrieval.engines.base import EngineError
 from ui.widgets import RERANKER_NAMES, RETRIEVER_NAMES
@@ -46,26 +47,29 @@ def draw():
     with st.sidebar:
         st.caption(f"Dataset: **{widgets.plain(data.dataset().name)}**")
         st.subheader("Chunker", help="How documents are cut into chunks before indexing. Applies to every page.")
-        st.selectbox("Strategy", ["fixed", "structure", "sentence"], key="chunker",
+        st.selectbox("Strategy", KINDS, key="chunker", index=KINDS.index(settings.now("chunker")),
                      format_func={"fixed": "Fixed window of words", "structure": "By structure (paragraphs)",
                                   "sentence": "By sentence"}.get,
                      on_change=settings.choose_strategy,
                      help="Fixed: windows of N words. Structure: paragraphs merged up to N words. Sentence: N sentences.")
         unit = "sentences" if st.session_state["chunker"] == "sentence" else "words"
-        st.number_input(f"Size ({unit})", min_value=1, max_value=2000, step=1, key="size",
+        st.number_input(f"Size ({unit})", min_value=1, max_value=2000, step=1, key="size", value=settings.now("size"),
                         on_change=settings.remember, args=("size",),
                         help="Fixed: words per chunk. Structure: most words per chunk. Sentence: sentences per chunk.")
         st.number_input(f"Overlap ({unit})", min_value=0, max_value=1999, step=1, key="overlap",
+                        value=settings.now("overlap"),
                         on_change=settings.remember, args=("overlap",),
                         disabled=st.session_state["chunker"] == "structure",
                         help="How much each chunk repeats of the previous one, so a sentence cut by a boundary "
                              "still exists whole somewhere. Must be smaller than the size. Not used by 'structure'.")
         st.subheader("Retrieval", help="How chunks are found and reordered. Applies to every page and table; the "
                                        "defaults are the article's.")
-        st.selectbox("Retriever", RETRIEVERS, key="retriever", on_change=settings.remember, args=("retriever",),
+        st.selectbox("Retriever", RETRIEVERS, key="retriever", index=RETRIEVERS.index(settings.now("retriever")),
+                     on_change=settings.remember, args=("retriever",),
                      format_func=RETRIEVER_NAMES.get,
                      help=" ".join(f"{RETRIEVER_NAMES[r]}: {DESCRIPTIONS[r]}" for r in RETRIEVERS))
-        st.selectbox("Reranker (when rerank is on)", RERANKERS, key="reranker", on_change=settings.remember,
+        st.selectbox("Reranker (when rerank is on)", RERANKERS, key="reranker",
+                     index=RERANKERS.index(settings.now("reranker")), on_change=settings.remember,
                      args=("reranker",), format_func=RERANKER_NAMES.get,
                      help=" ".join(f"{RERANKER_NAMES[r]}: {DESCRIPTIONS[r]}" for r in RERANKERS))
         engine_form.render()

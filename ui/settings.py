@@ -156,6 +156,16 @@ def init(keys) -> list[str]:
     return warnings
 
 
+def now(key: str):
+    """A setting's value in this session, to give its widget as the widget's own default (`value=`, `index=`).
+
+    A browser that draws a widget before it has received the session's value for it (a click during the first
+    runs interrupts the run that would send it) takes the widget's default, and sends it back at the next click,
+    as if the user had chosen it: without this, the sidebar's size became 1 and the retriever the first one.
+    """
+    return st.session_state[key]
+
+
 def remember(key: str) -> None:
     """Widget on_change: keep the value across page switches and put it in the URL."""
     st.session_state["_keep_" + key] = st.session_state[key]
