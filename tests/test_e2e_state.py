@@ -40,3 +40,33 @@ def test_the_menu_clicked_at_once_keeps_every_setting_twenty_times(server, new_p
         assert RETRIEVER_NAMES["bm25"] in retriever, f"walk {walk}: {retriever}"
         assert "size=1&" not in page.url and "size=120" in page.url, page.url
         page.close()
+
+
+SIX = ("Overview", "Ablations", "Compare", "Your data", "Model", "Glossary")
+
+
+def test_every_page_keeps_the_sidebar_in_its_link_through_a_reload(server, new_page):
+    """Settings chosen on one page, then each page reached by the menu and reloaded: the sidebar comes back as
+    chosen (these six pages used to carry only ?data=, so a reload silently brought back Hashing and 160)."""
+    page = new_page(1440, 900)
+    page.goto(server.url + "/ask?retriever=bm25&size=120&overlap=24")
+    expect(page.get_by_role("heading", name="Ask", exact=True)).to_be_visible(timeout=WAIT_MS)
+    for title in SIX:
+        wait_idle(page)
+        page.get_by_test_id("stSidebarNav").get_by_role("link", name=title, exact=True).click()
+        expect(page).to_have_url(re.compile(r"retriever=bm25"), timeout=WAIT_MS)
+        wait_idle(page)
+        page.reload()
+        page.get_by_test_id("stSidebar").get_by_label(re.compile(r"^Size")).wait_for(timeout=WAIT_MS)
+        wait_idle(page)
+        assert sidebar_values(page)[:2] == ("120", "24"), title
+        assert RETRIEVER_NAMES["bm25"] in sidebar_values(page)[2], title
+        assert "size=120" in page.url and "overlap=24" in page.url, (title, page.url)
+
+
+def test_a_bad_value_in_a_link_leaves_the_address_bar(server, new_page):
+    page = new_page(1440, 900)
+    page.goto(server.url + "/compare?size=-5")
+    expect(page.get_by_text("The link's value '-5' for 'size' is not valid")).to_be_visible(timeout=WAIT_MS)
+    expect(page).to_have_url(re.compile(r"size=160"), timeout=WAIT_MS)
+    assert "size=-5" not in page.url

@@ -35,8 +35,7 @@ def draw():
 
     for warning in settings.init(settings.SHARED) + [w for w in [data.dataset_from_link()] if w]:
         widgets.warn(warning)
-    if st.query_params.get("data") != data.dataset().key:      # every page's address names its dataset
-        st.query_params["data"] = data.dataset().key
+    settings.sync_url(settings.SHARED)     # every page's address names its dataset and the sidebar's settings
     if model_config.setting_problem():     # a bad OPENBOOK_LLM_* is said on every page, naming the variable
         widgets.warn("The server's model settings cannot be used: " + model_config.setting_problem() + " Fix the "
                      "variable and restart, or set up a model under Model server in the sidebar.")
