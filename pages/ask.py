@@ -10,9 +10,6 @@ from ui import ask_view, data, frame, settings, widgets
 
 frame.ensure(__file__)          # a first request that runs this page without app.py draws the frame here
 
-PAGE_KEYS = ("ask_question", "ask_candidates", "ask_k", "ask_statuses", "ask_rerank")
-for w in settings.init(PAGE_KEYS):
-    widgets.warn(w)
 
 st.title("Ask")
 st.caption("Type a question, or pick one of the golden questions, and follow it through retrieval, the prompt, "
@@ -62,7 +59,6 @@ question = st.session_state["ask_question"]
 k, candidates = int(st.session_state["ask_k"]), int(st.session_state["ask_candidates"])
 allowed = set(st.session_state["ask_statuses"])
 rerank = bool(st.session_state["ask_rerank"])
-settings.sync_url(settings.SHARED + PAGE_KEYS)
 chunker = settings.chunker_or_stop()
 data.prepare([chunker])             # the trained encoder's chunks, under a bar (nothing when cached or lexical)
 ix = wb.index(chunker)

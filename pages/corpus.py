@@ -7,9 +7,6 @@ from ui import data, frame, settings, widgets
 
 frame.ensure(__file__)          # a first request that runs this page without app.py draws the frame here
 
-PAGE_KEYS = ("corpus_doc",)
-for w in settings.init(PAGE_KEYS):
-    widgets.warn(w)
 
 st.title("Corpus")
 wb = data.workbench()
@@ -71,4 +68,4 @@ st.html(widgets.document_html(doc.text, spans, anchors, cut))
 st.subheader("Golden set")
 widgets.golden_table(wb, chunker)
 
-settings.sync_url(settings.SHARED + PAGE_KEYS)
+settings.sync_url(settings.SHARED + ("corpus_doc",))        # the document chosen above, if it changed

@@ -6,10 +6,6 @@ from ui import data, frame, settings, tour_view, widgets
 
 frame.ensure(__file__)          # a first request that runs this page without app.py draws the frame here
 
-PAGE_KEYS = ("tour_step",)
-for w in settings.init(PAGE_KEYS):
-    widgets.warn(w)
-settings.sync_url(settings.SHARED + PAGE_KEYS)
 STEPS = len(tour.TITLES)
 number = int(st.session_state["tour_step"])
 

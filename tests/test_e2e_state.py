@@ -70,3 +70,41 @@ def test_a_bad_value_in_a_link_leaves_the_address_bar(server, new_page):
     expect(page.get_by_text("The link's value '-5' for 'size' is not valid")).to_be_visible(timeout=WAIT_MS)
     expect(page).to_have_url(re.compile(r"size=160"), timeout=WAIT_MS)
     assert "size=-5" not in page.url
+
+
+def back(page) -> str:
+    """Browser Back; the URL once the page it lands on is idle (or the page before the app)."""
+    page.go_back()
+    if page.url.startswith("data:"):
+        return page.url
+    wait_idle(page)
+    return page.url
+
+
+def test_back_after_a_page_switch_shows_the_page_before(server, new_page):
+    """One history entry per view: Back from Glossary shows Ask, and the next Back leaves the app (the frame and the
+    page each wrote the URL, and a bare address was rewritten on load: each write was an entry of its own)."""
+    page = new_page(1440, 900)
+    page.goto("data:text/html,<p>before</p>")
+    page.goto(server.url + "/ask")
+    expect(page.get_by_role("heading", name="Ask", exact=True)).to_be_visible(timeout=WAIT_MS)
+    wait_idle(page)
+    page.get_by_test_id("stSidebarNav").get_by_role("link", name="Glossary", exact=True).click()
+    expect(page.get_by_role("heading", name="Glossary", exact=True)).to_be_visible(timeout=WAIT_MS)
+    wait_idle(page)
+    assert "/ask" in back(page)
+    expect(page.get_by_role("heading", name="Ask", exact=True)).to_be_visible(timeout=WAIT_MS)
+    assert back(page).startswith("data:"), page.url         # the page before the app: no entry of the same view
+
+
+def test_back_after_settings_were_chosen_shows_the_page_before(server, new_page):
+    page = new_page(1440, 900)
+    page.goto(server.url + "/ask?size=120&overlap=24")
+    expect(page.get_by_role("heading", name="Ask", exact=True)).to_be_visible(timeout=WAIT_MS)
+    wait_idle(page)
+    page.get_by_test_id("stSidebarNav").get_by_role("link", name="Glossary", exact=True).click()
+    expect(page.get_by_role("heading", name="Glossary", exact=True)).to_be_visible(timeout=WAIT_MS)
+    wait_idle(page)
+    back(page)
+    expect(page.get_by_role("heading", name="Ask", exact=True)).to_be_visible(timeout=WAIT_MS)
+    assert "size=120" in page.url

@@ -33,9 +33,11 @@ def draw():
     pg = st.navigation(navigation.pages())
     data.return_memory_when_the_session_ends()
 
-    for warning in settings.init(settings.SHARED) + [w for w in [data.dataset_from_link()] if w]:
+    keys = settings.SHARED + navigation.settings_of(pg)     # the sidebar's settings and the page's own
+    for warning in settings.init(keys) + [w for w in [data.dataset_from_link()] if w]:
         widgets.warn(warning)
-    settings.sync_url(settings.SHARED)     # every page's address names its dataset and the sidebar's settings
+    settings.sync_url(keys)     # every page's address names its dataset and its settings, in one write: the
+                                # browser adds a history entry per write, and a second made the first Back do nothing
     if model_config.setting_problem():     # a bad OPENBOOK_LLM_* is said on every page, naming the variable
         widgets.warn("The server's model settings cannot be used: " + model_config.setting_problem() + " Fix the "
                      "variable and restart, or set up a model under Model server in the sidebar.")

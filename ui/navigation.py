@@ -16,13 +16,15 @@ class PageSpec(NamedTuple):
     script: str      # path relative to app.py; its stem is the URL path
     title: str
     icon: str
+    settings: tuple = ()     # its own settings (ui.settings keys), in its link beside the sidebar's
 
 
 PAGES = (
     PageSpec("pages/overview.py", "Overview", ":material/home:"),
-    PageSpec("pages/tour.py", "The tour", ":material/slideshow:"),
-    PageSpec("pages/corpus.py", "Corpus", ":material/library_books:"),
-    PageSpec("pages/ask.py", "Ask", ":material/quiz:"),
+    PageSpec("pages/tour.py", "The tour", ":material/slideshow:", ("tour_step",)),
+    PageSpec("pages/corpus.py", "Corpus", ":material/library_books:", ("corpus_doc",)),
+    PageSpec("pages/ask.py", "Ask", ":material/quiz:",
+             ("ask_question", "ask_candidates", "ask_k", "ask_statuses", "ask_rerank")),
     PageSpec("pages/ablations.py", "Ablations", ":material/bar_chart:"),
     PageSpec("pages/compare.py", "Compare", ":material/compare_arrows:"),
     PageSpec("pages/your_data.py", "Your data", ":material/upload_file:"),
@@ -40,6 +42,11 @@ def pages() -> list:
             + [st.Page(p.script, title=p.title, icon=p.icon) for p in PAGES[1:]]
             + [st.Page(entry.script, title=entry.title, icon=entry.icon, url_path=Path(entry.script).stem,
                        visibility="hidden")])
+
+
+def settings_of(page) -> tuple:
+    """The settings of a st.navigation page's own (PageSpec.settings): ('tour_step',) for the tour."""
+    return next((p.settings for p in PAGES if Path(p.script).stem == url_path(page)), ())
 
 
 def url_path(page) -> str:

@@ -187,11 +187,25 @@ def set_value(key: str, value) -> None:
 
 
 def sync_url(keys) -> None:
-    """Write the page's settings into the URL, so that the address bar is always a shareable link."""
+    """Write the page's settings into the URL, so that the address bar is always a shareable link: all of them,
+    whenever the address would open another view than the one shown.
+
+    An address that already opens this very view (what it names is shown, what it leaves out is at its default:
+    a bare address on a fresh session) is left as it is: the browser adds a history entry for each write, so
+    writing it would make the first Back do nothing.
+    """
     wanted = {SETTINGS[k].name(k): SETTINGS[k].dump(st.session_state[k]) for k in keys if k in st.session_state}
     wanted["data"] = data.dataset().key              # which dataset the view shows (see dataset_from_link)
-    if any(st.query_params.get(k) != v for k, v in wanted.items()):
+    default = _defaults(keys)
+    if any(st.query_params.get(k, default.get(k)) != v for k, v in wanted.items()):
         st.query_params.update(wanted)
+
+
+def _defaults(keys) -> dict:
+    """What sync_url would write for these keys on a fresh session of the bundled corpus."""
+    out = {SETTINGS[k].name(k): SETTINGS[k].dump(SETTINGS[k].fallback()) for k in keys}
+    out["data"] = data.BUNDLED.key
+    return out
 
 
 def chunker() -> ChunkerConfig:
