@@ -224,6 +224,26 @@ def test_the_server_url_field_shows_the_url_masked_after_use_this_model():
     assert at.error and not leaks(texts(at))
 
 
+def test_the_environment_s_api_key_and_url_secrets_never_show(monkeypatch):
+    """OPENBOOK_LLM_API_KEY sent to a server that echoes it in its error, OPENBOOK_LLM_URL with a query: the Model
+    page's line and its error show neither; an unusable OPENBOOK_LLM_URL is said on every page, masked."""
+    srv, base = start_server()
+    try:
+        monkeypatch.setenv("OPENBOOK_LLM_URL", f"{base}/_mode/error-echo-key?key={MARK}q")
+        monkeypatch.setenv("OPENBOOK_LLM_MODEL", "m")
+        monkeypatch.setenv("OPENBOOK_LLM_API_KEY", f"{MARK}apikey")
+        at = AppTest.from_file(APP, default_timeout=90)
+        at.run()
+        at.switch_page("pages/model.py").run()
+        at.button(key="model_run").click().run()
+        assert not at.exception and at.error and "HTTP 500" in texts(at) and not leaks(texts(at)), texts(at)[:500]
+    finally:
+        stop_server(srv)
+    monkeypatch.setenv("OPENBOOK_LLM_URL", f"http://ann:{MARK}@[::1?key={MARK}b")
+    at = AppTest.from_file(APP, default_timeout=90).run()
+    assert not at.exception and "OPENBOOK_LLM_URL" in texts(at).replace("\\", "") and not leaks(texts(at))
+
+
 # ---- stray lines on stderr ----------------------------------------------------------------------
 
 def test_a_broken_pdf_gives_our_lines_only(tmp_path):
