@@ -1,6 +1,6 @@
 """Text primitives shared by every stage: whitespace normalisation, the tokenizer, the word hash, the question
 check (`check_question`: what every search and the golden set ask of a question), and `mask_secrets`, which takes
-every credential out of a text before anyone shows it.
+every credential out of a text before anyone shows it (`mask_logs`: out of a library's log lines).
 
 They are the article's, to the letter, because the rankings depend on them:
     normalize("a\\n  b") -> "a b"
@@ -206,7 +206,9 @@ class Tokenizer:
 HARMLESS_PARAMS = frozenset({"sslmode", "host", "port", "dbname", "user", "connect_timeout"})  # values shown
 _SCHEME = re.compile(r"\b[A-Za-z][A-Za-z0-9+.-]*://")
 _CLOSING = "'\")]}>.,:!"           # after a URL in a sentence, never part of it
-_PLACEHOLDERS = ("password",)       # the word itself, in a hint such as "postgresql://user:password@host/database"
+_PLACEHOLDER = "user:password"      # as written in a hint: "postgresql://user:password@host/database"
+_AUTHORITY_END = re.compile(r"[:/?#@]")
+_PATH_START = re.compile(r"[/?#]")
 _SECRET_PARAM = re.compile(r"(?P<head>\b[\w-]*(?:password|passwd|pwd|api[_-]?key|apikey|token|secret)\s*=\s*)"
                            r"(?P<value>'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|[^\s&;,]+)", re.I)
 _AUTHORIZATION = re.compile(r"(?P<head>\b(?:authorization\s*[:=]\s*(?:(?:bearer|basic|token)\s+)?|bearer\s+))"
@@ -223,20 +225,20 @@ def url_secrets(url: str) -> list[tuple[int, int]]:
     if not m:
         return []
     spans, start, end = [], m.end(), len(url)
-    cut = next((i for i in range(start, end) if url[i] in ":/?#@"), end)
+    cut = _first(_AUTHORITY_END, url, start)
     if cut < end and url[cut] == ":":                # user:password@host, the password up to the last @ before a host
         at = url.rfind("@", cut, end)
         while at != -1 and not (at + 1 == end or url[at + 1].isalnum() or url[at + 1] in "_[/?%"):   # a host, or none
             at = url.rfind("@", cut, at)
         if at != -1:
-            if url[cut + 1:at] not in _PLACEHOLDERS:
+            if url[start:at] != _PLACEHOLDER:
                 spans.append((cut + 1, at))
             start = at + 1
     elif cut < end and url[cut] == "@" and cut > start:
         if m.group().lower() in ("http://", "https://"):      # https://TOKEN@host
             spans.append((start, cut))
         start = cut + 1
-    path = next((i for i in range(start, end) if url[i] in "/?#"), end)
+    path = _first(_PATH_START, url, start)
     fragment = url.find("#", path, end)
     query = url.find("?", path, end if fragment == -1 else fragment)
     path_end = min(x for x in (query, fragment, end) if x != -1)
@@ -254,6 +256,12 @@ def url_secrets(url: str) -> list[tuple[int, int]]:
     if fragment != -1 and fragment + 1 < end:
         spans.append((fragment + 1, end))
     return spans
+
+
+def _first(pattern: re.Pattern, text: str, start: int) -> int:
+    """Where pattern first matches text from start on, else len(text)."""
+    m = pattern.search(text, start)
+    return m.start() if m else len(text)
 
 
 def _masked(url: str) -> str:

@@ -26,6 +26,7 @@ LONG = MARK + "x" * 5000
 # (form, URL, further fragments that must not appear); every secret holds MARK
 ATTACKS = [
     ("user:pass@", "http://ann:Zq9pw@127.0.0.1:9/v1", []),
+    ("the word password as the password", "http://ann:password@127.0.0.1:9/v1?Zq9", ["ann:password"]),
     ("percent-encoded password", "http://ann:Zq9%40p%2Fw@127.0.0.1:9", ["p%2Fw", "p/w"]),
     ("raw @ in the password", "http://ann:Zq9@pw@127.0.0.1:9", ["@pw@"]),
     ("# in the password", "http://ann:Zq9#pw@127.0.0.1:9", ["#pw"]),
@@ -126,7 +127,8 @@ def test_url_secrets_docstring_example():
 def test_an_address_and_a_mail_address_are_left_readable():
     text = "no server at http://127.0.0.1:11434/api, write to ops@example.org"
     assert mask_secrets(text) == text
-    assert mask_secrets("postgresql://user:password@host:5432/database") == "postgresql://user:password@host:5432/database"
+    hint = "postgresql://user:password@host:5432/database"       # the placeholder a message writes as an example
+    assert mask_secrets(hint) == hint
 
 
 # ---- the command line ---------------------------------------------------------------------------

@@ -3,8 +3,9 @@
 The settings live in this browser session only (never in the URL); the API key is a password field,
 never echoed back: leaving it empty keeps the key already set. The server URL's secrets (user:password@, query
 values, fragment) never come back either: once a button is pressed the field shows the URL masked
-(text.mask_secrets), the URL typed is kept on the server, and the masked URL sent back unchanged stands for it. "Check connection" asks the server for
-its models (one request, only when pressed) and says whether the model typed is among them.
+(text.mask_secrets), the URL typed is kept on the server, and the masked URL sent back unchanged stands for it.
+"Check connection" asks the server for its models (one request, only when pressed) and says whether the model
+typed is among them.
 Everything a server sends (model names, error bodies) is shown as plain text, never as Markdown.
 
 Left out on purpose: picking the model from a list (the name stays a text field, so a server that
@@ -70,7 +71,7 @@ def render() -> None:
                                 key="llm_form_protocol",
                                 help="Ollama's /api/generate, or /v1/chat/completions (llama.cpp server, vLLM, "
                                      "LM Studio…).")
-        shown_url = mask_secrets(cfg.base_url, cfg.base_url) if cfg else "http://127.0.0.1:11434"   # no secret comes back
+        shown_url = mask_secrets(cfg.base_url, cfg.base_url) if cfg else "http://127.0.0.1:11434"  # no secret back
         url = st.text_input("Server URL", value=shown_url,
                             key="llm_form_url",
                             help="Where the server listens, e.g. http://127.0.0.1:11434 for Ollama.")

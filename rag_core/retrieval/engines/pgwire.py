@@ -3,7 +3,7 @@
     b"".join(copy_stream(ids, statuses, vectors))    # COPY ... FROM STDIN (FORMAT BINARY), header to trailer
     literal(q, 1024)           # '{3:0.5,17:-0.25}/1024' (1-based indices, values that read back bit for bit)
     parse_rows(blobs, "sparse", 1024)                 # the binary values of fetched rows -> Vectors
-    readable(error, url)       # EngineError: what happened, what to do; no secret of the URL appears (text.mask_secrets)
+    readable(error, url)       # EngineError: what happened, what to do; no secret of the URL (text.mask_secrets)
     psycopg.connect(url, **passfile_settings(url))    # libpq never reads a password file it would refuse
 
 pgvector's binary formats (big-endian): sparsevec = int32 dim, int32 nnz, int32 0, int32 indices[nnz] (0-based,
