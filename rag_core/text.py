@@ -285,8 +285,12 @@ def _mask_run(run: str) -> str:
 
 
 def _known_secrets(url: str) -> set[str]:
-    """The secrets of a URL (or key=value settings) given whole, spaces and all, each as written."""
-    found = {url[a:b] for a, b in url_secrets(url.strip())} if _SCHEME.match(url.strip()) else set()
+    """The secrets of a URL (or key=value settings) given whole, spaces and all, each as written; a URL without a
+    scheme ("ann:pw@host:6379?key=k", a Ray address) is read as if it had one."""
+    whole = url.strip()
+    if not _SCHEME.match(whole) and not re.match(r"\w+\s*=", whole):       # nor key=value settings
+        whole = "x://" + whole
+    found = {whole[a:b] for a, b in url_secrets(whole)}
     return found | {m.group("value").strip("'\"") for m in _SECRET_PARAM.finditer(url)}
 
 

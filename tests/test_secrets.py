@@ -151,6 +151,32 @@ def test_the_command_line_never_shows_a_database_url_secret(form, url, fragments
     assert not leaks(out + err, fragments), err[:300]
 
 
+@pytest.mark.parametrize("form, url, fragments", ATTACKS, ids=ids(ATTACKS))
+def test_a_usage_error_never_quotes_a_secret(form, url, fragments, capsys):
+    """argparse quotes the value it refuses (an unknown option, a choice, a number) in its one error line."""
+    for args in (["--bogus", url], ["--engine", url], ["--timeout", url], [f"--llm-url={url}", "--nope"]):
+        assert main(["report", *args]) == 2
+        out, err = capsys.readouterr()
+        assert err.startswith("error: ") and err.count("\n") == 1 and not leaks(out + err, fragments), err[:300]
+
+
+RAY = [("user:pass@", f"ann:{MARK}@127.0.0.1:1"), ("query", f"127.0.0.1:1?key={MARK}#{MARK}f"),
+       ("ray:// with user and query", f"ray://ann:{MARK}@127.0.0.1:1/?key={MARK}"),
+       ("parameter and fragment", f"127.0.0.1:1/x;k={MARK}#{MARK}"), ("query, no port", f"h?token={MARK}")]
+
+
+@pytest.mark.parametrize("form, address", RAY, ids=[r[0] for r in RAY])
+def test_a_ray_address_s_secrets_are_never_shown(form, address, capsys):
+    assert main(["report", "--tables", "ceiling", "--compute", "ray", "--ray-address", address]) == 2
+    out, err = capsys.readouterr()
+    assert err.startswith("error: ") and err.count("\n") == 1 and not leaks(out + err), err[:300]
+    at = AppTest.from_file(APP, default_timeout=90)
+    at.session_state["compute"] = "ray"
+    at.session_state["ray_address"] = address
+    at.run()
+    assert not at.exception and at.sidebar.error and not leaks(texts(at)), texts(at)[:500]
+
+
 def test_a_model_url_with_a_query_is_used_and_never_shown(tmp_path, monkeypatch, caplog):
     """A server that answers: its query is sent (after the endpoint's path), and neither the printed tables, the
     JSON, the saved runs nor httpx's log line show it."""
