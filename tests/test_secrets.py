@@ -3,10 +3,12 @@
 (pypdf's warnings, libpq's password-file warning) replaced by our own one line.
 
 Every secret in ATTACKS holds the marker Zq9 (and the extra fragments listed), so a leak of any part is found."""
+import json
 import logging
 import os
 import subprocess
 import sys
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -195,6 +197,8 @@ def test_a_model_url_with_a_query_is_used_and_never_shown(tmp_path, monkeypatch,
         saved = b"".join(p.read_bytes() for p in tmp_path.rglob("*") if p.is_file())
         assert saved and MARK.encode() not in saved
         assert generate("q", LLMConfig("openai", url, "abstain", timeout_s=10)).text == "NOT IN THE CONTEXT"
+        with urllib.request.urlopen(base + "/_last_request", timeout=10) as answer:      # the query went last
+            assert json.load(answer)["path"] == f"/v1/chat/completions?key={MARK}key&token={MARK}tok"
         assert "HTTP Request: POST" in caplog.text and "/v1/chat/completions?key=***" in caplog.text
         assert not leaks(caplog.text)
     finally:
