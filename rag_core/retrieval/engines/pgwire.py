@@ -23,12 +23,11 @@ import numpy as np
 
 from rag_core.retrieval.engines.base import EngineError
 from rag_core.retrieval.engines.spaces import Query, Vectors
-from rag_core.text import mask_logs, mask_secrets
+from rag_core.text import mask_secrets
 
 COPY_HEADER = b"PGCOPY\n\xff\r\n\x00" + struct.pack(">ii", 0, 0)
 COPY_TRAILER = struct.pack(">h", -1)
 STILL_WORKS = "The in-process engine still works (engine memory)."
-mask_logs("psycopg")                 # its log lines may quote a connection string
 
 
 def copy_stream(ids: np.ndarray, statuses: list[str], v: Vectors, block: int = 1 << 20) -> Iterator[bytes]:
