@@ -30,7 +30,7 @@ import threading
 
 from rag_core.cli import compare, report, verify
 from rag_core.cli.options import OneLineParser
-from rag_core.cli.output import error, guard_streams, on_terminate
+from rag_core.cli.output import GIVEN, error, guard_streams, on_terminate
 
 COMMANDS = {"report": report, "verify": verify, "compare": compare}   # name -> module with HELP and main(argv)
 
@@ -46,6 +46,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
+    GIVEN[:] = argv
     guard_streams()
     if argv[:1] and argv[0] in COMMANDS:
         if threading.current_thread() is threading.main_thread():

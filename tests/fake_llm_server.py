@@ -83,7 +83,9 @@ def mode_for(model: str, prompt: str, url_mode: str | None = None) -> str:
 
 
 def split_mode(path: str) -> tuple[str | None, str]:
-    """"/_mode/slow/api/tags" -> ("slow", "/api/tags");  "/api/tags" -> (None, "/api/tags")."""
+    """"/_mode/slow/api/tags" -> ("slow", "/api/tags");  "/api/tags?key=k" -> (None, "/api/tags") (a query is
+    read by none)."""
+    path = path.partition("?")[0]
     if not path.startswith("/_mode/"):
         return None, path
     mode, _, rest = path.removeprefix("/_mode/").partition("/")

@@ -239,7 +239,7 @@ def test_an_unreachable_postgres_store_keeps_the_result(capsys, monkeypatch):
     ("postgresql://u:hunter2%ZZSECRET@127.0.0.1:1/db failed: invalid percent-encoded token: \"hunter2%ZZSECRET\"",
      "postgresql://u:***@127.0.0.1:1/db failed: invalid percent-encoded token: ***"),
     ("postgresql://ann@db/ob?password=s3cret&sslmode=require", "postgresql://ann@db/ob?password=***&sslmode=require"),
-    ("https://h/v1?api_key=sk-123&x=1", "https://h/v1?api_key=***&x=1"),
+    ("https://h/v1?api_key=sk-123&x=1", "https://h/v1?api_key=***&x=***"),
     ("host=db password='s3 cret' dbname=ob", "host=db password=*** dbname=ob"),
     ("http://user:p@ss@host/x", "http://user:***@host/x"),
     ("write it as postgresql://user:password@host:5432/database", "write it as postgresql://user:password@host:5432/database"),

@@ -19,9 +19,9 @@ import pytest
 from rag_core import ARTICLE_CHUNKER, ChunkerConfig, Corpus, Document, Index, TokenizedCorpus
 from rag_core.retrieval.engines import EngineError, MemoryEngine, PostgresEngine, approximate_recall, engine_from
 from rag_core.retrieval.engines import pgtables
-from rag_core.retrieval.engines.pgwire import mask_url, scrub
 from rag_core.retrieval.engines.spaces import Vectors, csr_rows
 from rag_core.retrieval.encoder import SparseMatrix
+from rag_core.text import mask_secrets
 
 ROOT = Path(__file__).resolve().parent.parent
 MEMORY = MemoryEngine()
@@ -64,9 +64,9 @@ def test_csr_rows_docstring_example():
     ("postgresql://ann@/ob?host=/tmp/x", "postgresql://ann@/ob?host=/tmp/x", None),
 ])
 def test_the_password_is_masked(url, shown, password):
-    assert mask_url(url) == shown
+    assert mask_secrets(url, url) == shown
     if password:
-        assert password not in scrub(f"could not connect with {url}: {password}!", url)
+        assert password not in mask_secrets(f"could not connect with {url}: {password}!", url)
 
 
 def test_engine_from_names_an_engine():

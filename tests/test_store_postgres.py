@@ -17,9 +17,9 @@ import pytest
 
 from rag_core.evaluation.setup import Setup
 from rag_core.retrieval.engines.pgtables import lock_id
-from rag_core.retrieval.engines.pgwire import mask_url
 from rag_core.store import FILE_NAME, SCHEMA, Store
 from rag_core.store.postgres import TABLES, VERSION_TABLE
+from rag_core.text import mask_secrets
 from test_store import RESULT, ROOT
 from test_store import (  # noqa: F401  collected again here: they run against this module's `store`
     test_a_dataset_is_kept_by_its_content_hash, test_a_run_round_trips, test_deleting,
@@ -177,7 +177,7 @@ def expect_clear_error(pg, name, url, *words):
         with pytest.raises(ValueError) as err:
             call()
         message = str(err.value)
-        assert f"PostgreSQL at {mask_url(url)}" in message and f"{USER}:***@" in message, message
+        assert f"PostgreSQL at {mask_secrets(url, url)}" in message and f"{USER}:***@" in message, message
         assert "DROP TABLE" in message and "unset OPENBOOK_STORE" in message, message
         assert PASSWORD not in message and "s3cret" not in message
         for w in words:

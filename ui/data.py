@@ -246,7 +246,7 @@ def compute_status() -> ComputeStatus:
             st.session_state["_compute_status"] = (key, status)
             return status
     opening = RAY.session is None or RAY.address != key
-    where = (f"Joining the Ray cluster at {mask_secrets(key)[:80]}…" if key else
+    where = (f"Joining the Ray cluster at {mask_secrets(key, key)[:80]}…" if key else
              f"Starting a local Ray with this machine's {os.cpu_count()} CPUs…")
     try:
         with st.spinner(plain(where)) if opening else contextlib.nullcontext():
@@ -255,7 +255,7 @@ def compute_status() -> ComputeStatus:
             return held[1]                 # the same session: its status line as read when it was joined
         status = ComputeStatus("ray", None, session.status(), session)
     except ValueError as e:            # not installed, nothing answers, not Ray, refused to join, another cluster
-        status = ComputeStatus("process", mask_secrets(str(e)), HERE)
+        status = ComputeStatus("process", mask_secrets(str(e), key or ""), HERE)
     st.session_state["_compute_status"] = (key, status)
     return status
 

@@ -1,8 +1,11 @@
 """The model server settings, shown in the sidebar of every page: protocol, URL, model, timeout, key, window.
 
 The settings live in this browser session only (never in the URL); the API key is a password field,
-never echoed back: leaving it empty keeps the key already set. "Check connection" asks the server for
-its models (one request, only when pressed) and says whether the model typed is among them.
+never echoed back: leaving it empty keeps the key already set. The server URL's secrets (user:password@, query
+values, fragment) never come back either: once a button is pressed the field shows the URL masked
+(text.mask_secrets), the URL typed is kept on the server, and the masked URL sent back unchanged stands for it.
+"Check connection" asks the server for its models (one request, only when pressed) and says whether the model
+typed is among them.
 Everything a server sends (model names, error bodies) is shown as plain text, never as Markdown.
 
 Left out on purpose: picking the model from a list (the name stays a text field, so a server that
@@ -50,6 +53,16 @@ def show_check(protocol: str, url: str, model: str, timeout_s: float, api_key: s
                          + (f"Close names: {', '.join(close)}." if close else "Copy a name from the list above.")))
 
 
+def hide_typed_secrets() -> None:
+    """On either button, before the page runs: a URL typed with secrets is kept in this session and the field
+    shows it masked, so the browser never gets the secrets back (as the database URL field empties on Enter)."""
+    typed = st.session_state.get("llm_form_url", "").strip()
+    shown = mask_secrets(typed, typed)
+    if shown != typed:
+        st.session_state["_llm_form_url_typed"] = typed
+        st.session_state["llm_form_url"] = shown
+
+
 def render() -> None:
     cfg = model_config.llm_config()
     with st.form("model_form", border=False):
@@ -58,7 +71,7 @@ def render() -> None:
                                 key="llm_form_protocol",
                                 help="Ollama's /api/generate, or /v1/chat/completions (llama.cpp server, vLLM, "
                                      "LM Studio…).")
-        shown_url = mask_secrets(cfg.base_url) if cfg else "http://127.0.0.1:11434"   # a password never comes back
+        shown_url = mask_secrets(cfg.base_url, cfg.base_url) if cfg else "http://127.0.0.1:11434"  # no secret back
         url = st.text_input("Server URL", value=shown_url,
                             key="llm_form_url",
                             help="Where the server listens, e.g. http://127.0.0.1:11434 for Ollama.")
@@ -74,12 +87,14 @@ def render() -> None:
         key = st.text_input("API key (optional)", type="password", placeholder="empty: keep the current one",
                             key="llm_form_api_key",
                             help="Sent as a Bearer token. It is never shown, logged or put in a link.")
-        use = st.form_submit_button("Use this model", type="primary", key="llm_form_use")
-        check = st.form_submit_button("Check connection", key="llm_form_check",
+        use = st.form_submit_button("Use this model", type="primary", key="llm_form_use", on_click=hide_typed_secrets)
+        check = st.form_submit_button("Check connection", key="llm_form_check", on_click=hide_typed_secrets,
                                       help="Ask the server which models it has (nothing is saved).")
     url, model, api_key = url.strip(), model.strip(), key.strip() or (cfg.api_key if cfg else None)
-    if cfg and url == shown_url:            # the masked URL sent back unchanged: keep the one set, password and all
-        url = cfg.base_url
+    for known in (st.session_state.get("_llm_form_url_typed"), cfg.base_url if cfg else None):
+        if known and url == mask_secrets(known, known):    # the masked URL sent back unchanged: secrets and all
+            url = known
+            break
     if use:
         try:
             st.session_state["llm_config"] = LLMConfig(protocol, url, model, float(timeout), api_key,

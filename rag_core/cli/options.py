@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import math
 
+from rag_core.cli.output import one_line
 from rag_core.retrieval.engines.registry import ENGINES
 from rag_core.retrieval.retrievers import RERANKERS, RETRIEVERS, check_choice
 
@@ -23,7 +24,7 @@ class OneLineParser(argparse.ArgumentParser):
     """A bad option is one `error:` line and exit 2, not the usage block."""
 
     def error(self, message):
-        self.exit(2, f"error: {message}\n")
+        self.exit(2, f"error: {one_line(message)}\n")     # argparse quotes the value it refuses, secrets and all
 
 
 def add_data_options(p: argparse.ArgumentParser) -> None:

@@ -7,7 +7,7 @@ three standard streams when one of them was closed before the command started.
 
 Everything printed passes through `visible`: a control character from the data (a document, an answer, a
 server's message) is shown as its escape (`\\x1b`), so no text can move the cursor, recolour or retitle the
-terminal; and every note and error through `rag_core.text.mask_secrets` (never a password). A closed stream
+terminal; and every note and error through `rag_core.text.mask_secrets` (never a secret, told the arguments). A closed stream
 (`>&-`, `<&-`, `2>&-`) is reopened on /dev/null at once, so that no file the command opens takes its place: a
 closed stdout is one error line and 2, a closed stderr only silences notes and errors (the exit code still tells).
 
@@ -33,9 +33,13 @@ def visible(text: str) -> str:
     return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
 
 
+GIVEN: list[str] = []     # this command's arguments (set by main): their secrets are masked wherever they appear
+
+
 def one_line(text: object) -> str:
-    """What a note or an error shows: one line, no control character, no password."""
-    return " ".join(visible(mask_secrets(str(text))).split())
+    """What a note or an error shows: one line, no control character, no secret (of any URL in it, or of the
+    command's arguments even where a library decoded or cut them)."""
+    return " ".join(visible(mask_secrets(str(text), *GIVEN)).split())
 
 
 def guard_streams() -> None:

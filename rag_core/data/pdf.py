@@ -1,10 +1,16 @@
 """A PDF's text layer, pages joined with blank lines, via pypdf; every failure is a sentence, never an exception.
 
+pypdf's own warnings ("invalid pdf header", "EOF marker not found") go to its logger, which gets a NullHandler: they
+reach an application that configures logging, never stderr beside our one-line problem.
+
 Left out on purpose: OCR (an image-only PDF is reported and skipped) and password-protected PDFs.
 """
 from __future__ import annotations
 
 import io
+import logging
+
+logging.getLogger("pypdf").addHandler(logging.NullHandler())
 
 
 def pdf_text(data: bytes, label: str) -> tuple[str | None, str | None]:

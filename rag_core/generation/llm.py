@@ -49,7 +49,7 @@ def check_url(url: str) -> None:
     "http://127.0.0.1:11434" -> fine;  "http://[::1" -> ValueError("The server URL 'http://[::1' is not ...")
     """
     example = "e.g. http://127.0.0.1:11434"
-    shown = mask_secrets(url)                       # never the password of http://user:password@host
+    shown = mask_secrets(url, url)                  # never a password, a query value or a fragment
     if not url.startswith(("http://", "https://")):
         raise ValueError(f"The server URL {shown!r} must start with http:// or https://, {example}.")
     if any(c.isspace() or not c.isprintable() for c in url):

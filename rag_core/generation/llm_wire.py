@@ -22,11 +22,11 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING
-from urllib.parse import urlsplit
+from urllib.parse import urlsplit, urlunsplit
 
 import httpx
 
-from rag_core.text import mask_secrets
+from rag_core.text import mask_logs, mask_secrets
 
 if TYPE_CHECKING:
     from rag_core.generation.llm import LLMConfig
@@ -35,6 +35,7 @@ EXCERPT_CHARS = 200                  # how much of a server's error body a messa
 ERROR_BODY_BYTES = 64 * 1024         # the most bytes read of an error body (enough to find an echoed key)
 MAX_BODY_BYTES = 8 * 1024 * 1024     # the most bytes read for one JSON document (answer, line, model list)
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
+mask_logs("httpx")                   # its INFO line names each request's URL, secrets and all
 
 
 class LLMError(Exception):
@@ -74,9 +75,12 @@ def _request(prompt: str, cfg: LLMConfig, stream: bool) -> tuple[str, dict]:
 
 
 def _url(cfg: LLMConfig, path: str) -> str:
-    """The endpoint: "http://h:8080/v1/" + "/v1/models" -> "http://h:8080/v1/models"."""
-    base = cfg.base_url.rstrip("/")
-    return (base if cfg.protocol == "ollama" else base.removesuffix("/v1")) + path
+    """The endpoint: "http://h:8080/v1/" + "/v1/models" -> "http://h:8080/v1/models"; a query stays last and a
+    fragment is never sent: "http://h/v1?key=k#x" + "/v1/models" -> "http://h/v1/models?key=k"."""
+    parts = urlsplit(cfg.base_url)
+    base = parts.path.rstrip("/")
+    return urlunsplit(parts._replace(path=(base if cfg.protocol == "ollama" else base.removesuffix("/v1")) + path,
+                                     fragment=""))
 
 
 def _parse_piece(obj: object, raw: str, cfg: LLMConfig, stream: bool) -> Piece:

@@ -31,6 +31,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import re
 import socket
 import tempfile
 from collections import deque
@@ -40,6 +41,7 @@ from typing import Callable
 import numpy as np
 
 from rag_core.retrieval.minilm import BATCH_PIECES, DIM, MiniLM, batched
+from rag_core.text import mask_secrets
 
 ON_LOSS = ("process", "stop")        # what to do with the rest of a run when the cluster fails mid-way
 CONNECT_S = 5.0                      # to reach an address and hear Ray's gRPC greet us
@@ -70,8 +72,9 @@ def parse_address(address: str) -> tuple[str, int]:
     "@" is ever repeated: a Ray head takes no user or password, and whatever was typed there may be one."""
     text = address.strip()
     if "@" in text:
+        example = re.split(r"[/?#;&\s]", text.rpartition("@")[2])[0][:60]       # host:port, never a query
         raise ValueError(f"A Ray address takes no user or password (a Ray head asks for none; it checks a token): "
-                         f"give host:port, e.g. {text.rpartition('@')[2][:60] or '10.0.0.5:6379'}.")
+                         f"give host:port, e.g. {example or '10.0.0.5:6379'}.")
     host, _, port = text.rpartition(":")
     host = host[1:-1] if host.startswith("[") and host.endswith("]") else host
     ok = (host and "://" not in text and port.isascii() and port.isdigit() and len(port) <= 5
@@ -82,8 +85,9 @@ def parse_address(address: str) -> tuple[str, int]:
         ok = False
     if not ok:
         shown = text[:60] + ("…" if len(text) > 60 else "")
-        raise ValueError(f"The Ray address {shown!r} is not host:port: give e.g. 10.0.0.5:6379, the head node's GCS "
-                         f"port (a port from 1 to 65535; Ray Client's ray:// addresses are not supported).")
+        raise ValueError(mask_secrets(f"The Ray address {shown!r} is not host:port: give e.g. 10.0.0.5:6379, the head "
+                                      "node's GCS port (a port from 1 to 65535; Ray Client's ray:// addresses are not "
+                                      "supported).", text))
     return host, int(port)
 
 

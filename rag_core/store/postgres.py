@@ -29,9 +29,10 @@ import threading
 import psycopg
 
 from rag_core.retrieval.engines.pgtables import lock_id
-from rag_core.retrieval.engines.pgwire import STILL_WORKS, mask_url, readable
+from rag_core.retrieval.engines.pgwire import STILL_WORKS, passfile_settings, readable
 from rag_core.retrieval.engines.registry import ENV as DATABASE_ENV
 from rag_core.store.records import SCHEMA, STORE_ENV, written_by
+from rag_core.text import mask_secrets
 
 TABLES = {"datasets": "openbook_store_datasets", "runs": "openbook_store_runs"}   # Store's SQL names -> tables
 VERSION_TABLE = "openbook_store_schema"
@@ -57,12 +58,12 @@ class PostgresTables:
                              f"(postgresql://user:password@host:5432/database), or unset {STORE_ENV} to keep them "
                              "in the data folder.")
         self.url = url.strip()
-        self.where = f"PostgreSQL at {mask_url(self.url)}"
+        self.where = f"PostgreSQL at {mask_secrets(self.url, self.url)}"
         self._checked = False
         self._lock = threading.Lock()
 
     def __repr__(self) -> str:
-        return f"PostgresTables({mask_url(self.url)!r})"
+        return f"PostgresTables({mask_secrets(self.url, self.url)!r})"
 
     def describe(self) -> str:
         return (f"{self.where}, in the tables {', '.join(TABLES.values())} and {VERSION_TABLE}, shared by every "
@@ -132,7 +133,8 @@ class PostgresTables:
                 self.check()
             conn, step = None, "connecting"
             try:
-                conn = psycopg.connect(self.url, connect_timeout=CONNECT_TIMEOUT, application_name="openbook-store")
+                conn = psycopg.connect(self.url, connect_timeout=CONNECT_TIMEOUT, application_name="openbook-store",
+                                        **passfile_settings(self.url))
                 try:
                     step = "working"
                     out = work(conn)

@@ -3,8 +3,8 @@
     b"".join(copy_stream(ids, statuses, vectors))    # COPY ... FROM STDIN (FORMAT BINARY), header to trailer
     literal(q, 1024)           # '{3:0.5,17:-0.25}/1024' (1-based indices, values that read back bit for bit)
     parse_rows(blobs, "sparse", 1024)                 # the binary values of fetched rows -> Vectors
-    mask_url("postgresql://ann:s3cret@db/openbook")   # 'postgresql://ann:***@db/openbook'
-    readable(error, url)       # EngineError: what happened, what to do; the password never appears
+    readable(error, url)       # EngineError: what happened, what to do; no secret of the URL (text.mask_secrets)
+    psycopg.connect(url, **passfile_settings(url))    # libpq never reads a password file it would refuse
 
 pgvector's binary formats (big-endian): sparsevec = int32 dim, int32 nnz, int32 0, int32 indices[nnz] (0-based,
 ascending), float4 values[nnz] (none zero); vector = int16 dim, int16 0, float4 values[dim].
@@ -13,7 +13,9 @@ Left out on purpose: pgvector's Python package (two small formats do not need it
 """
 from __future__ import annotations
 
+import os
 import re
+import stat
 import struct
 from typing import Iterator
 
@@ -83,17 +85,36 @@ def parse_rows(blobs: list[bytes], kind: str, dim: int) -> Vectors:
     return Vectors("dense", dim, np.arange(len(blobs) + 1, dtype=np.int64), np.zeros(0, np.int32), rows)
 
 
-# ---- never a password in a message ---------------------------------------------------------------
+# ---- a password file libpq would refuse ----------------------------------------------------------
+# libpq ignores a password file that others may read (or that is not a plain file), and says so itself on stderr
+# ("WARNING: password file ... has group or world access"), next to our message: we find that file first, tell libpq
+# to read none (a path that cannot exist, which it skips in silence) and say what to do in our own message.
 
-def scrub(text: str, url: str) -> str:
-    """text with the URL's password (as written, decoded and URL-encoded) replaced by ***, and any other
-    credential text.mask_secrets finds (even in a URL whose percent-encoding is malformed)."""
-    return mask_secrets(text, url)
+def refused_passfile(url: str) -> tuple[str, str] | None:
+    """(path, why) of the password file libpq would look in for `url` and refuse, or None (a password given, no
+    such file, a file only its owner may read, or Windows, where libpq checks no permissions)."""
+    from psycopg.conninfo import conninfo_to_dict
+    try:
+        params = conninfo_to_dict(url)
+    except Exception:                       # a malformed URL: connecting says so
+        return None
+    if os.name == "nt" or params.get("password") or os.environ.get("PGPASSWORD"):
+        return None
+    path = str(params.get("passfile") or os.environ.get("PGPASSFILE") or os.path.expanduser("~/.pgpass"))
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return None
+    if not stat.S_ISREG(mode):
+        return path, "it is not a plain file"
+    if mode & (stat.S_IRWXG | stat.S_IRWXO):
+        return path, f"others may read it (mode {stat.S_IMODE(mode):o}): chmod 600 {path}"
+    return None
 
 
-def mask_url(url: str) -> str:
-    """The URL to show: 'postgresql://ann:s3cret@db:5432/ob' -> 'postgresql://ann:***@db:5432/ob'."""
-    return scrub(url, url)
+def passfile_settings(url: str) -> dict:
+    """Connection settings that keep libpq from reading (and warning about) a password file it would refuse."""
+    return {"passfile": os.path.join(os.devnull, "not-read")} if refused_passfile(url) else {}
 
 
 # ---- errors a person can act on -------------------------------------------------------------------
@@ -125,9 +146,11 @@ _KINDS = [   # (pattern in the driver's message, what to say); the first that ma
 def readable(e: BaseException, url: str) -> EngineError:
     """An EngineError from a driver error: the server as a masked URL, what happened, what to do."""
     raw = " ".join(str(e).split()) or type(e).__name__
-    where = f"PostgreSQL at {mask_url(url)}"
+    where = f"PostgreSQL at {mask_secrets(url, url)}"
+    refused = refused_passfile(url)
+    unread = f"(The password file {refused[0]} was not read: {refused[1]}.) " if refused else ""
     for pattern, say in _KINDS:
         m = re.search(pattern, raw, flags=re.I)
         if m:
-            return EngineError(scrub(f"{where} {say.format(*m.groups())} {STILL_WORKS}", url))
-    return EngineError(scrub(f"{where} failed: {raw[:400]}. {STILL_WORKS}", url))
+            return EngineError(mask_secrets(f"{where} {say.format(*m.groups())} {unread}{STILL_WORKS}", url))
+    return EngineError(mask_secrets(f"{where} failed: {raw[:400]}. {STILL_WORKS}", url))

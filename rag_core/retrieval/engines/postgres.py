@@ -42,10 +42,11 @@ from psycopg import sql
 
 import rag_core.retrieval.engines.pgtables as pgtables
 from rag_core.retrieval.engines.base import ENV, EngineError, SearchEngine, nothing, plan_search, rank
-from rag_core.retrieval.engines.pgwire import STILL_WORKS, literal, mask_url, parse_rows, readable
+from rag_core.retrieval.engines.pgwire import STILL_WORKS, literal, parse_rows, passfile_settings, readable
 from rag_core.retrieval.engines.spaces import vector_source, vector_space
 from rag_core.retrieval.index import Index, SearchResult
 from rag_core.retrieval.engines.ranks import fused_top_k
+from rag_core.text import mask_secrets
 
 SCANS = ("relaxed_order", "strict_order")
 
@@ -70,7 +71,7 @@ class PostgresEngine(SearchEngine):
         self.approximate, self.ef_search, self.iterative_scan = bool(approximate), int(ef_search), iterative_scan
         self.max_scan_tuples, self.m, self.ef_construction = int(max_scan_tuples), int(m), int(ef_construction)
         self.connect_timeout = int(connect_timeout)
-        self.where = f"PostgreSQL at {mask_url(self.url)}"
+        self.where = f"PostgreSQL at {mask_secrets(self.url, self.url)}"
         self._conn: psycopg.Connection | None = None
         self._schema_ok = False
         self._stored: dict[int, tuple] = {}     # id(vector source) -> (weakref to it, StoredIndex, VectorSpace)
@@ -78,7 +79,7 @@ class PostgresEngine(SearchEngine):
         self._lock = threading.RLock()
 
     def __repr__(self) -> str:
-        return f"PostgresEngine({mask_url(self.url)!r}, approximate={self.approximate})"
+        return f"PostgresEngine({mask_secrets(self.url, self.url)!r}, approximate={self.approximate})"
 
     def describe(self) -> str:
         mode = (f"approximate: HNSW m={self.m}, ef_construction={self.ef_construction}, ef_search={self.ef_search}, "
@@ -89,7 +90,8 @@ class PostgresEngine(SearchEngine):
     def _connect(self) -> psycopg.Connection:
         if self._conn is None or self._conn.closed:
             self._conn = psycopg.connect(self.url, autocommit=True, prepare_threshold=None,
-                                         connect_timeout=self.connect_timeout, application_name="openbook")
+                                         connect_timeout=self.connect_timeout, application_name="openbook",
+                                         **passfile_settings(self.url))
             self._schema_ok = False
             self._settings(self._conn)
         return self._conn
