@@ -5,7 +5,7 @@ import pandas as pd
 import streamlit as st
 
 from rag_core.evaluation import losses
-from rag_core.evaluation.setup import default_setup, from_fields, retrieval_options
+from rag_core.evaluation.setup import default_setup, from_fields, parse_setup, retrieval_options
 from ui import charts, compare_view, data, frame, settings, widgets
 
 frame.ensure(__file__)          # a first request that runs this page without app.py draws the frame here
@@ -36,8 +36,21 @@ def starting_rows() -> pd.DataFrame:
                          {**now, "name": f"rerank {'off' if now['rerank'] else 'on'}", "rerank": not now["rerank"]}])
 
 
-if "compare_rows" not in st.session_state:
-    st.session_state["compare_rows"] = starting_rows()
+def rows_from_link() -> pd.DataFrame | None:
+    """The setups a link names (?setups=, one setup line each), or None with a warning when it names none or a
+    line cannot be read."""
+    text = st.session_state["compare_setups"]
+    try:
+        return compare_view.rows_of([parse_setup(line, default_setup(wb)) for line in text.splitlines()],
+                                    statuses, OPTIONS) if text.strip() else None
+    except ValueError as e:
+        widgets.warn(f"The link's setups cannot be read ({e}); starting from the sidebar and Ask settings.")
+        return None
+
+
+if "compare_editor" not in st.session_state:    # a new editor (first visit, or back from another page): the setups as
+    rows_now = rows_from_link()                  # last edited in this session or named by the link, else the start
+    st.session_state["compare_rows"] = rows_now if rows_now is not None else starting_rows()
 st.subheader("1 · The setups")
 st.caption("Edit any cell, choosing from the lists; add a row for a fourth setup (it starts as a copy of the first). "
            f"Allowed statuses (this dataset has {widgets.plain(', '.join(statuses))}): every status selected means no "
@@ -47,7 +60,7 @@ rows = st.data_editor(
     st.session_state["compare_rows"], key="compare_editor", num_rows="dynamic", hide_index=True, width="stretch",
     column_config=compare_view.editor_columns(first, statuses, OPTIONS))
 if st.button("Start again from the sidebar and Ask settings", key="compare_reset", icon=":material/restart_alt:"):
-    st.session_state["compare_rows"] = starting_rows()
+    settings.set_value("compare_setups", "")
     st.session_state.pop("compare_editor", None)
     st.rerun()
 
@@ -70,6 +83,12 @@ if problems or len(setups) < 2 or len(setups) > 4 or len(set(names)) < len(names
         st.info("Keep two to four setups, each with its own name." if len(set(names)) == len(names)
                 else "Two setups share a name: give each its own.")
     st.stop()
+
+edited = "\n".join(s.to_text() for s in setups)      # kept in the session and the link, unless still the start
+start = starting_rows()
+start = "\n".join(from_fields(r.to_dict(), default_setup(wb), statuses).to_text() for _, r in start.iterrows())
+if (edited if edited != start else "") != st.session_state["compare_setups"]:
+    settings.set_value("compare_setups", edited if edited != start else "")
 
 # ---- run them, then what they say
 result, cfg = compare_view.run(wb, setups)

@@ -131,3 +131,33 @@ def test_a_first_row_that_cannot_be_a_setup_is_a_sentence_not_a_crash(name, size
     at.run()
     assert_fine(at)
     assert any("Row 1" in shown(e.value) for e in at.error), [e.value for e in at.error]
+
+
+def test_edited_setups_live_in_the_session_and_the_link():
+    """Rename a row, go to Glossary and back: the edited setups stay (they used to return to the starting ones);
+    the link names them, and a fresh session opened on it shows the same setups."""
+    at = open_page("compare")
+    at.session_state["compare_editor"] = {"edited_rows": {0: {"name": "mine", "k": 2}}, "added_rows": [],
+                                          "deleted_rows": [2]}
+    at.run()
+    assert_fine(at)
+    assert list(at.dataframe[1].value.setup) == ["mine", "filter off"]
+    link = at.query_params["setups"]
+    link = link[0] if isinstance(link, list) else link
+    assert link.splitlines()[0].startswith("mine: ") and " k=2 " in link.splitlines()[0] and len(link.splitlines()) == 2
+    at.switch_page("pages/glossary.py").run()
+    at.switch_page("pages/compare.py").run()
+    assert_fine(at)
+    assert list(at.dataframe[1].value.setup) == ["mine", "filter off"]
+    fresh = open_page("compare", query={"setups": link})
+    assert list(fresh.dataframe[1].value.setup) == ["mine", "filter off"]
+    timing = ["mean seconds"]                                        # measured anew, the rest computed
+    assert fresh.dataframe[1].value.drop(columns=timing).equals(at.dataframe[1].value.drop(columns=timing))
+
+
+def test_starting_setups_leave_the_link_bare_and_a_bad_link_is_said():
+    at = open_page("compare")
+    assert "setups" not in at.query_params
+    bad = open_page("compare", query={"setups": "broken: k=abc"})
+    assert any("setups cannot be read" in w.value for w in bad.warning), [w.value for w in bad.warning]
+    assert list(bad.dataframe[1].value.setup) == ["as in Ask", "filter off", "rerank off"]

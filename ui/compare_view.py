@@ -40,6 +40,15 @@ def _default(v):
     return v.item() if hasattr(v, "item") else v
 
 
+def rows_of(setups, statuses: list, options: list) -> pd.DataFrame:
+    """The setups editor's rows for these setups (read back from a link): every status listed when unfiltered."""
+    return pd.DataFrame([dict(name=s.name, chunker=s.chunker.kind, size=s.chunker.size, overlap=s.chunker.overlap,
+                              candidates=s.candidates, k=s.k,
+                              statuses=list(statuses) if s.statuses is None else sorted(s.statuses),
+                              rerank=s.rerank, generator=s.generator, **{o: s.options.get(o, "") for o in options})
+                         for s in setups])
+
+
 def editor_columns(first: pd.Series, statuses: list, options: list) -> dict:
     """Column settings of the setups editor: every choice from a list, named in words; a new row starts with the
     first row's values."""

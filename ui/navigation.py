@@ -26,7 +26,7 @@ PAGES = (
     PageSpec("pages/ask.py", "Ask", ":material/quiz:",
              ("ask_question", "ask_candidates", "ask_k", "ask_statuses", "ask_rerank")),
     PageSpec("pages/ablations.py", "Ablations", ":material/bar_chart:"),
-    PageSpec("pages/compare.py", "Compare", ":material/compare_arrows:"),
+    PageSpec("pages/compare.py", "Compare", ":material/compare_arrows:", ("compare_setups",)),
     PageSpec("pages/your_data.py", "Your data", ":material/upload_file:"),
     PageSpec("pages/model.py", "Model", ":material/smart_toy:"),
     PageSpec("pages/glossary.py", "Glossary", ":material/menu_book:"),

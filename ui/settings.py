@@ -126,7 +126,8 @@ SETTINGS = {
     "reranker": Setting("lexical", _choice(RERANKERS)),
     "engine": Setting("memory", _choice(ENGINES)),
     "tour_step": Setting(1, int, lo=1, hi=9, url="step"),
-}
+    "compare_setups": Setting("", str, url="setups"),      # Compare's setups as edited, one setup line each; "":
+}                                                          # the starting setups, from the sidebar and Ask
 SHARED = ("chunker", "size", "overlap", "retriever", "reranker", "engine")        # shown in the sidebar of every page
 
 
