@@ -36,7 +36,7 @@ def test_a_drafts_only_corpus_trusts_nothing_by_default():
     c = next(i for i in range(len(ix)) if ix.doc_id(i) == "alpha")
     j = judge_answer("The default cutoff is 0.6 [S1].", [ix.texts[c]], [c], ix, "alpha", "The default cutoff is 0.6",
                      wb.trusted, with_article=False)
-    assert j.outcome == "wrong source"
+    assert j.outcome == "wrong source" and "S1 comes from alpha (draft), and no status is trusted" in j.sentence
     assert (losses_table(wb).set_index("stage").questions["answered"]) == 0
 
 

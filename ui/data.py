@@ -126,10 +126,15 @@ def _built_in(key: str) -> Workbench:
 
 
 def workbench() -> Workbench:
-    """The active dataset's Workbench with the sidebar's retriever, reranker and search engine. The built-in ones
-    are shared by every session (read-only); an upload's lives in its session alone and is released with it, so
-    memory follows the sessions that are open."""
-    return _with_sidebar(_dataset_workbench())
+    """The active dataset's Workbench with the sidebar's retriever, reranker, search engine and trusted statuses.
+    The built-in ones are shared by every session (read-only); an upload's lives in its session alone and is
+    released with it, so memory follows the sessions that are open."""
+    return _with_sidebar(_dataset_workbench()).trusting(chosen_trust(dataset().key))
+
+
+def chosen_trust(dataset_key: str) -> list | None:
+    """The statuses this session chose to trust in that dataset (ui.trust_form keeps them), or None: not chosen."""
+    return st.session_state.get("trusted_by_dataset", {}).get(dataset_key)
 
 
 def _with_sidebar(base: Workbench) -> Workbench:
@@ -141,9 +146,9 @@ def _with_sidebar(base: Workbench) -> Workbench:
 
 def settings_key(wb: Workbench, dataset_key: str | None = None) -> str:
     """What decides a table besides the chunker: the dataset (the active one unless given), retriever, reranker,
-    engine and database (hashed)."""
+    engine, database (hashed) and the trusted statuses (never holding ',')."""
     db = hashlib.sha256(database_url().encode()).hexdigest()[:12] if wb.engine != "memory" else ""
-    return f"{dataset_key or dataset().key}|{wb.retriever}|{wb.reranker}|{wb.engine}|{db}"
+    return f"{dataset_key or dataset().key}|{wb.retriever}|{wb.reranker}|{wb.engine}|{db}|{','.join(wb.trusted)}"
 
 
 # ---------------------------------------------------------------- the search engine
@@ -530,7 +535,7 @@ def _trap3(key: str, _wb: Workbench) -> pd.DataFrame:
 def trap3_table() -> pd.DataFrame:
     """Ceiling at k of every retriever on the bundled corpus: the article's questions beside the same anchors asked
     as a user would (the article's trap 3), trusted statuses only."""
-    wb = _with_sidebar(_built_in(BUNDLED.key))
+    wb = _with_sidebar(_built_in(BUNDLED.key)).trusting(chosen_trust(BUNDLED.key))
     prepare_all(trap3_jobs())
     return _trap3(settings_key(wb, BUNDLED.key), wb)
 
