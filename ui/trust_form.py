@@ -49,7 +49,7 @@ def picker(widget_key: str, where=st) -> None:
     wb = data.workbench()
     st.session_state[widget_key] = list(wb.trusted)
     where.multiselect("Trusted statuses", list(wb.corpus.statuses), key=widget_key, on_change=choose,
-                      args=(widget_key,), format_func=widgets.plain, placeholder="Nothing is trusted",
+                      args=(widget_key,), placeholder="Nothing is trusted",     # options are text, never Markdown
                       help="Answers grounded on documents of these statuses can be green, and the status filter "
                            "keeps only them. Unless you choose, 'current' is trusted when some document has it, and "
                            "nothing otherwise (a draft is never trusted by default).")
