@@ -197,13 +197,13 @@ def forget_engine_status() -> None:
 
 def engine_recall(chunker: ChunkerConfig, k: int) -> float:
     """Recall at k of the engine in use against exact in-process search, over the golden questions, trusted
-    statuses only; kept in this session per dataset, chunker and settings."""
+    statuses only (every status when nothing is trusted); kept in this session per dataset, chunker and settings."""
     wb = workbench()
     key = (settings_key(wb), chunker, k)
     held = st.session_state.setdefault("_engine_recall", {})
     if key not in held:
         prepare([chunker], wb)
-        held[key] = wb.engine_recall(chunker, k, set(wb.trusted))
+        held[key] = wb.engine_recall(chunker, k, set(wb.trusted) or None)    # nothing trusted: every status
     return held[key]
 
 

@@ -75,9 +75,10 @@ def check_engines(wb: Workbench, engines, note=note) -> None:
     for name in sorted(set(engines) - {"memory"}):
         wb.using(engine=name).search_engine.check()
         if name == "postgres-hnsw" and wb.check.valid:
-            recall = wb.using(engine=name).engine_recall(ARTICLE_CHUNKER, RECALL_K, set(wb.trusted))
+            allowed = set(wb.trusted) or None          # nothing trusted: measured over every status instead
+            recall = wb.using(engine=name).engine_recall(ARTICLE_CHUNKER, RECALL_K, allowed)
             note(f"{name} is approximate: recall@{RECALL_K} against exact search on the {len(wb.questions)} golden "
-                 f"questions (fixed 160/32, trusted statuses): {recall:.3f}.")
+                 f"questions (fixed 160/32, {'trusted statuses' if allowed else 'every status'}): {recall:.3f}.")
 
 
 _KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISCHR, "a device"),
