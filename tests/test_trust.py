@@ -184,3 +184,15 @@ def test_report_counts_a_repeated_question_once(capsys, tmp_path, files):
     assert (corpus["questions"], corpus["valid_questions"]) == (3, 2)
     assert corpus["excluded"][0]["reason"].startswith("The same question as row 1: it counts once.")
     assert "golden.csv line 4: the same question as line 2; it counts once." in err
+
+
+def test_a_saved_run_keeps_what_it_trusted(tmp_path):
+    from rag_core.store import FILE_NAME, Store, golden_key
+    wb = drafts(trusted=["draft"])
+    c = compare_setups(wb, [parse_setup("a: statuses=all", default_setup(wb)),
+                            parse_setup("b: statuses=all trusted=none", default_setup(wb))], ks=(3,))
+    store = Store(tmp_path / FILE_NAME)
+    ids = store.save_comparison(c, "k", "drafts", golden_key(wb.check.valid), "scripted")
+    runs = [store.load_run(i) for i in ids]
+    assert [r.setup.trusted for r in runs] == [frozenset({"draft"}), frozenset()]
+    assert [r.info.answered for r in runs] == [1, 0]
