@@ -132,9 +132,12 @@ def workbench() -> Workbench:
     return _with_sidebar(_dataset_workbench()).trusting(chosen_trust(dataset().key))
 
 
+TRUSTED = "trusted_by_dataset"      # session: dataset key -> the statuses chosen as trusted (ui.trust_form keeps them)
+
+
 def chosen_trust(dataset_key: str) -> list | None:
-    """The statuses this session chose to trust in that dataset (ui.trust_form keeps them), or None: not chosen."""
-    return st.session_state.get("trusted_by_dataset", {}).get(dataset_key)
+    """The statuses this session chose to trust in that dataset, or None: not chosen."""
+    return st.session_state.get(TRUSTED, {}).get(dataset_key)
 
 
 def _with_sidebar(base: Workbench) -> Workbench:

@@ -2,8 +2,8 @@
 
 Trusted statuses are what the status filter keeps and what a green answer may come from. Unless chosen, a
 dataset trusts `current` when some document has it, and nothing otherwise (rag_core's Workbench decides).
-The choice is kept per dataset in this session (`st.session_state["trusted_by_dataset"]`: dataset key -> list,
-read by `data.workbench()`), and in the link as `trusted=` (statuses joined by ',' as Ask's are; '-' for none),
+The choice is kept per dataset in this session (`st.session_state[data.TRUSTED]`: dataset key -> list, read by
+`data.workbench()`), and in the link as `trusted=` (statuses joined by ',' as Ask's are; '-' for none),
 for the dataset the link names. A link's status the dataset lacks is said and left out.
 
 Left out on purpose: what is trusted by default (rag_core.evaluation.workbench.trusted_statuses) and the Ask page's
@@ -15,7 +15,6 @@ import streamlit as st
 
 from ui import data, settings, widgets
 
-KEY = "trusted_by_dataset"          # session: dataset key -> the statuses chosen (a list; [] trusts nothing)
 WHERE = "Choose which statuses are trusted in the sidebar (Trusted statuses) or on the Your data page."
 
 
@@ -23,7 +22,7 @@ def from_link() -> str | None:
     """The link's `trusted=` for the dataset it opens, unless this session already chose for it; a warning when
     the link names a status the dataset lacks (the rest of the link's statuses are kept)."""
     ds, text = data.dataset().key, st.query_params.get("trusted")
-    chosen = st.session_state.setdefault(KEY, {})
+    chosen = st.session_state.setdefault(data.TRUSTED, {})
     if text is None or ds in chosen:
         return None
     setting = settings.SETTINGS["trusted"]
@@ -40,7 +39,7 @@ def from_link() -> str | None:
 def choose(widget_key: str) -> None:
     """on_change of either widget: keep the choice for the active dataset and put it in the link."""
     statuses = list(st.session_state[widget_key])
-    st.session_state.setdefault(KEY, {})[data.dataset().key] = statuses
+    st.session_state.setdefault(data.TRUSTED, {})[data.dataset().key] = statuses
     st.query_params["trusted"] = settings.SETTINGS["trusted"].dump(statuses)
 
 

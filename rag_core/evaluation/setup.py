@@ -4,7 +4,7 @@
     s.to_text()       -> "small: chunker=fixed size=80 overlap=16 candidates=20 k=3 statuses=current rerank=off
                           generator=scripted trusted=current" (one line)
     s.link_params()   -> {"chunker": "fixed", "size": "80", "overlap": "16", "ask_candidates": "20", "ask_k": "3",
-                          "ask_statuses": "current", "ask_rerank": "0"}
+                          "ask_statuses": "current", "ask_rerank": "0", "trusted": "current"}
 
 Keys: chunker (fixed | structure | sentence), size, overlap, candidates, k, statuses (`all`, `none`, or names
 joined by `|`), rerank (on | off), generator (scripted | model), trusted (the statuses a green answer may come
