@@ -8,7 +8,7 @@ from rag_core.data.corpus import Corpus, label_problem
 from rag_core.data.golden import GoldenRow, golden_problems
 from rag_core.data.golden_csv import GOLDEN_COLUMNS, GOLDEN_HEADER
 from rag_core.data.ingest import Limits, documents_to_jsonl
-from ui import captions, charts, data, engine_form, export, frame, widgets
+from ui import captions, charts, data, engine_form, export, frame, trust_form, widgets
 
 frame.ensure(__file__)          # a first request that runs this page without app.py draws the frame here
 SHOWN_PROBLEMS = 20             # reading problems drawn as warnings; all of them are in a download
@@ -65,8 +65,9 @@ st.markdown("Upload `.txt`, `.md`, `.pdf`, `.jsonl` (one JSON object per line wi
 files = st.file_uploader("Documents", type=["txt", "md", "pdf", "jsonl", "zip"], accept_multiple_files=True,
                          key="data_files")
 default_status = st.text_input("Status given to documents that have none", value="current", key="data_status",
-                               help="Any label you like (without | and ,); the filter on the Ask page lets you "
-                                    "choose which statuses may be retrieved.").strip() or "current"
+                               help="Any label you like (without | and ,; not 'all' or 'none', which setups use "
+                                    "for every and no status); the filter on the Ask page lets you choose which "
+                                    "statuses may be retrieved.").strip() or "current"
 cannot_read = limits_problem() or label_problem(default_status)
 if files and cannot_read:
     widgets.error(f"Your files are not read: {cannot_read}")
@@ -110,6 +111,10 @@ if edited is not None:
             widgets.warn(f"Row {n} ({d.id}) is left out until you change it: {refused}")
         else:
             pending.append(Document(doc_id, d.text, status))
+    if pending and not any(d.status == "current" for d in pending):
+        st.info("None of these documents has the status 'current', so nothing will be trusted until you choose which "
+                "statuses are (Trusted statuses, below once they are used, and in the sidebar): until then no answer "
+                "is green and the status filter keeps nothing.")
     if golden_rows:
         bad = golden_problems([GoldenRow(*r) for r in golden_rows], pending)
         st.caption(f"Against these documents: {len(golden_rows) - len(bad)} of {len(golden_rows)} golden "
@@ -149,6 +154,7 @@ st.subheader(f"3 · Active dataset: {widgets.plain(data.dataset().name)}")
 c = report.corpus_summary(wb)
 st.markdown(f"**{c['documents']}** documents, **{c['total_words']:,}** words · statuses: "
             f"{widgets.plain(', '.join(wb.corpus.statuses))} · **{c['valid_questions']}** of {c['questions']} golden questions valid")
+trust_form.picker("data_trusted")
 widgets.golden_table(wb)
 tables = tuple(report.TABLE_NAMES) if wb.check.valid else ("verifier_cases",)
 data.prepare_all(data.table_jobs(tables) + data.trap3_jobs())       # what the page encodes: one pass, one bar

@@ -55,7 +55,7 @@ def test_docs_and_golden_from_files(capsys, tmp_path):
     (tmp_path / "notes").mkdir()
     (tmp_path / "notes" / "a.txt").write_text("The launch code for the rocket is 7741.\n\nNothing else here.")
     (tmp_path / "g.csv").write_text("question,doc,anchor\nWhat is the launch code?,a.txt,code for the rocket is 7741\n"
-                                    "Nope?,b.txt,x\n")
+                                    "Nope?,b.txt,launch pad\n")
     doc = run_json(capsys, "--docs", str(tmp_path / "notes"), "--golden", str(tmp_path / "g.csv"), "--tables", "ceiling")
     assert doc["corpus"]["valid_questions"] == 1 and doc["corpus"]["excluded"][0]["reason"].startswith("Unknown document")
     assert doc["tables"]["ceiling"][0]["ceiling"] == 1.0

@@ -91,7 +91,8 @@ def test_link_params_open_ask_with_the_setup():
 
 def test_the_default_setup_is_the_article_pipeline(wb):
     assert default_setup(wb) == Setup("default", ChunkerConfig("fixed", 160, 32), 20, 3, frozenset({"current"}),
-                                      True, "scripted", {"retriever": "hashing", "reranker": "lexical", "engine": "memory"})
+                                      True, "scripted", {"retriever": "hashing", "reranker": "lexical", "engine": "memory"},
+                                      frozenset({"current"}))
     assert default_setup(wb.using(retriever="bm25")).options["retriever"] == "bm25"    # the workbench's own
     assert default_setup() == Setup("default", ChunkerConfig("fixed", 160, 32), 20, 3, None, True, "scripted")
 
@@ -392,7 +393,7 @@ def test_a_grid_cell_links_to_ask(four):
     assert four.setups[1].link_params(four.questions[0], ("current", "draft", "outdated")) == {
         "chunker": "fixed", "size": "160", "overlap": "32", "ask_candidates": "20", "ask_k": "3",
         "ask_statuses": "current,draft,outdated", "ask_rerank": "1", "ask_question": four.questions[0],
-        "retriever": "hashing", "reranker": "lexical", "engine": "memory"}
+        "retriever": "hashing", "reranker": "lexical", "engine": "memory", "trusted": "current"}
 
 
 def test_a_setup_takes_the_page_s_values_as_they_come():

@@ -137,12 +137,53 @@ def as_lists(occurrences: dict) -> dict:
 @pytest.mark.parametrize("anchor, occurrences", [
     ("three four", {0: [(2, 3)]}),                        # spans a newline of the document
     ("two three", {0: [(1, 2)], 1: [(0, 1)]}),           # found in every document, not only its own
-    ("wo thr", {0: [(1, 2)], 1: [(0, 1)]}),              # inside words: the tokens it touches
     ("six", {0: [(5, 5)]}),
 ])
 def test_occurrences_by_hand(anchor, occurrences):
     check = check_golden([("q?", "a", anchor)], Corpus(tuple(GOLD_DOCS)))
     assert as_lists(check.occurrences) == {0: occurrences}
+
+
+@pytest.mark.parametrize("anchor, inside", [("wo thr", "one two three four"), ("max", "maxsize is 128"),
+                                            ("is 12", "maxsize is 128"), ("0.6", "cutoff 10.6 here"),
+                                            ("128.5", "cutoff 128.55 here"), ("1,00", "1,000 items")])
+def test_an_anchor_inside_longer_words_or_numbers_is_excluded_with_its_reason(anchor, inside):
+    """The article's substring test found '0' in '0.6' (and 'wo thr' in 'two three'): ceiling 1.0 for nothing."""
+    check = check_golden([("What is the value?", "a", anchor)], Corpus((Document("a", inside),)))
+    assert not check.valid and check.occurrences == {}
+    assert check.problems[0].reason.startswith("Anchor found in 'a' only inside longer words or numbers")
+
+
+@pytest.mark.parametrize("anchor, text, found", [
+    ("(default 0.6)", "cutoff (default 0.6) is", [(1, 2)]),       # symbols at its ends: no boundary asked there
+    ("is 0.6", "the cutoff is 0.6.", [(2, 3)]),                    # a sentence's period after a number
+    ("1,000 items", "keeps 1,000 items, at most", [(1, 2)]),
+    ("max_len", "max_len=5 and max_len", [(0, 0), (2, 2)]),        # '=' after it; found twice
+    ("get_close_matches", "Use get_close_matches() here", [(1, 1)]),
+])
+def test_an_anchor_standing_alone_is_found_on_token_boundaries(anchor, text, found):
+    check = check_golden([("What is the value?", "a", anchor)], Corpus((Document("a", text),)))
+    assert as_lists(check.occurrences) == {0: {0: found}}
+
+
+@pytest.mark.parametrize("anchor", ["0", "b", "42", " 7 ", "a b"])
+def test_an_anchor_shorter_than_three_characters_is_excluded_with_its_reason(anchor):
+    """A one-character anchor was found in every chunk holding that character: ceiling 1.0."""
+    check = check_golden([("What is the cutoff?", "a", anchor)],
+                         Corpus((Document("a", "The cutoff is 0.6, b is 42 and 7 a b."),)))
+    assert not check.valid
+    assert "shorter than 3 characters" in check.problems[0].reason
+
+
+def test_a_repeated_question_counts_once_and_says_which_row_it_repeats():
+    rows = [("What is the cutoff?", "zz", "is 0.6"),            # invalid: the next one is the first that counts
+            ("What is the cutoff?", "a", "is 0.6"),
+            ("what is  THE cutoff?", "a", "cutoff is"),          # whitespace and case aside, the same question
+            ("Which cutoff?", "a", "is 0.6")]
+    check = check_golden(rows, Corpus((Document("a", "The cutoff is 0.6 here."),)))
+    assert [r.question for r in check.valid] == ["What is the cutoff?", "Which cutoff?"]
+    assert [(p.row, p.reason.split(":")[0]) for p in check.problems] == [
+        (0, "Unknown document 'zz'"), (2, "The same question as row 2")]
 
 
 def test_overlapping_occurrences_are_all_found():

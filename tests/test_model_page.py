@@ -238,7 +238,7 @@ def test_use_this_model_saves_the_settings(server):
 
 
 def test_a_status_from_a_file_is_plain_text_in_the_download_labels(server):
-    """A corpus without 'current' trusts its first status, which the labels name: shown as text, never Markdown."""
+    """A trusted status from a file, which the labels name: shown as text, never Markdown."""
     from rag_core import Document, GoldenRow
     from ui import data
     odd = "**bold** $x$"
@@ -247,6 +247,7 @@ def test_a_status_from_a_file_is_plain_text_in_the_download_labels(server):
     at = AppTest.from_file(APP, default_timeout=90)
     at.session_state["llm_config"] = LLMConfig("ollama", server, "echo-cite", timeout_s=10)
     at.session_state["dataset"] = ds
+    at.session_state["trusted_by_dataset"] = {ds.key: [odd]}     # chosen: a corpus without 'current' trusts nothing
     at.run()
     at = run_golden(at.switch_page("pages/model.py").run())
     labels = [b.proto.label for b in at.get("download_button")]

@@ -38,8 +38,10 @@ def settings_form(statuses: list, trusted: tuple) -> None:
                           args=("ask_k",), help="How many chunks go into the prompt as [S1], [S2], …")
         s[2].toggle("Status filter", key="ask_filter_switch", value=settings.now("ask_filter_switch"),
                     on_change=flip_filter,
-                    help=f"On: only {', '.join(trusted)} chunks may be retrieved. Off: every status may.")
-        s[3].pills("Allowed statuses", statuses, selection_mode="multi", key="ask_statuses", default=settings.now("ask_statuses"),
+                    help=(f"On: only {', '.join(trusted)} chunks may be retrieved." if trusted else
+                          "On: nothing is trusted, so no chunk may be retrieved.") + " Off: every status may.")
+        s[3].pills("Allowed statuses", statuses, selection_mode="multi", key="ask_statuses",
+                   default=settings.now("ask_statuses"),
                    on_change=settings.remember, args=("ask_statuses",), format_func=widgets.plain,
                    help="Only chunks of documents with these statuses may be retrieved. The filter runs before "
                         "ranking, so excluded chunks never take a place. All selected: no filter.")

@@ -126,10 +126,18 @@ def _built_in(key: str) -> Workbench:
 
 
 def workbench() -> Workbench:
-    """The active dataset's Workbench with the sidebar's retriever, reranker and search engine. The built-in ones
-    are shared by every session (read-only); an upload's lives in its session alone and is released with it, so
-    memory follows the sessions that are open."""
-    return _with_sidebar(_dataset_workbench())
+    """The active dataset's Workbench with the sidebar's retriever, reranker, search engine and trusted statuses.
+    The built-in ones are shared by every session (read-only); an upload's lives in its session alone and is
+    released with it, so memory follows the sessions that are open."""
+    return _with_sidebar(_dataset_workbench()).trusting(chosen_trust(dataset().key))
+
+
+TRUSTED = "trusted_by_dataset"      # session: dataset key -> the statuses chosen as trusted (ui.trust_form keeps them)
+
+
+def chosen_trust(dataset_key: str) -> list | None:
+    """The statuses this session chose to trust in that dataset, or None: not chosen."""
+    return st.session_state.get(TRUSTED, {}).get(dataset_key)
 
 
 def _with_sidebar(base: Workbench) -> Workbench:
@@ -141,9 +149,9 @@ def _with_sidebar(base: Workbench) -> Workbench:
 
 def settings_key(wb: Workbench, dataset_key: str | None = None) -> str:
     """What decides a table besides the chunker: the dataset (the active one unless given), retriever, reranker,
-    engine and database (hashed)."""
+    engine, database (hashed) and the trusted statuses (never holding ',')."""
     db = hashlib.sha256(database_url().encode()).hexdigest()[:12] if wb.engine != "memory" else ""
-    return f"{dataset_key or dataset().key}|{wb.retriever}|{wb.reranker}|{wb.engine}|{db}"
+    return f"{dataset_key or dataset().key}|{wb.retriever}|{wb.reranker}|{wb.engine}|{db}|{','.join(wb.trusted)}"
 
 
 # ---------------------------------------------------------------- the search engine
@@ -192,13 +200,13 @@ def forget_engine_status() -> None:
 
 def engine_recall(chunker: ChunkerConfig, k: int) -> float:
     """Recall at k of the engine in use against exact in-process search, over the golden questions, trusted
-    statuses only; kept in this session per dataset, chunker and settings."""
+    statuses only (every status when nothing is trusted); kept in this session per dataset, chunker and settings."""
     wb = workbench()
     key = (settings_key(wb), chunker, k)
     held = st.session_state.setdefault("_engine_recall", {})
     if key not in held:
         prepare([chunker], wb)
-        held[key] = wb.engine_recall(chunker, k, set(wb.trusted))
+        held[key] = wb.engine_recall(chunker, k, set(wb.trusted) or None)    # nothing trusted: every status
     return held[key]
 
 
@@ -530,7 +538,7 @@ def _trap3(key: str, _wb: Workbench) -> pd.DataFrame:
 def trap3_table() -> pd.DataFrame:
     """Ceiling at k of every retriever on the bundled corpus: the article's questions beside the same anchors asked
     as a user would (the article's trap 3), trusted statuses only."""
-    wb = _with_sidebar(_built_in(BUNDLED.key))
+    wb = _with_sidebar(_built_in(BUNDLED.key)).trusting(chosen_trust(BUNDLED.key))
     prepare_all(trap3_jobs())
     return _trap3(settings_key(wb, BUNDLED.key), wb)
 

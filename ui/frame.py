@@ -1,5 +1,6 @@
-"""The picture frame of every page: the menu, link warnings and the shared sidebar (dataset, chunker, retrieval,
-search engine, compute, model server, glossary). app.py draws it and runs the page; a page that runs without app.py draws it itself.
+"""The picture frame of every page: the menu, link warnings, the note when nothing is trusted, and the shared sidebar
+(dataset, chunker, retrieval, trusted statuses, search engine, compute, model server, glossary). app.py draws it
+and runs the page; a page that runs without app.py draws it itself.
 
 A folder named pages/ next to app.py puts a fresh Streamlit process in its old pages-folder mode until
 the first `st.navigation` call (upstream streamlit PR 10276, issues 9992 and 9624): a deep link as the
@@ -21,7 +22,7 @@ from rag_core.retrieval.chunkers import KINDS
 from rag_core.retrieval.retrievers import DESCRIPTIONS, RERANKERS, RETRIEVERS
 from rag_core.retrieval.engines.base import EngineError
 from ui.widgets import RERANKER_NAMES, RETRIEVER_NAMES
-from ui import compute_form, data, engine_form, model_config, model_form, navigation, settings, widgets
+from ui import compute_form, data, engine_form, model_config, model_form, navigation, settings, trust_form, widgets
 
 
 _drawn = threading.local()            # set when the frame is drawn in this script run (one thread per run)
@@ -33,11 +34,14 @@ def draw():
     pg = st.navigation(navigation.pages())
     data.return_memory_when_the_session_ends()
 
-    keys = settings.SHARED + navigation.settings_of(pg)     # the sidebar's settings and the page's own
-    for warning in settings.init(keys) + [w for w in [data.dataset_from_link()] if w]:
+    links = [data.dataset_from_link(), trust_form.from_link()]       # first: what is trusted sets Ask's filter
+    keys = settings.SHARED + navigation.settings_of(pg)             # the sidebar's settings and the page's own
+    for warning in [w for w in links if w] + settings.init(keys):
         widgets.warn(warning)
     settings.sync_url(keys)     # every page's address names its dataset and its settings, in one write: the
                                 # browser adds a history entry per write, and a second made the first Back do nothing
+    trust_form.keep_link()
+    trust_form.note()
     if model_config.setting_problem():     # a bad OPENBOOK_LLM_* is said on every page, naming the variable
         widgets.warn("The server's model settings cannot be used: " + model_config.setting_problem() + " Fix the "
                      "variable and restart, or set up a model under Model server in the sidebar.")
@@ -73,6 +77,7 @@ def draw():
                      index=RERANKERS.index(settings.now("reranker")), on_change=settings.remember,
                      args=("reranker",), format_func=RERANKER_NAMES.get,
                      help=" ".join(f"{RERANKER_NAMES[r]}: {DESCRIPTIONS[r]}" for r in RERANKERS))
+        trust_form.picker("trusted")
         engine_form.render()
         compute_form.render()
         with st.expander("Model server (optional)", icon=":material/smart_toy:"):

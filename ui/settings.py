@@ -70,9 +70,14 @@ def _dataset_statuses() -> list:
     return list(data.workbench().corpus.statuses)
 
 
+def _trusted_now() -> list:
+    """The active dataset's trusted statuses: where Ask's filter starts ([] when nothing is trusted)."""
+    return list(data.workbench().trusted)
+
+
 @dataclass(frozen=True)
 class Setting:
-    default: Any
+    default: Any                                # a value, or a function giving it (what the dataset trusts)
     parse: Callable[[str], Any]                 # URL text -> value (raises on bad text)
     dump: Callable[[Any], str] = str            # value -> URL text
     lo: int | None = None                       # smallest number the widget accepts
@@ -98,12 +103,17 @@ class Setting:
                 raise ValueError(f"this dataset has no {self.what} {', '.join(repr(m) for m in missing)}")
         return value
 
+    def start(self):
+        """The default value (computed now, when the default is a function)."""
+        return self.default() if callable(self.default) else self.default
+
     def fallback(self):
         """The default, keeping only what the active dataset has (a list setting)."""
-        if self.within is None or not isinstance(self.default, list):
-            return self.default
+        default = self.start()
+        if self.within is None or not isinstance(default, list):
+            return default
         have = set(self.within())
-        return [v for v in self.default if v in have]
+        return [v for v in default if v in have]
 
     def said(self, value) -> str:
         """A value as a warning says it: "'3'", or `blank` for an empty one."""
@@ -118,7 +128,7 @@ SETTINGS = {
     "ask_question": Setting("", str),
     "ask_candidates": Setting(20, int, lo=1, hi=500),
     "ask_k": Setting(3, int, lo=1, hi=50),
-    "ask_statuses": Setting(["current"], _statuses, _dump_statuses, within=_dataset_statuses, what="status",
+    "ask_statuses": Setting(_trusted_now, _statuses, _dump_statuses, within=_dataset_statuses, what="status",
                             blank="no status"),
     "ask_rerank": Setting(True, _bool, lambda v: "1" if v else "0"),
     "corpus_doc": Setting("", str, within=_documents, what="document", blank="the first document"),
@@ -127,7 +137,10 @@ SETTINGS = {
     "engine": Setting("memory", _choice(ENGINES)),
     "tour_step": Setting(1, int, lo=1, hi=9, url="step"),
     "compare_setups": Setting("", str, url="setups"),      # Compare's setups as edited, one setup line each; "":
-}                                                          # the starting setups, from the sidebar and Ask
+                                                           # the starting setups, from the sidebar and Ask
+    "trusted": Setting(None, _statuses, _dump_statuses, within=_dataset_statuses, what="status",
+                       blank="no status"),      # per dataset: read and written by ui.trust_form, not by init()
+}
 SHARED = ("chunker", "size", "overlap", "retriever", "reranker", "engine")        # shown in the sidebar of every page
 
 
@@ -142,7 +155,7 @@ def init(keys) -> list[str]:
             st.session_state[key] = st.session_state[shadow]
             continue
         s = SETTINGS[key]
-        value = s.default
+        value = s.start()
         name = s.name(key)
         if name in st.query_params:
             try:

@@ -56,6 +56,9 @@ GLOSSARY = {
     "k": "How many chunks are handed to the model, as spans [S1]..[Sk].",
     "Span": "A chunk handed to the model inside the prompt, numbered [S1], [S2], … so answers can cite it.",
     "Filter": "A rule on the documents' status applied before ranking: excluded chunks never compete for a place.",
+    "Trusted statuses": "The statuses a green answer may come from, and the ones the filter keeps: 'current' when some "
+                        "document has it, else none until you choose (sidebar, Your data). A draft is never trusted "
+                        "by default.",
     "Ceiling": "The share of golden questions whose anchor is inside the chunks handed to the model. "
                "No prompt and no bigger model can score above it.",
     "Recall@k": "The ceiling at k: the share of golden questions whose anchor is in the first k chunks. Shown as "

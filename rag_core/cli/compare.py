@@ -18,7 +18,7 @@ from rag_core.cli.command import run
 from rag_core.cli.compute import add_compute_options, rank_sweep
 from rag_core.cli.inputs import check_engines, load_workbench
 from rag_core.cli.options import (OneLineParser, add_data_options, add_engine_options, add_model_options,
-                                  add_retrieval_options, check_database_url, model_config)
+                                  add_retrieval_options, add_trust_option, check_database_url, model_config)
 from rag_core.cli.output import emit, error, note
 from rag_core.evaluation import report as tables_report
 from rag_core.evaluation.workbench import Workbench
@@ -50,6 +50,7 @@ def parser() -> argparse.ArgumentParser:
     add_retrieval_options(c, "every setup")
     c.add_argument("--save", action="store_true",
                    help="keep the runs in the data folder's run history (OPENBOOK_DATA_DIR)")
+    add_trust_option(c)
     add_engine_options(c)
     add_compute_options(c)
     return c

@@ -4,6 +4,7 @@
     add_model_options(p)    --generator --llm-url --model --timeout
     add_retrieval_options(p)  --retriever (old name --encoder) --reranker
     add_engine_options(p)   --engine --database-url
+    add_trust_option(p)     --trusted
     check_options(args)     ValueError saying how to fix a call whose options do not fit together
 
 Left out on purpose: reading anything (`inputs` does) and printing (`output` does).
@@ -35,6 +36,30 @@ def add_data_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--docs", help="your documents: a folder, a file or a zip (.txt .md .pdf .jsonl)")
     p.add_argument("--golden", help="your golden set: a CSV with columns question,doc,anchor")
     p.add_argument("--no-notes", action="store_true", help="leave out the article's 10 contradicting notes")
+
+
+def add_trust_option(p: argparse.ArgumentParser) -> None:
+    """Which statuses are trusted: what the status filter keeps and a green answer may come from."""
+    p.add_argument("--trusted", metavar="STATUSES",
+                   help="the statuses trusted, comma-separated (e.g. current,reviewed), or none: what the status "
+                        "filter keeps and a green answer may come from. Default: current when some document has it, "
+                        "else nothing until you choose")
+
+
+def trusted_choice(args) -> tuple | None:
+    """--trusted as Workbench's `trusted`: None (the default rule), () for 'none', else the names given.
+
+    'current, reviewed' -> ('current', 'reviewed');  'none' -> ();  ',' -> ValueError
+    """
+    text = getattr(args, "trusted", None)
+    if text is None:
+        return None
+    if text.strip().lower() == "none":
+        return ()
+    names = tuple(x.strip() for x in text.split(",") if x.strip())
+    if not names:
+        raise ValueError("--trusted names no status: give e.g. --trusted current,reviewed, or none to trust nothing.")
+    return names
 
 
 def add_model_options(p: argparse.ArgumentParser, generator_help: str) -> None:

@@ -13,7 +13,7 @@ from rag_core.cli.command import run
 from rag_core.cli.compute import add_compute_options, rank_sweep
 from rag_core.cli.inputs import check_engines, load_workbench
 from rag_core.cli.options import (OneLineParser, add_data_options, add_engine_options, add_model_options,
-                                  add_retrieval_options, check_database_url, model_config)
+                                  add_retrieval_options, add_trust_option, check_database_url, model_config)
 from rag_core.cli.output import emit, note
 from rag_core.evaluation import report as tables_report
 from rag_core.evaluation import tables
@@ -30,6 +30,7 @@ def parser() -> argparse.ArgumentParser:
     add_data_options(r)
     add_model_options(r, "a real model adds the table pipeline_model (its outcomes with and without the filter)")
     add_retrieval_options(r)
+    add_trust_option(r)
     add_engine_options(r)
     add_compute_options(r)
     return r

@@ -2,8 +2,10 @@
 
 A document is an id, a text and a status (a label: the article uses current, draft and outdated).
 `Document` refuses an id or a status holding a control character (NUL, a line break, an escape: PostgreSQL
-refuses NUL, a terminal obeys escapes) and a status holding '|' or ',' (links and Compare's setups list
-statuses separated by them); `label_problem` says why, for readers that skip one bad row instead.
+refuses NUL, a terminal obeys escapes), a status holding '|' or ',' (links and Compare's setups list
+statuses separated by them) and a status named `all` or `none` in any case (the words a setup's
+`statuses=all|none` and `--trusted none` mean every status and no status by); `label_problem` says why, for
+readers that skip one bad row instead.
 `Corpus` checks the documents once (ids unique, text not empty) and is what every later stage takes.
 
 Left out on purpose: file formats and uploads (see `ingest`), and any per-document metadata beyond
@@ -36,6 +38,7 @@ SIDE_EFFECTS = {"this": "prints the Zen of Python", "antigravity": "opens a web 
 
 
 STATUS_SEPARATORS = "|,"     # what links and Compare's setups separate statuses with: never inside one
+RESERVED_STATUSES = ("all", "none")   # statuses=all|none in a setup, --trusted none: never a status's name
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")   # C0, DEL, C1, and Unicode's line separators
 
 
@@ -71,6 +74,10 @@ def label_problem(value, what: str = "status") -> str | None:
     if bad:
         return (f"the {what} {value!r:.80} holds a control character ({bad.group()!r} at position {bad.start() + 1}): "
                 "remove it.")
+    if what == "status" and value.strip().lower() in RESERVED_STATUSES:
+        return (f"the status {value!r} is a word setups use ('statuses={value.strip().lower()}' means "
+                f"{'every status' if value.strip().lower() == 'all' else 'no status'}): rename it, "
+                f"e.g. {value.strip() + '-docs'!r}.")
     if what == "status":
         seps = [c for c in STATUS_SEPARATORS if c in value]
         if seps:

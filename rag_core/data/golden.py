@@ -1,8 +1,11 @@
 """The golden set: questions with the document that answers and a literal anchor, checked against a corpus.
 
 A row is valid when its question can be searched (a word the tokenizer keeps, at most
-MAX_QUESTION_CHARS characters), its doc names a document, and its anchor appears literally in that
-document after whitespace is collapsed on both sides. An invalid row is never an assert: it is
+MAX_QUESTION_CHARS characters) and was not asked by an earlier valid row (a question counts once), its doc names a
+document, and its anchor (at least MIN_ANCHOR_CHARS characters besides spaces, with a word or number of its own)
+appears literally in that document after whitespace is collapsed on both sides, standing alone: not glued to a
+letter, digit or _ it begins or ends with, nor part of a longer number ('0' is not found in '0.6', nor 'max' in
+'maxsize'; '(default 0.6)' is found in 'cutoff (default 0.6) is'). An invalid row is never an assert: it is
 reported with its reason and excluded from every metric, and the count excluded travels with every result.
 
     check_golden([GoldenRow("q?", "math", "evaluates to zero")], corpus).valid  -> the rows that count
@@ -37,6 +40,7 @@ GOLDEN_FILES = {"article": DATA / "golden.json",      # the article's questions,
 
 _EXTENSION = re.compile(r"\.[A-Za-z][A-Za-z0-9]{0,4}$")   # ".md", ".jsonl": what a doc may leave out or add
 _SUGGEST_AMONG = 20_000                                   # more document ids than this: no "did you mean"
+MIN_ANCHOR_CHARS = 3          # shorter anchors ('0', 'b') are found in almost any chunk: every search would be a hit
 
 
 class GoldenRow(NamedTuple):
@@ -92,12 +96,54 @@ def _find_all(text: str, target: str) -> np.ndarray:
     return np.frombuffer(found, dtype=np.int64) if found else np.zeros(0, dtype=np.int64)
 
 
-def _token_ranges(text: str, starts: np.ndarray, target: str) -> np.ndarray:
-    """Every occurrence of target in text = " ".join(tokens), as the (first, last) token it touches: (n, 2).
+def _wordish(ch: str) -> bool:
+    return ch.isalnum() or ch == "_"
 
-    starts[t] is where token t begins in text. "a bc d", target "c d" -> [[1, 2]]
+
+_ASCII = {test: np.array([test(chr(c)) for c in range(128)]) for test in (_wordish, str.isdigit)}
+
+
+def _alone(text: str, at: np.ndarray, target: str) -> np.ndarray:
+    """Which matches of target (starting at `at` in text) are no piece of a longer word or number: a letter, digit
+    or _ it begins (ends) with has none before (after) it, and a digit it begins (ends) with has no digit and '.' or
+    ',' before (after) it. Vectorized over the matches; each distinct neighbour is classified once.
+
+    "0.6 is", [0], "0" -> [False];  "x 0.6 is", [2], "0.6" -> [True];  "maxsize", [0], "max" -> [False]
+    """
+    keep = np.ones(len(at), dtype=bool)
+    if not len(at):
+        return keep
+    points = np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32)
+    seps = np.isin(points, [ord("."), ord(",")])
+
+    def kind(idx: np.ndarray, test) -> np.ndarray:          # test(char) for the code points at idx
+        got, cps = np.zeros(len(idx), dtype=bool), points[idx]
+        ascii_ = cps < 128
+        got[ascii_] = _ASCII[test][cps[ascii_]]
+        if not ascii_.all():                                 # any other character: each distinct one classified once
+            uniq, inverse = np.unique(cps[~ascii_], return_inverse=True)
+            got[~ascii_] = np.array([test(chr(c)) for c in uniq], dtype=bool)[inverse.reshape(-1)]
+        return got
+
+    for edge, inside, outside in ((target[0], at - 1, at - 2), (target[-1], at + len(target), at + len(target) + 1)):
+        if not _wordish(edge):
+            continue
+        there = (inside >= 0) & (inside < len(points))
+        near, far = np.clip(inside, 0, len(points) - 1), np.clip(outside, 0, len(points) - 1)
+        glued = there & kind(near, _wordish)
+        if edge.isdigit():                                   # '0' of '0.6', '6' of '0.6', '1' of '1,000'
+            far_there = there & (outside >= 0) & (outside < len(points))
+            glued |= far_there & seps[near] & kind(far, str.isdigit)
+        keep &= ~glued
+    return keep
+
+
+def _token_ranges(text: str, starts: np.ndarray, target: str) -> np.ndarray:
+    """Every occurrence of target standing alone in text = " ".join(tokens), as the (first, last) token it touches:
+    (n, 2). starts[t] is where token t begins in text. "a bc d", target "c d" -> [[1, 2]]; "b 0.6", "0" -> none
     """
     at = _find_all(text, target)
+    at = at[_alone(text, at, target)]
     first = np.searchsorted(starts, at, side="right") - 1
     last = np.searchsorted(starts, at + len(target) - 1, side="right") - 1
     return np.stack([first, last], axis=1).astype(np.int64)
@@ -197,14 +243,28 @@ def _check_row(row: GoldenRow, docs: _Documents) -> tuple[str | None, str]:
     if not words(row.anchor):
         return None, (f"The anchor {row.anchor.strip()[:60]!r} holds no word, number or name an answer could be "
                       "checked against (only stopwords or symbols): copy the sentence that answers from the document.")
+    size = len("".join(row.anchor.split()))
+    if size < MIN_ANCHOR_CHARS:
+        return None, (f"The anchor {row.anchor.strip()!r} is {size} character{'s' * (size > 1)} long: an anchor "
+                      f"shorter than {MIN_ANCHOR_CHARS} characters is found in almost any chunk, so every search "
+                      "would count as a hit. Copy the sentence that answers from the document.")
     if not isinstance(row.doc, str) or not row.doc.strip():
         return None, "The document id is empty: write the id of the document that answers."
     doc_id, reason = docs.resolve(row.doc)
     if doc_id is None:
         return None, reason
     target = normalize(row.anchor)
-    if target in docs.text(doc_id):
+    text = docs.text(doc_id)
+    found = np.array([text.find(target)], dtype=np.int64)
+    if found[0] >= 0 and not _alone(text, found, target)[0]:      # the first match is inside a word: look further
+        found = _find_all(text, target)
+    if found[0] >= 0 and _alone(text, found, target).any():
         return doc_id, ""
+    found = found[found >= 0]
+    if len(found):
+        around = text[max(0, found[0] - 12):found[0] + len(target) + 12]
+        return None, (f"Anchor found in {doc_id!r} only inside longer words or numbers ({around!r}): copy whole "
+                      "words from the document.")
     if target.lower() in docs.text(doc_id, lower=True):
         return None, f"Anchor not found in {doc_id!r}: it appears only with different upper/lower case."
     return None, f"Anchor not found in {doc_id!r}: the document does not contain that text."
@@ -221,9 +281,15 @@ def _as_row(i: int, r) -> GoldenRow:
 
 
 def _validate(rows: tuple, docs: _Documents) -> tuple[list[GoldenRow], list[Problem]]:
-    valid, problems = [], []
+    valid, problems, asked = [], [], {}           # asked: a valid question, whitespace collapsed, casefolded -> row
     for i, row in enumerate(rows):
         doc_id, reason = _check_row(row, docs)
+        same = normalize(row.question).casefold() if not reason else ""
+        if same in asked:
+            reason = (f"The same question as row {asked[same] + 1}: it counts once. Remove this row, or reword it "
+                      "if it asks something else.")
+        elif not reason:
+            asked[same] = i
         if reason:
             problems.append(Problem(i, row.question if isinstance(row.question, str) else repr(row.question), reason))
         else:

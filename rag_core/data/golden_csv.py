@@ -6,7 +6,8 @@ documents are used). A bad row costs that row only, and its problem names the fi
 
 The CSV is read strictly, one record at a time, so that a quote opened and never closed is reported
 at the line where it opens and reading resumes on the next line, instead of the rest of the file
-vanishing into one field. A kind of problem met on more than a few rows is one sentence with the count
+vanishing into one field. A question asked again (whitespace and case aside) is said with both lines: it is kept,
+and `check_golden` counts it once. A kind of problem met on more than a few rows is one sentence with the count
 and the first rows (`problems.Problems`). Text after a closing quote ('"a" b') is read as the lenient
 reader does ('a b').
 
@@ -27,6 +28,7 @@ from rag_core.data.problems import Problems
 from rag_core.data.decode import decode_text
 from rag_core.data.files import read_bounded, usable_path
 from rag_core.data.limits import Limits, too_big
+from rag_core.text import normalize
 
 GOLDEN_COLUMNS = ("question", "doc", "anchor")
 GOLDEN_HEADER = ",".join(GOLDEN_COLUMNS)
@@ -45,13 +47,18 @@ def read_golden_csv(data: bytes | str, name: str = "golden.csv",
     columns = _header(records, name, problems) if text is not None else None
     if columns is None:
         return [], _grouped(problems)
-    rows = []
+    rows, asked = [], {}                  # asked: question, whitespace collapsed and casefolded -> its first line
     for first, last, cells, problem in records:
         if problem:
             problems.append(problem)
         elif any(c.strip() for c in cells):
             row = _row(cells, columns, f"{name} line {first}", problems)
             rows += [row] if row else []
+            same = normalize(row.question).casefold() if row else None
+            if same in asked:
+                problems.append(f"{name} line {first}: the same question as line {asked[same]}; it counts once.")
+            elif row:
+                asked[same] = first
             if last > first and _swallowed(cells):
                 problems.append(f"{name} line {first}: this row runs on to line {last} inside quotes, over lines "
                                 f"that look like rows of their own; if a closing quote is missing on line {first}, "

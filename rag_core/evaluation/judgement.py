@@ -113,7 +113,7 @@ def judge_answer(answer: str, spans: list, span_ids, index, expected_doc: str | 
         where = "; ".join(f"S{n} comes from {doc} ({status})" for n, doc, status in wrong)
         other_doc = expected_doc is not None and any(doc != expected_doc for _, doc, _ in wrong)
         want = (f"the document that holds the answer is {expected_doc}" if other_doc
-                else f"only {', '.join(trusted)} documents are trusted")
+                else f"only {', '.join(trusted)} documents are trusted" if trusted else "no status is trusted")
         return Judgement("wrong source", f"The answer is grounded, but {where}, and {want}: it faithfully quotes "
                                          "the wrong page.", strict, sources=sources, **extra)
     if expected_doc is None:

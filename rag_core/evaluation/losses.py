@@ -98,11 +98,11 @@ def stage_of(held: bool, allowed_holds: bool, rank_before: int | None, rank: int
 
 
 def setup_workbench(wb: Workbench, setup: Setup) -> Workbench:
-    """The workbench that retrieves as the setup says: `wb` itself, or wb.using(**options) for retrieval options."""
-    if not setup.retrieval:
-        return wb
+    """The workbench that retrieves and judges as the setup says: `wb` itself, or wb.using(**options) for retrieval
+    options, trusting the setup's trusted statuses when it names them."""
     try:
-        return wb.using(**typed_options(setup.options, wb.using))
+        wb = wb.trusting(setup.trusted) if setup.trusted is not None else wb
+        return wb.using(**typed_options(setup.options, wb.using)) if setup.retrieval else wb
     except (TypeError, ValueError) as e:
         raise ValueError(f"Setup {setup.name!r}: {e}") from None
 

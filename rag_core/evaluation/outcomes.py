@@ -30,8 +30,9 @@ PIPELINE_CANDIDATES, PIPELINE_FINAL = 20, 3      # the article's pipeline: 20 ca
 
 
 def filters(wb: Workbench) -> tuple:
-    """The article's two settings as (label, allowed statuses): no filter, and only the trusted statuses."""
-    return (("no filter", None), ("status = " + ", ".join(wb.trusted), set(wb.trusted)))
+    """The article's two settings as (label, allowed statuses): no filter, and only the trusted statuses
+    ('status = current'; 'status = none trusted' when nothing is, which keeps no chunk)."""
+    return (("no filter", None), ("status = " + (", ".join(wb.trusted) or "none trusted"), set(wb.trusted)))
 
 
 def frame(rows, wb: Workbench) -> pd.DataFrame:

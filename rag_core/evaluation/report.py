@@ -6,7 +6,8 @@ Tables measured over golden questions need at least one valid question; without 
 leaves them out (the verifier's fixed cases remain) and `compute` refuses them with a sentence saying why.
 
 JSON schema: {"corpus": {name, documents, current, not_current, total_words, median_words, max_words,
-questions, valid_questions, excluded_questions, excluded: [{row, question, reason}]},
+questions, valid_questions, excluded_questions, trusted: [statuses], trust_note (null, or why nothing is trusted),
+excluded: [{row, question, reason}]},
 "setup": {retriever, reranker, rrf_k (hybrid only)}, "tables": {NAME: [row objects]}}; column names are those
 of `tables` (snake_case of the article's headers).
 
@@ -80,6 +81,7 @@ def no_questions(wb: Workbench, names) -> str:
 def corpus_summary(wb: Workbench) -> dict:
     row = T.corpus_sizes(wb).iloc[0].to_dict()
     return {"name": wb.corpus.name, **{k: _plain(v) for k, v in row.items()},
+            "trusted": list(wb.trusted), "trust_note": wb.trust_note(),
             "excluded": [{"row": p.row, "question": p.question, "reason": p.reason} for p in wb.check.problems]}
 
 
@@ -169,6 +171,10 @@ def to_markdown(wb: Workbench, frames: dict[str, pd.DataFrame]) -> str:
     if (wb.retriever, wb.reranker) != ("hashing", "lexical"):       # the article's setup goes without saying
         rrf = f" (reciprocal rank fusion of bm25 and minilm, constant {RRF_K})" if wb.retriever == "hybrid" else ""
         head.append(f"Retriever: {wb.retriever}{rrf}; reranker: {wb.reranker}.")
+    if c["trust_note"]:
+        head.append(inert(c["trust_note"]))
+    elif wb.trust_chosen:
+        head.append(f"Trusted statuses: {inert(', '.join(c['trusted']))}.")
     for p in c["excluded"]:
         head.append(f"- excluded: {inert(repr(p['question']))}: {inert(p['reason'])}")
     parts = ["\n".join(head)]

@@ -2,12 +2,13 @@
 
     s = parse_setup("small: size=80 overlap=16 rerank=off", base=default_setup(wb))
     s.to_text()       -> "small: chunker=fixed size=80 overlap=16 candidates=20 k=3 statuses=current rerank=off
-                          generator=scripted" (one line)
+                          generator=scripted trusted=current" (one line)
     s.link_params()   -> {"chunker": "fixed", "size": "80", "overlap": "16", "ask_candidates": "20", "ask_k": "3",
-                          "ask_statuses": "current", "ask_rerank": "0"}
+                          "ask_statuses": "current", "ask_rerank": "0", "trusted": "current"}
 
 Keys: chunker (fixed | structure | sentence), size, overlap, candidates, k, statuses (`all`, `none`, or names
-joined by `|`), rerank (on | off), generator (scripted | model), and every retrieval option that
+joined by `|`), rerank (on | off), generator (scripted | model), trusted (the statuses a green answer may come
+from: names joined by `|`, or `none`; left out: the workbench's), and every retrieval option that
 `Workbench.using(**options)` takes (a retriever, a reranker...): they are read from its signature, so a new
 option needs no change here. A new chunker kind without its size and overlap takes that kind's defaults
 (fixed 160/32, structure 160/0, sentence 4/1), as the sidebar does.
@@ -27,7 +28,7 @@ from rag_core.evaluation.workbench import ARTICLE_CHUNKER, Workbench
 from rag_core.retrieval.chunkers import KINDS, STRATEGY_DEFAULTS, ChunkerConfig
 
 GENERATORS = ("scripted", "model")
-CORE_KEYS = ("chunker", "size", "overlap", "candidates", "k", "statuses", "rerank", "generator")
+CORE_KEYS = ("chunker", "size", "overlap", "candidates", "k", "statuses", "rerank", "generator", "trusted")
 MAX_NAME = 40
 _ON, _OFF = ("on", "1", "true", "yes"), ("off", "0", "false", "no")
 
@@ -80,6 +81,7 @@ class Setup:
     rerank: bool = True                             # rerank the candidates before keeping k
     generator: str = "scripted"                     # "scripted" (offline, repeatable) or "model" (the configured one)
     retrieval: tuple = field(default=())            # ((option, value), ...) for Workbench.using, sorted by option
+    trusted: frozenset | None = None                # statuses a green answer may come from; None: the workbench's
 
     def __post_init__(self):
         name = self.name.strip() if isinstance(self.name, str) else self.name
@@ -97,9 +99,10 @@ class Setup:
         if self.k > self.candidates:
             raise ValueError(f"Setup {name!r}: cannot keep k={self.k} chunks out of {self.candidates} candidates: "
                              f"set candidates={self.k} or more, or a smaller k.")
-        if self.statuses is not None:
-            statuses = frozenset([self.statuses] if isinstance(self.statuses, str) else self.statuses)
-            object.__setattr__(self, "statuses", statuses)
+        for what in ("statuses", "trusted"):
+            value = getattr(self, what)
+            if value is not None:
+                object.__setattr__(self, what, frozenset([value] if isinstance(value, str) else value))
         if self.generator not in GENERATORS:
             raise ValueError(f"Setup {name!r}: generator must be scripted or model, got {self.generator!r}.")
         options = self.retrieval.items() if isinstance(self.retrieval, dict) else self.retrieval
@@ -118,19 +121,24 @@ class Setup:
         pairs = [("chunker", c.kind), ("size", c.size), ("overlap", c.overlap), ("candidates", self.candidates),
                  ("k", self.k), ("statuses", statuses), ("rerank", "on" if self.rerank else "off"),
                  ("generator", self.generator), *self.retrieval]
+        if self.trusted is not None:
+            pairs.append(("trusted", "|".join(sorted(self.trusted)) or "none"))
         return f"{self.name}: " + " ".join(f"{key}={shlex.quote(str(v))}" for key, v in pairs)
 
     def link_params(self, question: str | None = None, corpus_statuses=()) -> dict:
         """The dashboard's URL parameters that open Ask with this setup (and `question`, when given).
 
         A setup without a filter lists every status of the corpus (`corpus_statuses`), as Ask's widget has no
-        "all"; the generator stays out of links (the model is configured per session).
+        "all"; the trusted statuses go in `trusted` (the sidebar's choice); the generator stays out of links (the
+        model is configured per session).
         """
         statuses = sorted(self.statuses) if self.statuses is not None else list(corpus_statuses)
         params = {"chunker": self.chunker.kind, "size": str(self.chunker.size), "overlap": str(self.chunker.overlap),
                   "ask_candidates": str(self.candidates), "ask_k": str(self.k),
                   "ask_statuses": ",".join(statuses) or "-", "ask_rerank": "1" if self.rerank else "0",
                   **dict(self.retrieval)}
+        if self.trusted is not None:
+            params["trusted"] = ",".join(sorted(self.trusted)) or "-"
         if question is not None:
             params["ask_question"] = question
         return params
@@ -145,7 +153,8 @@ def default_setup(wb: Workbench | None = None, name: str = "default",
         return Setup(name, chunker, 20, 3, None, True, "scripted")
     names = retrieval_options()
     options = {o: getattr(wb, o) for o in names if isinstance(getattr(wb, o, None), str)}
-    return Setup(name, chunker, 20, 3, frozenset(wb.trusted), True, "scripted", tuple(options.items()))
+    return Setup(name, chunker, 20, 3, frozenset(wb.trusted), True, "scripted", tuple(options.items()),
+                 frozenset(wb.trusted))
 
 
 _NAME = re.compile(r"\s*([^:=]+?)\s*:(.*)\Z", re.S)
@@ -216,6 +225,10 @@ def _apply(base: Setup, name: str, given: dict) -> Setup:
         s = given["statuses"]
         names = [x.strip() for x in s.split("|") if x.strip()]
         changes["statuses"] = (None if s.lower() == "all" else frozenset() if s.lower() == "none" else frozenset(names))
+    if "trusted" in given:
+        s = given["trusted"]
+        names = [x.strip() for x in s.split("|") if x.strip()]
+        changes["trusted"] = frozenset() if s.lower() == "none" else frozenset(names)
     if "rerank" in given:
         r = given["rerank"].lower()
         if r not in _ON + _OFF:

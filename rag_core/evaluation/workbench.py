@@ -21,6 +21,10 @@ out the in-process index bound to it (`Index.on`), so the tables, Ask and compar
 and rankings are remembered per engine and database; the database URL (`connected`, else
 $OPENBOOK_DATABASE_URL) is not a retrieval option, so it never appears in a setup or a link.
 
+Trusted statuses: the ones chosen (`trusted=`, `trusting`), else `current` when the corpus has it, else none.
+A corpus without a `current` document trusts nothing until someone chooses (a drafts-only upload never gives a
+green answer by default); `trust_note` says so in plain words, and the status filter then keeps nothing.
+
 Left out on purpose: saving indexes (they are rebuilt from the corpus and the cached vectors).
 """
 from __future__ import annotations
@@ -55,10 +59,8 @@ class Workbench:
         self.corpus = corpus
         self.tc = TokenizedCorpus(corpus)
         self.check: GoldenCheck = check_golden(list(golden_rows), corpus, self.tc.tokens)
-        statuses = corpus.statuses
-        # statuses the filter keeps: "current" when the corpus has it, else its first status
-        trusted = (trusted,) if isinstance(trusted, str) else trusted
-        self.trusted = tuple(trusted) if trusted else (("current",) if "current" in statuses else statuses[:1])
+        self.trusted = trusted_statuses(corpus.statuses, trusted)   # what the filter keeps and green may come from
+        self.trust_chosen = trusted is not None                      # False: the default rule decided
         self.retriever, self.reranker, self.engine = retriever, reranker, engine
         self.database_url = database_url     # for the postgres engines; None: $OPENBOOK_DATABASE_URL
         self.on_progress = on_progress       # told how many chunks are left while the trained encoder works
@@ -88,6 +90,28 @@ class Workbench:
         sibling.retriever, sibling.reranker, sibling.engine = retriever, reranker, engine
         sibling.on_progress = on_progress
         return sibling
+
+    def trusting(self, statuses) -> "Workbench":
+        """A sibling trusting these statuses (None: the default rule); memos shared (rankings are kept per allowed
+        set, so a ranking of one trust is never served for another)."""
+        trusted = trusted_statuses(self.corpus.statuses, statuses)
+        if (trusted, statuses is not None) == (self.trusted, self.trust_chosen):
+            return self
+        sibling = copy.copy(self)
+        sibling.trusted, sibling.trust_chosen = trusted, statuses is not None
+        return sibling
+
+    def trust_note(self) -> str | None:
+        """What a page or a report says when nothing is trusted (None when something is): which statuses exist,
+        that none is trusted, and what that does to the figures. Where to choose is the caller's to add."""
+        if self.trusted:
+            return None
+        have = ", ".join(self.corpus.statuses)
+        why = ("no status is chosen as trusted" if self.trust_chosen else
+               "no document has the status 'current', and no status is chosen as trusted yet")
+        return (f"Nothing is trusted: {why}. This dataset's statuses: {have}. Until some are trusted, no answer is "
+                "green (a grounded answer is 'wrong source') and the status filter keeps nothing: every figure with "
+                "the filter is 0.")
 
     def connected(self, url: str | None) -> "Workbench":
         """A sibling whose postgres engines use this database (None: $OPENBOOK_DATABASE_URL); memos shared."""
@@ -289,3 +313,19 @@ class Workbench:
         pairs = np.concatenate(pairs) if pairs else np.zeros((0, 2), dtype=np.int64)
         held = occurrences_held(ix.start[mine], ix.end[mine], pairs)
         return list(map(tuple, pairs.tolist())), set(map(tuple, pairs[~held].tolist()))
+
+
+def trusted_statuses(statuses, chosen=None) -> tuple:
+    """The statuses a corpus with `statuses` trusts: the chosen ones (a name or names, each a status of the corpus),
+    else 'current' when it has it, else none (a drafts-only corpus trusts nothing until someone chooses).
+
+    ('current', 'draft'), None -> ('current',);  ('draft',), None -> ();  ('draft', 'old'), 'old' -> ('old',)
+    """
+    if chosen is None:
+        return ("current",) if "current" in statuses else ()
+    chosen = (chosen,) if isinstance(chosen, str) else tuple(chosen)
+    unknown = [s for s in chosen if s not in statuses]
+    if unknown:
+        raise ValueError(f"No document has the status {', '.join(map(repr, unknown))}: trust some of "
+                         f"{', '.join(map(repr, statuses))}, or none.")
+    return tuple(dict.fromkeys(chosen))
