@@ -2,7 +2,9 @@
 
 A row is valid when its question can be searched (a word the tokenizer keeps, at most
 MAX_QUESTION_CHARS characters), its doc names a document, and its anchor appears literally in that
-document after whitespace is collapsed on both sides. An invalid row is never an assert: it is
+document after whitespace is collapsed on both sides. A row may carry an answer key (`answer`): the words of
+the anchor that answer the question ("0.6" of "Optional arg cutoff (default 0.6)"), found in the anchor the same
+way; without one the anchor is the key (`GoldenRow.key`). An invalid row is never an assert: it is
 reported with its reason and excluded from every metric, and the count excluded travels with every result.
 
     check_golden([GoldenRow("q?", "math", "evaluates to zero")], corpus).valid  -> the rows that count
@@ -43,6 +45,15 @@ class GoldenRow(NamedTuple):
     question: str   # as a user would type it
     doc: str        # id of the document that answers
     anchor: str     # literal string of that document that contains the answer
+    answer: str = ""    # the answer key: the words of the anchor that answer ("0.6"); "" = the whole anchor
+
+    @property
+    def key(self) -> str:
+        """What an answer must state to be right: the answer key, or the anchor when the row has none.
+
+        GoldenRow("q?", "difflib", "Optional arg cutoff (default 0.6)", "0.6").key -> "0.6"
+        """
+        return self.answer if isinstance(self.answer, str) and self.answer.strip() else self.anchor
 
 
 @dataclass(frozen=True)
@@ -64,10 +75,10 @@ class GoldenCheck:
         return len(self.problems)
 
     def frame(self):
-        """One row per question: question, doc, anchor, valid, reason."""
+        """One row per question: question, doc, anchor, answer key, valid, reason."""
         import pandas as pd
         reasons = {p.row: p.reason for p in self.problems}
-        return pd.DataFrame([{"question": r.question, "doc": r.doc, "anchor": r.anchor,
+        return pd.DataFrame([{"question": r.question, "doc": r.doc, "anchor": r.anchor, "answer key": r.key,
                               "valid": i not in reasons, "reason": reasons.get(i, "")}
                              for i, r in enumerate(self.rows)])
 
@@ -77,7 +88,7 @@ def load_golden(which: str = "article") -> list[GoldenRow]:
     if which not in GOLDEN_FILES:
         raise ValueError(f"Unknown golden set {which!r}: use one of {', '.join(GOLDEN_FILES)}.")
     rows = json.loads(GOLDEN_FILES[which].read_text(encoding="utf-8"))["questions"]
-    return [GoldenRow(r["question"], r["doc"], r["anchor"]) for r in rows]
+    return [GoldenRow(r["question"], r["doc"], r["anchor"], r.get("answer", "")) for r in rows]
 
 
 def _find_all(text: str, target: str) -> np.ndarray:
@@ -204,19 +215,43 @@ def _check_row(row: GoldenRow, docs: _Documents) -> tuple[str | None, str]:
         return None, reason
     target = normalize(row.anchor)
     if target in docs.text(doc_id):
-        return doc_id, ""
+        return doc_id, _key_problem(row)
     if target.lower() in docs.text(doc_id, lower=True):
         return None, f"Anchor not found in {doc_id!r}: it appears only with different upper/lower case."
     return None, f"Anchor not found in {doc_id!r}: the document does not contain that text."
 
 
+def _key_problem(row: GoldenRow) -> str:
+    """Why a row's answer key does not count, or "" (none, or found in the anchor as the anchor is in its document).
+
+    GoldenRow("q?", "d", "evaluates to zero when k > n", "zero when k < n") -> "The answer key 'zero when k < n' is
+    not in the anchor: ..."
+    """
+    if row.answer is None or row.answer == "":
+        return ""
+    if not isinstance(row.answer, str):
+        return f"The answer key must be text, got {type(row.answer).__name__}."
+    key, anchor = normalize(row.answer), normalize(row.anchor)
+    if not key:
+        return ""
+    if not words(key) and not any(ch.isdigit() for ch in key):
+        return (f"The answer key {key[:60]!r} holds no word, number or name an answer could be checked against: "
+                "copy the words of the anchor that answer the question.")
+    if key in anchor:
+        return ""
+    if key.lower() in anchor.lower():
+        return f"The answer key {key[:60]!r} is in the anchor only with different upper/lower case: copy it exactly."
+    return (f"The answer key {key[:60]!r} is not in the anchor {anchor[:60]!r}: the key must be words of the anchor "
+            "that answer the question (or leave it empty to use the whole anchor).")
+
+
 def _as_row(i: int, r) -> GoldenRow:
     """A golden row from a (question, doc, anchor) triple or such a dict, or a ValueError naming the row."""
-    if isinstance(r, dict) and set(GoldenRow._fields) <= set(r):
-        return GoldenRow(*(r[f] for f in GoldenRow._fields))
-    if isinstance(r, (str, bytes, dict)) or not hasattr(r, "__len__") or len(r) != 3:
+    if isinstance(r, dict) and set(GoldenRow._fields[:3]) <= set(r):
+        return GoldenRow(*(r[f] for f in GoldenRow._fields[:3]), r.get("answer", ""))
+    if isinstance(r, (str, bytes, dict)) or not hasattr(r, "__len__") or len(r) not in (3, 4):
         raise ValueError(f"Golden row {i + 1} is {r!r:.80}: each row needs three fields, "
-                         f"(question, document id, anchor).")
+                         f"(question, document id, anchor), and may have a fourth, the answer key.")
     return GoldenRow(*r)
 
 
