@@ -133,7 +133,7 @@ def test_a_negation_with_any_apostrophe_contradicts(negated):
 
 
 @pytest.mark.parametrize("answer", ["It isn't true that the default cutoff is 0.6 [S1].",
-                                    "The cutoff is 0.6 unless you pass another [S1].",
+                                    "fmean raises a StatisticsError unless the input is empty [S1].",
                                     "It raises StatisticsError for non-empty input [S1]."])
 def test_wide_negations_unless_non_and_isnt_true(answer):
     key, anchor = ("empty, it raises a StatisticsError", FM) if "Statistics" in answer else ("0.6", CUT)
@@ -154,6 +154,24 @@ def test_every_antonym_swapped_contradicts_and_both_alternatives_too(a, b):
     assert check_key(f"It is the {b} one [S1].", key).right is False
     assert check_key(f"It is the {a} or the {b} one [S1].", key).right is False
     assert check_key(f"It is the {a} one, not the {b} [S1].", key).right is True
+
+
+@pytest.mark.parametrize("answer", ["The cutoff is 0.6 unless you pass another [S1].",
+                                    "'*' matches every file unless its name starts with a dot [S1]."])
+def test_a_word_followed_by_unless_counts_neither_way(answer):
+    key, anchor = ("0.6", CUT) if "cutoff" in answer else ("not matched by '*'", GL)
+    assert check_key(answer, key, anchor).right is True
+
+
+@pytest.mark.parametrize("answer,key,anchor", [
+    ("fmean returns 0.0 instead of raising a StatisticsError when empty [S1].", "empty, it raises a StatisticsError", FM),
+    ("It uses 0.9 rather than 0.6 [S1].", "0.6", CUT),
+    ("It is deleted only with delete=True; the default is False [S1].", "deleted (default True)", NT),
+    ("It produces 8/6 unreduced, not 4/3 [S1].", "4/3", FR),
+    ("The average speed is 48 or 50 km/hr [S1].", "48.0", HM),
+])
+def test_instead_of_rather_than_an_opposite_value_a_negated_fraction_and_alternatives(answer, key, anchor):
+    assert check_key(answer, key, anchor).right is False
 
 
 def test_a_yes_no_question_answered_no_agrees_with_a_negative_key():

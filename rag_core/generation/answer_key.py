@@ -41,7 +41,7 @@ from typing import NamedTuple
 from rag_core.generation import claims
 from rag_core.generation.answer_forms import COMPARISON, FRACTION, calls, comparisons, fractions, pairs, symbols
 from rag_core.generation.inflect import fold, folded_words, words_of
-from rag_core.generation.negation import NEGATIONS, WINDOW, negated_at, tokens
+from rag_core.generation.negation import NEGATIONS, WINDOW, negated_at, tokens, uncertain_at
 from rag_core.generation.verifier import strip_citations
 from rag_core.text import normalize, words
 
@@ -97,6 +97,12 @@ def _number_places(text: str, literal: str) -> list[int]:
     return [m.start() for m in re.finditer(r"(?<![\w.])" + re.escape(literal) + r"(?![\w]|\.\d)", text)]
 
 
+def _fraction_places(text: str, literal: str) -> list[int]:
+    """Where a fraction is written as the key writes it: "4/3" in "not 4/3", "4 / 3"."""
+    a, b = literal.split("/")
+    return [m.start() for m in re.finditer(rf"(?<![\w./]){a}\s*/\s*{b}(?![\w/]|\.\d)", text)]
+
+
 def _name_places(text: str, name: str) -> list[int]:
     return [m.start() for m in re.finditer(r"(?<![\w.])" + re.escape(name) + r"(?!\w)", text)]
 
@@ -112,6 +118,7 @@ class _Key:
         self.context = context
         bare = FRACTION.sub(" ", self.text)
         self.fractions = fractions(self.text)
+        self.fraction_literals = [f"{a}/{b}" for a, b in FRACTION.findall(self.text)]
         self.numbers = [(lit, v) for lit, v in claims.numbers(bare)]
         self.names = claims.names(self.text)
         self.words = key_words(self.text)
@@ -204,20 +211,22 @@ def _rival_value(text, k: _Key, have, stems, said_cmp):
             return (f"it says {f.numerator}/{f.denominator}{' (the inverse)' if inverse else ''} where the golden "
                     f"answer says {shown}", [f"{f.numerator}/{f.denominator}"])
     fraction_parts = {Decimal(x) for pair in FRACTION.findall(text) for x in pair}
+    keyed = [x for x, v in have.numbers if v in key_values] + [x for x, v in k.numbers if isinstance(v, Decimal)]
     for lit, v in have.numbers:
         if not isinstance(v, Decimal) or v in key_values or v in k.known or v in fraction_parts or \
                 any(abs(Fraction(v) - f) < Fraction(1, 10 ** 9) for f in k.fractions):     # "four thirds"
             continue
         for p in _number_places(text, lit):
-            if _alternative(text, p, lit, k) or _after_subject(text, p, k):
+            if _alternative(text, p, lit, keyed) or _after_subject(text, p, k):
                 return f"it says {lit} where the golden answer says {shown}", [lit]
     return None
 
 
-def _alternative(text: str, p: int, lit: str, k: _Key) -> bool:
-    """Whether the number at p is offered as an alternative to a key value: "0.6 or 0.9", "0.9 or 0.6"."""
+def _alternative(text: str, p: int, lit: str, keyed: list) -> bool:
+    """Whether the number at p is offered as an alternative to a key value (as the answer or the key writes it):
+    "0.6 or 0.9", "0.9 or 0.6", "48 or 50" for the key 48.0."""
     near = text[max(0, p - 30):p + len(lit) + 30]
-    keys = "|".join(re.escape(x) for x, v in k.numbers if isinstance(v, Decimal)) or r"(?!)"
+    keys = "|".join(re.escape(x) for x in sorted(set(keyed), key=len, reverse=True)) or r"(?!)"
     return bool(re.search(rf"(?:{keys})[)\]'\"]*\s*,?\s*(?:or|either)\s+{re.escape(lit)}(?![\w.])|"
                           rf"(?<![\w.]){re.escape(lit)}\s*,?\s*(?:or|either)\s+(?:{keys})(?![\w]|\.\d)", near))
 
@@ -262,11 +271,13 @@ def _negation(text, k: _Key, have, stems, said_cmp):
     elements += [(lit, _number_places(text, lit2), _number_places(k.context, lit))
                  for lit, v in k.numbers for lit2, v2 in have.numbers if v2 == v]
     elements += [(n, _name_places(text, n), _name_places(k.context, n)) for n in k.names]
+    elements += [(f, _fraction_places(text, f), _fraction_places(k.context, f)) for f in k.fraction_literals]
     if not elements and k.symbols:            # a key of symbols only: "'-' instead of '+'" negated at its first
         first = k.symbols[0]
         elements = [(first, [m.start() for m in re.finditer(re.escape(first), text)],
                      [m.start() for m in re.finditer(re.escape(first), k.context)])]
     for what, places, key_places in elements:
+        places = [p for p in places if not uncertain_at(text, p)]          # "0.6 unless you pass another"
         if not places:
             continue
         key_negated = k.negated(key_places)
@@ -300,7 +311,29 @@ def _antonym(text, k: _Key, have, stems, said_cmp):
                 other = o if s == w else w
                 if other in near and "or" in near[:near.index(other)]:
                     return f"it offers both alternatives, {_shown(k, w)} and its opposite", [w, o]
+        for p in _word_places(text, o):                     # "the default is False" for "default True"
+            if not negated_at(text, p) and _after_key_word(text, p, k, w):
+                return f"it says the opposite of {_shown(k, w)}", [o]
     return None
+
+
+def _after_key_word(text: str, p: int, k: _Key, own: str) -> bool:
+    """Whether another word of the key stands among the WINDOW words before position p, in the same phrase:
+    "the default is False" for the key "deleted (default True)"."""
+    seen = 0
+    for t in reversed([t for _, t in tokens(text[max(0, p - 200):p])]):
+        if not t[:1].isalnum():
+            if t in ("'", '"', "="):
+                continue
+            return False
+        if t.lower() in ("but", "and", "or", "rather", "instead", "not"):
+            return False
+        if any(s in k.words and s not in (own, _OPPOSITE.get(own)) for _, s in words_of(t)):
+            return True
+        seen += 1
+        if seen >= WINDOW:
+            return False
+    return False
 
 
 def _retraction(text, k: _Key, have, stems, said_cmp):

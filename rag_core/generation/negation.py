@@ -6,8 +6,9 @@
     negated_at("non-empty", 4) -> True;  negated_at("it matches unless hidden", 3) -> True
 
 A negation counts within the WINDOW words before a word in the same phrase (a comma, a bracket, a colon, a dash,
-"but", "and", "or" end a phrase), as "non-" right before it, or anywhere in its sentence for "unless" and "isn't
-true" / "not the case". Negations: not, no, never, nothing, neither, nor, without, cannot, nobody, nowhere, and
+"but", "and", "or" end a phrase; "instead of" and "rather than" negate what follows), as "non-" right before it,
+before it in its sentence for "unless", and anywhere in its sentence for "isn't true" / "not the case". A word
+followed by "unless" in its sentence is uncertain (`uncertain_at`): "it matches unless ..." says both. Negations: not, no, never, nothing, neither, nor, without, cannot, nobody, nowhere, and
 any word ending in n't (the caller puts one apostrophe for ’ ‘ ʼ ´ ` ′), with the common spellings without one
 ("dont", "isnt").
 
@@ -24,8 +25,9 @@ _CONTRACTED = re.compile(r"^(?:\w+n't|isnt|arent|doesnt|dont|cant|wont|wasnt|wer
 _PHRASE_END = re.compile(r"[,;:()\[\]{}.!?\u2014\u2013]|\s-\s")                  # what a negation does not cross
 _PHRASE_WORDS = frozenset("but and or rather instead whereas while although though yet so".split())
 _SENTENCE = re.compile(r"(?:[^.;!?\u2014\u2013]|[.!?](?=\S))+")     # how far "unless" and "isn't true" reach
-_WIDE = re.compile(r"\bunless\b|\b(?:is|was|are)\s*n't\s+(?:true|correct|right|the\s+case)\b"
-                   r"|\bnot\s+(?:true|correct|the\s+case)\b", re.I)
+_WIDE_TRUE = re.compile(r"\b(?:is|was|are)\s*n't\s+(?:true|correct|right|the\s+case)\b"
+                        r"|\bnot\s+(?:true|correct|the\s+case)\b", re.I)
+_UNLESS = re.compile(r"\bunless\b", re.I)
 WINDOW = 4                      # words before a key word that a negation may stand in
 _TOKEN = re.compile(r"[\w']+(?:[.-]\w+)*|[^\w\s]")
 
@@ -39,23 +41,41 @@ def is_negation(token: str) -> bool:
     return t in NEGATIONS or bool(_CONTRACTED.match(t))
 
 
+def _sentence_of(text: str, pos: int) -> re.Match | None:
+    return next((m for m in _SENTENCE.finditer(text) if m.start() <= pos < max(m.end(), pos + 1)), None)
+
+
 def negated_at(text: str, pos: int) -> bool:
-    """Whether the word at text[pos:] is negated: a negation among the WINDOW words before it in its phrase, "non-"
-    right before it, or "unless" / "isn't true" in its sentence.
+    """Whether the word at text[pos:] is negated: a negation among the WINDOW words before it in its phrase ("instead
+    of" and "rather than" too), "non-" right before it, "unless" before it in its sentence, or "isn't true" in it.
 
     negated_at("are not matched", 8) -> True;  negated_at("is 0.6, not 0.9", 3) -> False
+    negated_at("returns 0.0 instead of raising", 26) -> True
     """
     if text[max(0, pos - 4):pos].lower() in ("non-", "non "):
         return True
-    before = [t for _, t in tokens(text[max(0, pos - 200):pos])]
+    before = [t.lower() for _, t in tokens(text[max(0, pos - 200):pos])]
     seen = 0
-    for t in reversed(before):
-        if _PHRASE_END.fullmatch(t) or t.lower() in _PHRASE_WORDS:
+    for i in range(len(before) - 1, -1, -1):
+        t = before[i]
+        if i and (before[i - 1], t) in (("instead", "of"), ("rather", "than")):
+            return True
+        if _PHRASE_END.fullmatch(t) or t in _PHRASE_WORDS:
             break
         if is_negation(t):
             return True
         seen += 1
         if seen >= WINDOW:
             break
-    sentence = next((m for m in _SENTENCE.finditer(text) if m.start() <= pos < max(m.end(), pos + 1)), None)
-    return bool(sentence and _WIDE.search(sentence[0]))
+    sentence = _sentence_of(text, pos)
+    if sentence is None:
+        return False
+    head = sentence[0][:pos - sentence.start()]
+    return bool(_WIDE_TRUE.search(sentence[0]) or _UNLESS.search(head))
+
+
+def uncertain_at(text: str, pos: int) -> bool:
+    """Whether "unless" follows the word at text[pos:] in its sentence: "'*' matches files unless they start with a
+    dot" neither states nor denies that '*' matches; the rule counts such a word neither way."""
+    sentence = _sentence_of(text, pos)
+    return bool(sentence and _UNLESS.search(sentence[0][pos - sentence.start():]))
