@@ -58,7 +58,7 @@ def outcome_row(wb: Workbench, chunker: ChunkerConfig, q: int, ids, generate=scr
            "outcome": outcome(v, ids, ix, row.doc),
            "cited_doc": ix.doc_id(ids[cited[0] - 1]) if v.verdict == "anchored" else "",
            "anchor_in_spans": bool(wb.holders(chunker)[q] & set(ids)), "reason": v.reason}
-    if mode == "strict":                 # a user reads it: the judgement, green only for the anchor stated
+    if mode == "strict":                 # a user reads it: the judgement, green only for the answer key stated
         j = judge_answer(answer, spans, ids, ix, row.doc, row.anchor, wb.trusted, with_article=False, verdict=v,
                          key=row.key, question=row.question)
         out.update(outcome=j.outcome, reason=j.sentence)
