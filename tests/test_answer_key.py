@@ -228,3 +228,12 @@ def test_generated_wrong_answers_from_every_key_are_never_green(which):
             assert got.right is not True, (wrong, row.key)
             tried += 1
     assert tried >= 40
+
+
+def test_an_uploads_answer_in_other_words_is_not_confirmed_without_a_key_and_right_with_one():
+    """The issue's upload: 'Employees get 25 vacation days a year' against an anchor with more words."""
+    anchor = "Every full-time employee gets 25 vacation days a year."
+    answer = "Employees get 25 vacation days a year [S1]."
+    assert check_key(answer, anchor, anchor).right is None              # no key: the whole anchor, 'full-time' lacks
+    assert check_key(answer, "25 vacation days a year", anchor).right is True
+    assert check_key("Employees get 20 vacation days a year [S1].", "25 vacation days a year", anchor).right is False

@@ -36,7 +36,8 @@ def test_on_the_right_document_three_outcomes_answered_wrong_answer_not_confirme
     assert right.outcome == "answered" and right.tone == "green" and right.key.right is True
     wrong = judged(f"The default cutoff is 3 [S{n}].")
     assert wrong.verdict.verdict == "anchored" and wrong.outcome == "wrong answer" and wrong.tone == "red"
-    assert "it says 3 where the golden answer says 0.6" in wrong.sentence and ANCHOR in wrong.sentence
+    assert "it says 3 where the golden answer says 0.6" in wrong.sentence
+    assert f"S{n} says: '{ANCHOR}'" in wrong.sentence                         # what the span says
     grey = judged(f"Close matches are returned [S{n}].")
     assert grey.outcome == "not confirmed" and grey.tone == "gray" and "'0.6'" in grey.sentence
     assert "may be right in other words" in grey.sentence

@@ -132,7 +132,9 @@ def judge_answer(answer: str, spans: list, span_ids, index, expected_doc: str | 
     check = check_key(answer, key if key else anchor, anchor, question)
     where = f"Grounded in {_spans(cited)}, from {expected_doc}, the document that holds the answer"
     if check.right is False:
-        says = f" The document says: '{_short(anchor)}'." if anchor else ""
+        holder = next((n for n in cited if anchor and " ".join(anchor.split()) in " ".join(spans[n - 1].split())), None)
+        says = (f" S{holder} says: '{_short(anchor)}'." if holder else
+                f" The document says: '{_short(anchor)}'." if anchor else "")
         return Judgement("wrong answer", f"{where}, but it contradicts the golden answer: {check.contradiction}."
                                          f"{says}", strict, key=check, sources=sources, **extra)
     if check.right is None:
