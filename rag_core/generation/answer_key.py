@@ -172,7 +172,7 @@ def check_key(answer: str, key: str, anchor: str | None = None, question: str | 
         (found if have.has_name(n) else missing).append(n)
     said_words = [w for w in k.words]
     for w in said_words:
-        (found if w in stems else missing).append(w)
+        (found if w in stems else missing).append(_shown(k, w).strip("'"))      # as the key writes it
     said_cmp = comparisons(text)
     for c in k.comparisons:
         (found if c in said_cmp else missing).append(" ".join(c))
