@@ -237,3 +237,15 @@ def test_an_uploads_answer_in_other_words_is_not_confirmed_without_a_key_and_rig
     assert check_key(answer, anchor, anchor).right is None              # no key: the whole anchor, 'full-time' lacks
     assert check_key(answer, "25 vacation days a year", anchor).right is True
     assert check_key("Employees get 20 vacation days a year [S1].", "25 vacation days a year", anchor).right is False
+
+
+@pytest.mark.parametrize("answer", ["The default cutoff is 0.6 and " * 4000 + "[S1].",
+                                    "not matched by '*' unless " * 4000, "1 2 3 4 5 6 7 8 9 " * 6000])
+def test_a_long_hostile_answer_is_read_in_linear_time(answer):
+    """Each occurrence used to search the whole answer for its sentence: 120 KB took minutes; now about a second.
+    The budget is generous for a busy machine."""
+    import time
+    start = time.perf_counter()
+    for key, anchor in (("0.6", CUT), ("not matched by '*'", GL)):
+        check_key(answer, key, anchor)
+    assert time.perf_counter() - start < 30

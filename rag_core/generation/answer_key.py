@@ -33,6 +33,7 @@ the sentence says "isn't true".
 """
 from __future__ import annotations
 
+import itertools
 import re
 from decimal import Decimal
 from fractions import Fraction
@@ -89,22 +90,30 @@ def key_words(key: str) -> list[str]:
     return list(dict.fromkeys(kept))
 
 
+PLACES = 20                     # occurrences of a key word, number or name read for negations (the first ones)
+RIVALS = 200                    # distinct numbers of an answer read as rival values (the first ones)
+
+
+def _first(found, n: int = PLACES) -> list[int]:
+    return [m.start() for m in itertools.islice(found, n)]
+
+
 def _word_places(text: str, stem: str) -> list[int]:
-    return [p for p, s in words_of(text) if s == stem]
+    return list(itertools.islice((p for p, s in words_of(text) if s == stem), PLACES))
 
 
 def _number_places(text: str, literal: str) -> list[int]:
-    return [m.start() for m in re.finditer(r"(?<![\w.])" + re.escape(literal) + r"(?![\w]|\.\d)", text)]
+    return _first(re.finditer(r"(?<![\w.])" + re.escape(literal) + r"(?![\w]|\.\d)", text))
 
 
 def _fraction_places(text: str, literal: str) -> list[int]:
     """Where a fraction is written as the key writes it: "4/3" in "not 4/3", "4 / 3"."""
     a, b = literal.split("/")
-    return [m.start() for m in re.finditer(rf"(?<![\w./]){a}\s*/\s*{b}(?![\w/]|\.\d)", text)]
+    return _first(re.finditer(rf"(?<![\w./]){a}\s*/\s*{b}(?![\w/]|\.\d)", text))
 
 
 def _name_places(text: str, name: str) -> list[int]:
-    return [m.start() for m in re.finditer(r"(?<![\w.])" + re.escape(name) + r"(?!\w)", text)]
+    return _first(re.finditer(r"(?<![\w.])" + re.escape(name) + r"(?!\w)", text))
 
 
 class _Key:
@@ -212,7 +221,7 @@ def _rival_value(text, k: _Key, have, stems, said_cmp):
                     f"answer says {shown}", [f"{f.numerator}/{f.denominator}"])
     fraction_parts = {Decimal(x) for pair in FRACTION.findall(text) for x in pair}
     keyed = [x for x, v in have.numbers if v in key_values] + [x for x, v in k.numbers if isinstance(v, Decimal)]
-    for lit, v in have.numbers:
+    for lit, v in itertools.islice(dict.fromkeys(have.numbers), RIVALS):
         if not isinstance(v, Decimal) or v in key_values or v in k.known or v in fraction_parts or \
                 any(abs(Fraction(v) - f) < Fraction(1, 10 ** 9) for f in k.fractions):     # "four thirds"
             continue
@@ -269,7 +278,7 @@ def _swapped(text, k: _Key, have, stems, said_cmp):
 def _negation(text, k: _Key, have, stems, said_cmp):
     elements = [(w, _word_places(text, w), _word_places(k.context, w)) for w in k.words if w in stems]
     elements += [(lit, _number_places(text, lit2), _number_places(k.context, lit))
-                 for lit, v in k.numbers for lit2, v2 in have.numbers if v2 == v]
+                 for lit, v in k.numbers for lit2, v2 in dict.fromkeys(have.numbers) if v2 == v]
     elements += [(n, _name_places(text, n), _name_places(k.context, n)) for n in k.names]
     elements += [(f, _fraction_places(text, f), _fraction_places(k.context, f)) for f in k.fraction_literals]
     if not elements and k.symbols:            # a key of symbols only: "'-' instead of '+'" negated at its first
@@ -337,7 +346,7 @@ def _after_key_word(text: str, p: int, k: _Key, own: str) -> bool:
 
 
 def _retraction(text, k: _Key, have, stems, said_cmp):
-    for m in _RETRACTION.finditer(text):
+    for m in itertools.islice(_RETRACTION.finditer(text), 5):
         before = text[:m.start()]
         said = folded_words(before)
         if any(w in said for w in k.words) or any(n in before for n in k.names) or \

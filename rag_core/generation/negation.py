@@ -41,8 +41,15 @@ def is_negation(token: str) -> bool:
     return t in NEGATIONS or bool(_CONTRACTED.match(t))
 
 
-def _sentence_of(text: str, pos: int) -> re.Match | None:
-    return next((m for m in _SENTENCE.finditer(text) if m.start() <= pos < max(m.end(), pos + 1)), None)
+REACH = 1000                    # characters either side of a word searched for its sentence (time stays linear)
+
+
+def _sentence_of(text: str, pos: int) -> tuple[str, str]:
+    """(the sentence around text[pos] up to it, the rest of it), within REACH characters either side."""
+    lo = max(0, pos - REACH)
+    window = text[lo:pos + REACH]
+    m = next((m for m in _SENTENCE.finditer(window) if m.start() <= pos - lo < max(m.end(), pos - lo + 1)), None)
+    return (m[0][:pos - lo - m.start()], m[0][pos - lo - m.start():]) if m else ("", "")
 
 
 def negated_at(text: str, pos: int) -> bool:
@@ -67,15 +74,11 @@ def negated_at(text: str, pos: int) -> bool:
         seen += 1
         if seen >= WINDOW:
             break
-    sentence = _sentence_of(text, pos)
-    if sentence is None:
-        return False
-    head = sentence[0][:pos - sentence.start()]
-    return bool(_WIDE_TRUE.search(sentence[0]) or _UNLESS.search(head))
+    head, rest = _sentence_of(text, pos)
+    return bool(_WIDE_TRUE.search(head + rest) or _UNLESS.search(head))
 
 
 def uncertain_at(text: str, pos: int) -> bool:
     """Whether "unless" follows the word at text[pos:] in its sentence: "'*' matches files unless they start with a
     dot" neither states nor denies that '*' matches; the rule counts such a word neither way."""
-    sentence = _sentence_of(text, pos)
-    return bool(sentence and _UNLESS.search(sentence[0][pos - sentence.start():]))
+    return bool(_UNLESS.search(_sentence_of(text, pos)[1]))
