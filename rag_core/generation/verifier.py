@@ -20,11 +20,14 @@ these rules, in this order:
                         at its end) and cites a span is refused: an abstention cites nothing, and a
                         citation with no answer supports nothing ("The answer is NOT IN THE CONTEXT [S1].")
     abstention + more   an answer that starts with the phrase and goes on is refused
-    per sentence        a citation, spans that exist, every number and name in the cited spans
-    nothing to check    an answer none of whose sentences has a number, a technical name or a content
-                        word (rag_core.text.words, stopwords aside) of the spans it cites is refused, its
-                        reason starting "Nothing to check:" ("The answer is: [S3][S2]."). A sentence with
-                        nothing to check passes when another sentence of the answer makes a claim.
+    per sentence        a citation, spans that exist, every number and name in the cited spans; a citation
+                        is read as a person writes it ([S1], [s1], [S1, S2], [S1; S3], [S1][S2], (S1)), and
+                        an abbreviation (i.e., e.g., etc., approx., vs., cf., resp.) does not end a sentence
+    nothing to check    every sentence must carry something to check against the spans it cites: a number,
+                        a technical name, or most (more than half) of its content words (rag_core.text.words,
+                        inflections folded); otherwise the answer is refused, its reason saying "Nothing to
+                        check" ("The answer is: [S3][S2]."; the prompt's rule echoed back, "A sentence without
+                        an identifier is a violation. [S2]"). A bare "Yes [S1]." or "No [S1]." may stand.
 
     verify("The default cutoff is 0 [S1].", ["Optional arg cutoff (default 0.6)"], "article").verdict -> "anchored"
     verify("The default cutoff is 0 [S1].", ["Optional arg cutoff (default 0.6)"]).reason
@@ -42,7 +45,8 @@ What strict still cannot see, on purpose (it compares claims, not meaning):
     a wrong but existing citation: the draft note S2 says 0.9, so "0.9 [S2]" is anchored, and false
     a number elsewhere in the span: "is 0 [S1]" passes if S1 holds [0, 1], even if the default is 0.6
     words that are not names: "combinations" is plain English, "combinations_with_replacement" is a name
-    whether the answer answers: one content word of the span is enough to have something to check
+    whether the answer answers: most of a sentence's words in its span is enough to have something to check
+    (whether it is right is generation.answer_key's question)
 It guarantees grounding, not truth: that failure is repaired upstream, by the filter.
 
 It runs past 300 lines because both checkers and the sentences that explain them live together: an
