@@ -1,7 +1,7 @@
 """Ablations: every table of the article as a chart beside its table, with a caption read from the data."""
 import streamlit as st
 
-from ui import captions, charts, data, export, frame, widgets
+from ui import article_view, captions, charts, data, export, frame, widgets
 
 frame.ensure(__file__)          # a first request that runs this page without app.py draws the frame here
 
@@ -41,15 +41,19 @@ def section(title: str, name: str) -> None:
         widgets.download(right, f"Download {name}.csv", export.safe_csv(df), f"{name}.csv", "text/csv",
                          key=f"abl_dl_{name}", icon=":material/download:")
         st.markdown(caption)
+        if name == "pipeline":
+            article_view.pipeline()
 
 
 def verifier_cases() -> None:
     cases = data.table("verifier_cases")
     with slots["verifier_cases"]:
         st.subheader("The six verifier cases")
+        st.caption("The article's table, with the article's checker and its words (anchored, refused, abstained).")
         st.dataframe(cases, hide_index=True, width="stretch")
         widgets.download(st, "Download verifier_cases.csv", export.safe_csv(cases), "verifier_cases.csv",
                          "text/csv", key="abl_dl_verifier_cases", icon=":material/download:")
+        article_view.verifier_cases()
 
 
 def trap3() -> None:

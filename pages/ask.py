@@ -103,7 +103,8 @@ st.caption("The scripted generator is not a model: it copies the sentence of the
            "with the question, and cites it.")
 st.code(a.answer, language=None, wrap_lines=True)
 widgets.judgement(judge_answer(a.answer, a.spans, a.retrieved.ids, ix, row.doc if row else None,
-                               row.anchor if row else None, wb.trusted, verdict=a.verdict))
+                               row.anchor if row else None, wb.trusted, verdict=a.verdict,
+                               key=row.key if row else None, question=row.question if row else None))
 
 st.subheader("A real model's answer, checked")
 ask_view.model_answer(a, judge)

@@ -99,7 +99,7 @@ compare_view.pair(result, names)
 st.subheader("4 · Where each question is lost")
 st.caption("The first stage that loses each golden question, in pipeline order. " +
            " ".join(f"{s}: {losses.MEANING[s]}" for s in ("cut", "filtered", "ranked out", "wrong source",
-                                                          "misses the answer")))
+                                                          "wrong answer", "not confirmed")))
 st.altair_chart(charts.losses(result.losses_long), width="stretch")
 
 st.markdown("**Every question, every setup** (rank of the first chunk holding the anchor · the stage where it ends). "

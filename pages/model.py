@@ -76,26 +76,35 @@ if done is None:
             "status filter.")
     st.stop()
 
-st.markdown("**Operating metrics** (every answer is verified sentence by sentence, then judged: answered only when it "
-            "is grounded on the document that holds the answer and states the golden anchor; a false refusal is a "
-            "refused answer although the anchor was inside the spans).")
+st.markdown("**Operating metrics.** Every answer is verified sentence by sentence, then judged against the golden "
+            "answer key: *right* (green) only when it is grounded on the document that holds the answer, states the "
+            "key and contradicts none of it. *Checker accepted* counts grounded answers, right or not: it is not "
+            "the share of right answers. A false refusal is a refused answer although the anchor was inside the "
+            "spans.")
 metrics = pd.DataFrame([{"filter": label, **outcomes.operating_metrics(df)} for label, df in done.items()])
 st.dataframe(widgets.readable(metrics), hide_index=True, width="stretch",
              column_config={c: st.column_config.NumberColumn(format="%.3f") for c in
-                            ("answer rate", "grounded rate", "refusal rate", "abstention rate")})
+                            ("right rate", "wrong answer rate", "wrong source rate", "not confirmed rate",
+                             "refusal rate", "abstention rate", "checker accepted rate")})
 cols = st.columns(len(done))
 for col, (label, df) in zip(cols, done.items()):
     with col:
         st.markdown(f"**{widgets.plain(label)}**")
         m = outcomes.operating_metrics(df)
+        st.metric("Right answers", f"{round(m['right_rate'] * m['questions'])} of {m['questions']}",
+                  help="Answered (green): grounded on the document that holds the answer, states the golden answer "
+                       "key and contradicts none of it. What a stakeholder should read.")
         tiles = st.columns(5)
-        tiles[0].metric("Answered", f"{m['answer_rate']:.0%}", help="Grounded on the anchor's document and states "
-                                                                    "the golden anchor: the only green outcome.")
-        tiles[1].metric("Grounded", f"{m['grounded_rate']:.0%}", help="The checker accepted it: every sentence cites a "
-                                                                     "span that holds its numbers and names. Right or not.")
-        tiles[2].metric("Refused", f"{m['refusal_rate']:.0%}", help="The checker refused the answer.")
-        tiles[3].metric("Abstained", f"{m['abstention_rate']:.0%}", help="The model said NOT IN THE CONTEXT.")
-        tiles[4].metric("False refusals", m["false_refusals"], help="Refused although the anchor was in the spans.")
+        tiles[0].metric("Wrong answers", f"{m['wrong_answer_rate']:.0%}", help="Grounded on the right document, but "
+                        "it contradicts the answer key (red).")
+        tiles[1].metric("Wrong source", f"{m['wrong_source_rate']:.0%}", help="Grounded on a draft, an outdated note "
+                        "or another document: a faithful quote of the wrong page (orange).")
+        tiles[2].metric("Not confirmed", f"{m['not_confirmed_rate']:.0%}", help="Grounded on the right document; "
+                        "neither states nor contradicts the key: it may be right in other words (grey).")
+        tiles[3].metric("Refused", f"{m['refusal_rate']:.0%}", help="The checker refused the answer.")
+        tiles[4].metric("Abstained", f"{m['abstention_rate']:.0%}", help="The model said NOT IN THE CONTEXT.")
+        st.caption(f"Checker accepted (grounded, right or not): {m['checker_accepted_rate']:.0%}. "
+                   f"False refusals: {m['false_refusals']}.")
         st.dataframe(df.outcome.value_counts().rename_axis("outcome").reset_index(), hide_index=True, width="stretch")
         st.dataframe(df[["question", "outcome", "reason", "answer"]], hide_index=True, width="stretch")
         widgets.download(st, f"Download ({widgets.plain(label)}) CSV", export.safe_csv(df),

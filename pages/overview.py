@@ -71,8 +71,9 @@ st.subheader("Where each question is lost")
 account = data.table("losses", chunker)
 st.caption("The article's pipeline (20 candidates reranked, 3 spans, only the trusted statuses, the scripted "
            "generator, the strict checker): the first stage that loses each golden question. A question is answered "
-           "only when the answer is grounded on the anchor's document and states the anchor; grounded on the right "
-           "document without stating it is 'misses the answer'. The Compare page puts several setups side by side.")
+           "only when the answer is grounded on the anchor's document, states the golden answer key and contradicts "
+           "none of it; one that contradicts the key is a 'wrong answer'; one that does neither is 'not confirmed' "
+           "(it may be right in other words). The Compare page puts several setups side by side.")
 st.altair_chart(charts.losses(account.assign(setup="the article's pipeline",
                                              colour=account.stage.map(losses.COLOURS))), width="stretch")
 st.markdown(captions.losses(account, quote=widgets.plain))

@@ -6,7 +6,7 @@ from rag_core import Document
 from rag_core.evaluation import report
 from rag_core.data.corpus import Corpus, label_problem
 from rag_core.data.golden import GoldenRow, golden_problems
-from rag_core.data.golden_csv import GOLDEN_COLUMNS, GOLDEN_HEADER
+from rag_core.data.golden_csv import GOLDEN_HEADER
 from rag_core.data.ingest import Limits, documents_to_jsonl
 from ui import captions, charts, data, engine_form, export, frame, trust_form, widgets
 
@@ -186,8 +186,8 @@ widgets.download(e[1], "Report (Markdown)", lambda: report.to_markdown(wb, frame
                  "text/markdown", key="data_dl_md", icon=":material/description:")
 widgets.download(e[2], "Documents (JSONL)", lambda: documents_to_jsonl(wb.corpus.documents), "documents.jsonl",
                  "application/jsonl", key="data_dl_jsonl", icon=":material/download:")
-widgets.download(e[3], "Golden set (CSV)", lambda: export.safe_csv(pd.DataFrame(wb.check.rows, columns=GOLDEN_COLUMNS)),
-                 "golden.csv", "text/csv",
+widgets.download(e[3], "Golden set (CSV)", lambda: export.safe_csv(export.golden_frame(wb.check.rows)), "golden.csv",
+                 "text/csv",
                  key="data_dl_golden", icon=":material/download:")
 drawn = charts.for_tables(frames)
 if drawn:

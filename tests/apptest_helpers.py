@@ -92,7 +92,8 @@ def expected_labels(wb, question, chunker=ARTICLE, **kw) -> list[str]:
 def expected_outcome(wb, answer, a, row=None, chunker=ARTICLE) -> str:
     """What the page's badge must say for an answer on the spans of `a` (row: the golden row, if any)."""
     return judge_answer(answer, a.spans, a.retrieved.ids, wb.index(chunker), row.doc if row else None,
-                        row.anchor if row else None, wb.trusted).outcome
+                        row.anchor if row else None, wb.trusted, key=row.key if row else None,
+                        question=row.question if row else None).outcome
 
 
 def set_chunker(at: AppTest, kind: str, size: int, overlap: int) -> AppTest:

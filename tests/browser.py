@@ -313,6 +313,6 @@ RESULTS_SHOWN = """([question, labels]) => {
     if (rows.join('|') !== labels.join('|')) return false;
     const prompt = [...main.querySelectorAll('[data-testid="stCode"]')].some(c => c.innerText.includes('QUESTION: ' + question));
     const verdict = [...main.querySelectorAll('.stMarkdownBadge')]
-        .some(b => /^(answered|misses the answer|grounded|wrong source|refused|abstained)$/.test(b.innerText.trim()));
+        .some(b => /^(answered|wrong answer|not confirmed|grounded|wrong source|refused|abstained)$/.test(b.innerText.trim()));
     return prompt && verdict;
 }"""

@@ -266,14 +266,15 @@ def test_the_answers_to_try_are_built_from_the_spans_shown(wb, statuses):
         assert_fine(at)
         assert at.text_area(key="ask_answer").value == p.answer
         assert verdict_badges(at)[-1] == expected_outcome(wb, p.answer, a, row), p
-    # a changed number is refused; the anchor cited is the one green answer; the generator's sentence misses it
+    # a changed number is refused; the anchor cited is green; the generator's sentence "...cutoff=0.6): ..." states
+    # the key 0.6 (green on difflib, wrong source on the draft)
     at.pills(key="ask_preset").set_value("the anchor, a number changed").run()
     assert verdict_badges(at)[-1] == "refused"
     at.pills(key="ask_preset").set_value("the anchor, cited").run()
     assert verdict_badges(at)[-1] == "answered"
     if "the generator's sentence, cited" in at.pills(key="ask_preset").options:
         at.pills(key="ask_preset").set_value("the generator's sentence, cited").run()
-        assert verdict_badges(at)[-1] in ("misses the answer", "wrong source")
+        assert verdict_badges(at)[-1] in ("answered", "wrong source")
 
 
 def test_where_the_two_checkers_disagree_both_verdicts_are_shown(wb):
@@ -308,10 +309,25 @@ def numbers(df: pd.DataFrame) -> set:
 def test_ablations_has_a_chart_beside_every_table(ablations):
     charts = ablations.get("vega_lite_chart")
     assert len(charts) == 9                                     # 8 tables, then trap 3 per retriever
-    assert len(ablations.dataframe) == 8 + 1                    # + the verifier cases, table only
+    assert len(ablations.dataframe) == 8 + 1 + 2                # + the verifier cases, table only; ours beside two
     for el in charts:
         spec = json.loads(el.proto.spec)
         assert "mark" in spec or "layer" in spec or "facet" in spec or "spec" in spec, spec
+
+
+def test_the_articles_words_are_shown_as_the_articles_beside_ours(ablations, wb):
+    """The six verifier cases: the article's 'anchored' for '0.9 [S2]' is a wrong source for us, '0.6 [S1]' is the one
+    green answer; the pipeline's article labels come with our outcomes for the same answers."""
+    ours = next(d.value for d in ablations.dataframe if "our outcome" in d.value.columns)
+    by_answer = dict(zip(ours.answer, zip(ours["the article's verdict"], ours["our outcome"])))
+    assert by_answer["The default cutoff is 0.9 [S2]."] == ("anchored", "wrong source")
+    assert by_answer["The default cutoff is 0.6 [S1]."] == ("anchored", "answered")
+    assert ours["what the article's word means"].str.startswith("the article's").all()
+    judged = ablations.dataframe[8].value
+    assert {"answered", "wrong answer", "not confirmed"} <= set(judged.columns)
+    assert (judged.drop(columns="filter").sum(axis=1) == len(wb.check.valid)).all()
+    text = " ".join(m.value for m in ablations.markdown)
+    assert "*anchored / right source*: the article's label" in text
 
 
 def test_the_ceiling_chart_draws_the_ceiling_table(ablations, wb):
@@ -338,7 +354,7 @@ def f3(x) -> str:
 
 
 def test_the_verifier_cases_table_is_the_checkers_output(ablations):
-    shown = ablations.dataframe[-1].value
+    shown = ablations.dataframe[-2].value                      # the article's table; ours beside it comes last
     pd.testing.assert_frame_equal(shown.reset_index(drop=True), tables.verifier_cases().reset_index(drop=True))
 
 

@@ -41,7 +41,7 @@ COUNTS = {"k", "chunks", "size", "ovl", "trials", "sizes", "cut_without_overlap"
           "chunks_without_overlap", "chunks_with_overlap", "example_size", "contradicted_top_3", "chunks_excluded",
           "runs", "repetitions", "anchored_right_source", "anchored_wrong_source", "refused", "abstained",
           "cut_without_ovl", "cut_with_20_percent", "chunks_without_ovl", "chunks_with_20_percent",
-          "answered", "wrong_source", "misses_the_answer"}
+          "answered", "wrong_source", "wrong_answer", "not_confirmed"}
 PERCENTS = {"overlap_cost_percent"}                     # shown with one decimal, e.g. 21.3%
 # names with Markdown, HTML and digits in them, none of them a phrase of the captions' own (a name inside another
 # name is fine: the longer one is read first)

@@ -244,32 +244,49 @@ def verify_cli(capsys, tmp_path, *args):
     return code, *capsys.readouterr()
 
 
-@pytest.mark.parametrize("answer, states, missing", [
-    ("The default cutoff is 0.6 [S1].", True, []),
-    ("The default cutoff is 0.9 [S2].", False, ["0.6"]),
+@pytest.mark.parametrize("answer, right, decided", [
+    ("The default cutoff is 0.6 [S1].", True, ["0.6"]),
+    ("The default cutoff is 0.9 [S2].", False, ["0.9"]),
+    ("The default cutoff is not 0.6 [S1].", False, ["0.6"]),
+    ("It is a float in [0, 1] [S1].", None, []),
 ])
-def test_verify_anchor_adds_two_keys_to_the_json(capsys, tmp_path, answer, states, missing):
-    from rag_core.generation.anchor import states_anchor
-    code, out, err = verify_cli(capsys, tmp_path, "--answer", answer, "--anchor", "cutoff (default 0.6)",
+def test_verify_anchor_and_key_add_right_and_what_decided_it(capsys, tmp_path, answer, right, decided):
+    from rag_core.generation.answer_key import check_key
+    anchor = "Optional arg cutoff (default 0.6)"
+    code, out, err = verify_cli(capsys, tmp_path, "--answer", answer, "--anchor", anchor, "--key", "0.6",
                                 "--format", "json")
     doc = json.loads(out)
     assert code == 0 and err == ""
-    assert (doc["states_anchor"], doc["missing_from_answer"]) == (states, missing)
-    assert {k: doc[k] for k in ("states_anchor", "missing_from_answer")} == \
-        states_anchor(answer, "cutoff (default 0.6)").as_dict()
+    assert doc["right"] is right and doc["decided_by"] == decided and doc["key"] == "0.6"
+    assert {k: doc[k] for k in ("right", "states_key", "missing_from_answer")} == \
+        {k: v for k, v in check_key(answer, "0.6", anchor).as_dict().items()
+         if k in ("right", "states_key", "missing_from_answer")}
     _, plain, _ = verify_cli(capsys, tmp_path, "--answer", answer, "--format", "json")
-    assert json.loads(plain) == {k: v for k, v in doc.items() if k not in ("states_anchor", "missing_from_answer")}
+    assert json.loads(plain) == {k: v for k, v in doc.items() if k not in
+                                 ("right", "states_key", "missing_from_answer", "contradiction", "decided_by", "key")}
 
 
-def test_verify_anchor_line_in_the_text_format(capsys, tmp_path):
-    _, out, _ = verify_cli(capsys, tmp_path, "--answer", "The default cutoff is 0.9 [S2].",
-                           "--anchor", "cutoff (default 0.6)")
-    assert out.splitlines()[-1] == "anchor: not stated; missing from the answer: 0.6"
-    _, out, _ = verify_cli(capsys, tmp_path, "--answer", "The default cutoff is 0.6 [S1].",
-                           "--anchor", "cutoff (default 0.6)")
-    assert out.splitlines()[-1] == "anchor: stated"
+def test_verify_right_line_in_the_text_format(capsys, tmp_path):
+    anchor = "Optional arg cutoff (default 0.6)"
+    _, out, _ = verify_cli(capsys, tmp_path, "--answer", "The default cutoff is 0.9 [S2].", "--anchor", anchor,
+                           "--key", "0.6")
+    assert out.splitlines()[-1] == "right: wrong answer: it says 0.9 where the golden answer says 0.6"
+    _, out, _ = verify_cli(capsys, tmp_path, "--answer", "The default cutoff is 0.6 [S1].", "--anchor", anchor,
+                           "--key", "0.6")
+    assert out.splitlines()[-1] == "right: answered: it states the key '0.6' (0.6) and contradicts none of it"
     _, without, _ = verify_cli(capsys, tmp_path, "--answer", "The default cutoff is 0.6 [S1].")
     assert without.splitlines() == out.splitlines()[:-1]
+    _, out, _ = verify_cli(capsys, tmp_path, "--answer", "It is a float in [0, 1] [S1].", "--anchor", anchor)
+    assert out.splitlines()[-1].startswith("right: not confirmed: it neither states the key")
+    _, out, _ = verify_cli(capsys, tmp_path, "--answer", "The default cutoff is 0.6.", "--anchor", anchor)
+    assert out.splitlines()[-1].startswith("right: not confirmed: the checker says refused")
+
+
+@pytest.mark.parametrize("args, says", [(["--key", "0.6"], "--key needs --anchor"),
+                                        (["--anchor", "cutoff (default 0.6)", "--key", "0.7"], "is not in the anchor")])
+def test_verify_a_key_without_its_anchor_is_one_line_and_exit_2(capsys, tmp_path, args, says):
+    code, out, err = verify_cli(capsys, tmp_path, "--answer", "The cutoff is 0.6 [S1].", *args)
+    assert code == 2 and out == "" and says in err and len(err.strip().splitlines()) == 1
 
 
 def test_verify_an_empty_anchor_is_one_line(capsys, tmp_path):

@@ -31,7 +31,8 @@ def test_json_schema(capsys):
     for s in doc["setups"]:
         assert [set(r) for r in s["recall"]] == [{"k", "value", "ci_low", "ci_high", "hits", "questions"}] * 2
         assert list(s["losses"]) == list(STAGES) and sum(s["losses"].values()) == 18
-        assert set(s["outcomes"]) == {"answered", "misses the answer", "wrong source", "refused", "abstained"}
+        assert set(s["outcomes"]) == {"answered", "wrong answer", "not confirmed", "wrong source", "refused",
+                                      "abstained"}
     assert [(p["a"], p["b"], p["k"]) for p in doc["pairs"]] == [("filter", "no filter", 1), ("filter", "no filter", 3)]
     assert {"a", "b", "k", "a_only", "b_only", "both", "neither", "p_value"} <= set(doc["pairs"][0])
     assert len(doc["questions"]) == 18
@@ -75,7 +76,8 @@ def test_a_real_model_answers_for_the_setups_that_ask_for_it(capsys):
         stop_server(server)
     assert doc["setups"][0]["outcomes"]["abstained"] == 18           # the fake model always abstains
     scripted = doc["setups"][1]["outcomes"]
-    assert scripted["answered"] + scripted["misses the answer"] == 18 and scripted["abstained"] == 0
+    assert scripted["answered"] + scripted["wrong answer"] + scripted["not confirmed"] == 18 \
+        and scripted["abstained"] == 0
     assert doc["setups"][0]["losses"]["abstained"] == 18 and "generator=model" in doc["setups"][0]["setup"]
 
 

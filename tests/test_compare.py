@@ -171,7 +171,8 @@ def test_run_setup_equals_the_slow_path(wb, text):
         rank_bi = next((i for i, c in enumerate(bi, 1) if c in held), None)
         rank = next((i for i, c in enumerate(final, 1) if c in held), None)
         a = ask(ix, row.question, s.candidates, s.k, s.rerank, s.statuses, mode="strict")
-        outcome = judge_answer(a.answer, a.spans, a.retrieved.ids, ix, row.doc, row.anchor, wb.trusted).outcome
+        outcome = judge_answer(a.answer, a.spans, a.retrieved.ids, ix, row.doc, row.anchor, wb.trusted, key=row.key,
+                               question=row.question).outcome
         if not held:
             stage = "cut"
         elif s.statuses is not None and not any(ix.status(c) in s.statuses for c in held):
@@ -228,10 +229,11 @@ def test_leaderboard_has_one_row_per_setup(wb, four):
     lb = four.leaderboard
     assert list(lb.setup) == ["filter", "no filter", "small", "sentence"]
     assert list(lb.columns) == ["setup", *[f"{m}_at_{k}" for k in (1, 3, 5) for m in ("recall", "ci_low", "ci_high", "hits")],
-                                "questions", "answered", "misses_the_answer", "wrong_source", "refused", "abstained", "chunks",
+                                "questions", "answered", "wrong_answer", "not_confirmed", "wrong_source", "refused", "abstained", "chunks",
                                 "mean_seconds"]
     assert list(lb.chunks) == [len(wb.index(s.chunker)) for s in four.setups]
-    assert (lb[["answered", "misses_the_answer", "wrong_source", "refused", "abstained"]].sum(axis=1) == 18).all()
+    assert (lb[["answered", "wrong_answer", "not_confirmed", "wrong_source", "refused", "abstained"]].sum(axis=1)
+            == 18).all()
     assert lb.recall_at_1.tolist() == pytest.approx([17 / 18, 7 / 18, 9 / 18, 14 / 18])   # as the slow path finds
     assert (lb.ci_low_at_1 <= lb.recall_at_1).all() and (lb.recall_at_1 <= lb.ci_high_at_1).all()
 
@@ -318,7 +320,8 @@ def test_json_follows_the_documented_schema(hand_made):
     assert s["recall"][0] == {"k": 1, "value": 16 / 18, "ci_low": pytest.approx(0.67199755), "ci_high": pytest.approx(0.96898113),
                               "hits": 16, "questions": 18}
     assert s["losses"] == {**dict.fromkeys(STAGES, 0), "answered": 16, "not retrieved": 2}
-    assert s["outcomes"] == {"answered": 16, "misses the answer": 0, "wrong source": 0, "refused": 0, "abstained": 2}
+    assert s["outcomes"] == {"answered": 16, "wrong answer": 0, "not confirmed": 0, "wrong source": 0, "refused": 0,
+                             "abstained": 2}
     assert {"a", "b", "k", "a_only", "b_only", "both", "neither", "p_value"} <= set(doc["pairs"][0])
     assert doc["questions"][16] == {"question": "q16", "doc": "doc", "setups": {
         "A": {"first_rank": None, "stage": "not retrieved", "outranked_by_untrusted": False, "outcome": "abstained"},

@@ -38,7 +38,7 @@ PAGES = {  # title in the sidebar menu -> (url path, the page's h1)
 N_CHARTS = 9          # one chart per section of the Ablations page, and trap 3 at its end
 TIMEOUT = WAIT_MS     # ms; generous for a 2-core machine kept busy by other work, a pass takes a fraction of it
 CHUNK_LABEL = re.compile(r"^\S+ · chunk \d+$")        # a span row's header: 'difflib · chunk 13'
-VERDICT = re.compile(r"^(answered|misses the answer|grounded|wrong source|refused|abstained)$")   # the outcome badge
+VERDICT = re.compile(r"^(answered|wrong answer|not confirmed|grounded|wrong source|refused|abstained)$")   # the outcome badge
 VERDICT_SENTENCE = re.compile(r"^(Every claim is in S\d|Grounded in S\d|The answer is grounded, but|The checker refused this answer"
                               r"|The answer says the spans do not contain it)")   # rag_core.evaluation.judgement, beside it
 expect.set_options(timeout=TIMEOUT)

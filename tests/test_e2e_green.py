@@ -1,6 +1,8 @@
-"""Green means right, in the browser: the cutoff question's scripted answer is grounded on difflib but does not
-state its anchor (blue 'misses the answer', never green); the anchor cited is the one green answer; every page's
-address names its dataset; /overview opens the Overview. Waits on state, never on time."""
+"""Green means right, in the browser: on the cutoff question the scripted answer ("...cutoff=0.6): ...") states the
+golden answer key 0.6 and is green; the Ask page's placeholder answer typed in is green, another value is red
+('wrong answer', with what it says), and an answer that neither states nor contradicts the key is grey ('not
+confirmed', with the key shown); every page's address names its dataset; /overview opens the Overview. Waits on
+state, never on time."""
 import re
 
 from browser import rerun, wait_idle, wait_loaded
@@ -13,17 +15,29 @@ def badge(page, text: str):
     return page.get_by_test_id("stMain").locator(".stMarkdownBadge").filter(has_text=re.compile(f"^{text}$"))
 
 
-def test_grounded_but_missing_the_anchor_is_not_green_and_the_anchor_cited_is(page, server):
+def type_answer(page, text: str) -> None:
+    box = page.get_by_test_id("stMain").get_by_label("Your answer")
+    with rerun(page):
+        box.fill(text)
+        box.press("Control+Enter")
+
+
+def test_three_honest_states_on_the_ask_page(page, server):
     page.goto(server.url + "/ask?" + "ask_question=" + CUTOFF.replace(" ", "+"))
     wait_idle(page)
     wait_loaded(page)
-    expect(badge(page, "misses the answer").first).to_be_visible()
-    expect(badge(page, "answered")).to_have_count(0)
-    expect(page.get_by_text(re.compile("does not state the golden anchor")).first).to_be_visible()
-    with rerun(page):
-        page.get_by_test_id("stMain").get_by_text("the anchor, cited", exact=True).click()
-    expect(badge(page, "answered").first).to_be_visible()
-    expect(page.get_by_text(re.compile("states the golden anchor")).first).to_be_visible()
+    expect(badge(page, "answered").first).to_be_visible()              # the scripted "...cutoff=0.6): ... [S3]"
+    expect(badge(page, "misses the answer")).to_have_count(0)
+    expect(page.get_by_text(re.compile("states the golden answer '0.6'")).first).to_be_visible()
+    type_answer(page, "The default cutoff is 0.6 [S1].")                  # the placeholder: green
+    expect(badge(page, "answered")).to_have_count(2)
+    type_answer(page, "The default cutoff is 3 [S1].")                    # S1 also holds n's default 3: red
+    expect(badge(page, "wrong answer").first).to_be_visible()
+    expect(page.get_by_text(re.compile("it says 3 where the golden answer says 0.6")).first).to_be_visible()
+    type_answer(page, "The maximum number of close matches is returned [S1].")   # neither: grey, the key shown
+    expect(badge(page, "not confirmed").first).to_be_visible()
+    expect(page.get_by_text(re.compile("neither states the golden answer '0.6' nor contradicts it")).first) \
+        .to_be_visible()
 
 
 def test_every_page_names_its_dataset_and_overview_has_its_own_address(page, server):

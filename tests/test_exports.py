@@ -14,7 +14,7 @@ import pytest
 
 from rag_core.data.corpus import Corpus, Document
 from rag_core.data.golden import GoldenRow
-from rag_core.data.golden_csv import GOLDEN_COLUMNS, read_golden_csv
+from rag_core.data.golden_csv import read_golden_csv
 from rag_core.evaluation import report
 from rag_core.evaluation.workbench import Workbench
 from ui import export
@@ -43,10 +43,11 @@ def test_csv_column_names_are_guarded_too():
 def test_golden_set_exported_safely_reads_back_as_it_was():
     rows = [GoldenRow(q, "doc", "- a bullet anchor") for q in FORMULAS[:4]] + [GoldenRow("'quoted' q", "d", "a"),
                                                                               GoldenRow("a\rb", "d", "c\r=d")]
-    data = export.safe_csv(pd.DataFrame(rows, columns=GOLDEN_COLUMNS))
-    assert all(not c.startswith(export.FORMULA_START) for row in cells(data) for c in row)
-    back, problems = read_golden_csv(data)
-    assert back == rows and problems == []
+    for rows in (rows, rows[:-1] + [GoldenRow("q?", "d", "=a b", "=a")]):          # with an answer key too
+        data = export.safe_csv(export.golden_frame(rows))
+        assert all(not c.startswith(export.FORMULA_START) for row in cells(data) for c in row)
+        back, problems = read_golden_csv(data)
+        assert back == rows and problems == []
 
 
 def hostile_workbench() -> Workbench:

@@ -1,4 +1,4 @@
-"""Outcomes a reader sees (answered / misses the answer / grounded / wrong source / refused / abstained), answer presets built from the spans,
+"""Outcomes a reader sees (answered / wrong answer / not confirmed / grounded / wrong source / refused / abstained), answer presets built from the spans,
 switch flips, and the per-row anchor facts the Corpus page shows."""
 import pytest
 
@@ -24,11 +24,33 @@ def test_a_faithful_quote_of_a_draft_is_wrong_source_never_green(wb):
     assert j.sources[0][2] == "draft"
 
 
-def test_the_right_document_without_the_anchor_misses_the_answer_and_is_blue(wb):
+def test_on_the_right_document_three_outcomes_answered_wrong_answer_not_confirmed(wb):
     ix = wb.index()
     a = ask(ix, CUTOFF, 20, 3, True, {"current"})
-    j = judge_answer(a.answer, a.spans, a.retrieved.ids, ix, "difflib", ANCHOR, wb.trusted)
-    assert j.outcome == "misses the answer" and j.tone == "blue" and not j.anchor.states
+    n = next(i for i, t in enumerate(a.spans, 1) if "n (default 3)" in t)     # the span also holds n's default 3
+
+    def judged(answer):
+        return judge_answer(answer, a.spans, a.retrieved.ids, ix, "difflib", ANCHOR, wb.trusted, key="0.6",
+                            question=CUTOFF)
+    right = judged(a.answer)                                   # the scripted "...cutoff=0.6): ... [S3]"
+    assert right.outcome == "answered" and right.tone == "green" and right.key.right is True
+    wrong = judged(f"The default cutoff is 3 [S{n}].")
+    assert wrong.verdict.verdict == "anchored" and wrong.outcome == "wrong answer" and wrong.tone == "red"
+    assert "it says 3 where the golden answer says 0.6" in wrong.sentence
+    assert f"S{n} says: '{ANCHOR}'" in wrong.sentence                         # what the span says
+    grey = judged(f"Close matches are returned [S{n}].")
+    assert grey.outcome == "not confirmed" and grey.tone == "gray" and "'0.6'" in grey.sentence
+    assert "may be right in other words" in grey.sentence
+
+
+def test_without_a_key_the_anchor_is_the_key(wb):
+    ix = wb.index()
+    a = ask(ix, CUTOFF, 20, 3, True, {"current"})
+    n = next(i for i, t in enumerate(a.spans, 1) if "0.6" in t)
+    said = f"The default cutoff is 0.6 [S{n}]."
+    assert judge_answer(said, a.spans, a.retrieved.ids, ix, "difflib", ANCHOR, wb.trusted).outcome == "not confirmed"
+    assert judge_answer(said, a.spans, a.retrieved.ids, ix, "difflib", ANCHOR, wb.trusted,
+                        key="0.6").outcome == "answered"
 
 
 def test_without_a_golden_document_a_trusted_source_is_grounded_an_untrusted_one_is_not(wb):

@@ -68,9 +68,14 @@ def test_golden_set_through_a_model_gives_outcomes_and_metrics(server, protocol)
     n = len(Workbench.bundled().check.valid)
     assert list(metrics["filter"]) == ["no filter", "status = current"]
     assert list(metrics.questions) == [n, n]
-    rates = metrics[["grounded_rate", "refusal_rate", "abstention_rate"]].sum(axis=1)
+    rates = metrics[["checker_accepted_rate", "refusal_rate", "abstention_rate"]].sum(axis=1)
     assert all(abs(r - 1) < 1e-9 for r in rates)            # every answer is exactly one of the three verdicts
-    assert (metrics.answer_rate <= metrics.grounded_rate).all()   # answered: grounded, and the anchor stated
+    outcomes = metrics[["right_rate", "wrong_answer_rate", "wrong_source_rate", "not_confirmed_rate", "refusal_rate",
+                        "abstention_rate"]].sum(axis=1)
+    assert all(abs(r - 1) < 1e-9 for r in outcomes)         # and exactly one of the six golden outcomes
+    assert (metrics.right_rate <= metrics.checker_accepted_rate).all()   # right: grounded, and the key stated
+    shown = {m.label: m.value for m in at.metric}
+    assert shown["Right answers"].endswith(f" of {n}") and "Grounded" not in shown   # the headline: right answers
     outcomes = at.dataframe[2].value                        # per-question table, no filter
     assert len(outcomes) == n and set(outcomes.columns) >= {"question", "outcome", "reason", "answer"}
 

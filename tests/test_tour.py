@@ -75,15 +75,17 @@ def test_draft_sentence_counts_and_names_the_first(seed):
     assert tour.draft_sentence(0, 0, k, "draft", {}) == tour.NO_GOLDEN
 
 
-@pytest.mark.parametrize("off,on", [("wrong source", "misses the answer"), ("wrong source", "answered"),
-                                    ("answered", "answered")])
+@pytest.mark.parametrize("off,on", [("wrong source", "not confirmed"), ("wrong source", "answered"),
+                                    ("wrong source", "wrong answer"), ("answered", "answered")])
 @pytest.mark.parametrize("filter_on", [True, False])
 def test_filter_sentence_says_both_outcomes(off, on, filter_on):
-    ex = {"question": "Q?", "doc": "difflib", "outcome_off": off, "outcome_on": on}
+    ex = {"question": "Q?", "doc": "difflib", "key": "0.6", "outcome_off": off, "outcome_on": on}
     text = tour.filter_sentence(10, 0, 18, "draft", ex, filter_on)
     assert "10" in text and "0" in text and "18" in text
     assert (f"stays {off}" in text) == (off == on and filter_on)
-    assert ("the right document, but the scripted generator quotes another" in text) == (on == "misses the answer")
+    assert ("neither states the golden answer '0.6' nor contradicts it" in text) == (on == "not confirmed")
+    assert ("but it contradicts the golden answer '0.6'" in text) == (on == "wrong answer")
+    assert ("and it states the golden answer '0.6'" in text) == (on == "answered")
     if not filter_on:
         assert text.startswith("The filter is off") and f"judged {off}" in text and f"judged {on}" in text
 
@@ -116,7 +118,7 @@ def test_rerank_sentence_counts_every_move(seed):
 
 @pytest.mark.parametrize("outcomes,refused,through", [
     (["refused", "answered", "refused", "abstained"], "refuses 2 (a and c)", "lets through b as answered"),
-    (["answered", "misses the answer"], "refuses none", "lets through a as answered and b as misses the answer"),
+    (["answered", "not confirmed"], "refuses none", "lets through a as answered and b as not confirmed"),
     (["refused", "abstained"], "refuses 1 (a)", "lets none through"),
 ])
 def test_checker_sentence(outcomes, refused, through):
@@ -181,7 +183,7 @@ def test_step_4_takes_the_first_question_an_untrusted_chunk_outranks(wb):
 
 def test_step_5_filter_changes_the_outcome_and_says_which(wb):
     s = tour.step(wb, 5, ARTICLE)
-    assert s.example["outcome_off"] == "wrong source" and s.example["outcome_on"] in ("answered", "misses the answer")
+    assert s.example["outcome_off"] == "wrong source" and s.example["outcome_on"] in ("answered", "not confirmed")
     assert s.example["outcome_on"] in s.sentence and "go from 10 to 0 of 18" in s.sentence
 
 

@@ -294,23 +294,51 @@ SPANS = ["Optional arg cutoff (default 0.6) is a float in [0, 1].", "NOTE (draft
 def test_an_answer_with_nothing_to_check_is_refused(answer, where):
     s, a = compare_modes(answer, SPANS)
     assert (s.verdict, a.verdict) == ("refused", "anchored")
-    assert s.reason.startswith(f"Nothing to check: the answer has no number, no technical name and no word of {where}, "
-                               "so nothing in it can be looked for in the span")
+    assert s.reason.startswith(f"Nothing to check: the answer has no number, no technical name and not most of its "
+                               f"words in {where}, so nothing in it can be looked for in the span")
     assert all(not c.ok and c.explanation.startswith("Nothing to check:") for c in s.sentences)
 
 
 @pytest.mark.parametrize("answer", ["Return a list of the best good enough matches [S3].",     # copied: passes
                                     "The best matches [S3].",                                 # words of S3
-                                    "The cutoff is 0.6 [S1]. Fine [S2].",                     # a claim elsewhere
+                                    "The cutoff is 0.6 [S1]. Yes [S2].",                      # yes/no answers it
                                     "It is 0.6 [S1]."])
 def test_an_answer_with_something_to_check_passes(answer):
     assert strict(answer, SPANS) == "anchored"
 
 
-def test_a_sentence_with_nothing_to_check_says_so_when_it_passes():
-    v = verify("The cutoff is 0.6 [S1]. Fine [S2].", SPANS)
-    assert v.sentences[1].ok and not v.sentences[1].testable
-    assert v.sentences[1].explanation.startswith("Nothing to check: this sentence has no number")
+@pytest.mark.parametrize("answer", ["The cutoff is 0.6 [S1]. Fine [S2].",
+                                    "The cutoff is 0.6 [S1]. A sentence without an identifier is a violation. [S3]",
+                                    "It is 0.6 [S1]. Words without any identifier are a violation of the rule "
+                                    "[S3]."])
+def test_every_sentence_must_carry_something_to_check(answer):
+    v = verify(answer, SPANS)
+    bad = [c for c in v.sentences if not c.ok]
+    assert v.verdict == "refused" and len(bad) == 1 and not bad[0].testable
+    assert bad[0].explanation.startswith("Nothing to check: this sentence has no number")
+    assert "every sentence must carry something to check" in v.reason
+
+
+@pytest.mark.parametrize("answer", ["The cutoff is 0.6, i.e. six tenths [S1].", "The cutoff is 0.6, e.g. for words "
+                                    "[S1].", "It is a float in [0, 1], approx. 0.6 [S1].",
+                                    "Floats etc. are accepted; the cutoff is 0.6 [S1]."])
+def test_abbreviations_do_not_end_a_sentence(answer):
+    v = verify(answer, SPANS)
+    assert v.verdict == "anchored" and len(v.sentences) == 1, v.reason
+
+
+@pytest.mark.parametrize("answer,cited", [("The cutoff is 0.6 [s1].", (1,)), ("The cutoff is 0.6 [S1, S2].", (1, 2)),
+                                          ("The cutoff is 0.6 [S1][S2].", (1, 2)), ("The cutoff is 0.6 (S1).", (1,)),
+                                          ("The cutoff is 0.6 [S1; s3].", (1, 3))])
+def test_citations_as_a_person_writes_them(answer, cited):
+    v = verify(answer, SPANS)
+    assert v.verdict == "anchored" and v.cited_spans == cited
+    assert verify(answer, SPANS, "article").verdict == ("anchored" if "[S1]" in answer else "refused")
+
+
+def test_a_citation_read_as_one_still_needs_its_claims():
+    v = verify("The cutoff is 0.9 (S1).", SPANS)
+    assert v.verdict == "refused" and "0.9" in v.reason
 
 
 # ---- no answer crashes the checker -----------------------------------------------------------------

@@ -311,7 +311,8 @@ def pipeline(df: pd.DataFrame, quote=str) -> str:
         text += (" 'Right source' means the cited span comes from the document that holds the answer, not that the "
                  "sentence states it.")
     elif "answered" in df:
-        text += " " + "; ".join(f"{count(a)} answered (the anchor stated) with {quote(f)}"
+        text += " " + "; ".join(f"{count(a)} answered (the answer key stated, none of it contradicted) "
+                                f"with {quote(f)}"
                                 for f, a in zip(labels, df["answered"])) + "."
     return text + " The checker guarantees grounding, not truth."
 

@@ -14,8 +14,10 @@ from rag_core.evaluation.judgement import COLOURS, GOLDEN_OUTCOMES
 from ui import captions
 
 # the article's outcome labels in the palette of the outcomes a user reads (judgement.COLOURS): its "right source"
-# is not a right answer (the sentence may miss the anchor), so it is blue, never green
-ARTICLE_OUTCOMES = {"anchored_right_source": ("anchored / right source", COLOURS["misses the answer"]),
+# is not a right answer (the sentence may be wrong or say something else), so it has a colour of its own, blue,
+# that none of our outcomes uses: never green
+ARTICLE_RIGHT_SOURCE = "#1f5fbf"
+ARTICLE_OUTCOMES = {"anchored_right_source": ("anchored / right source", ARTICLE_RIGHT_SOURCE),
                     "anchored_wrong_source": ("anchored / WRONG source", COLOURS["wrong source"]),
                     "refused": ("refused", COLOURS["refused"]), "abstained": ("abstained", COLOURS["abstained"])}
 RECALL = {"recall_at_1": "recall@1", "recall_at_3": "recall@3", "rec_at_1": "recall@1", "rec_at_3": "recall@3",

@@ -138,13 +138,15 @@ def leaderboard(result) -> None:
     st.subheader("2 · Leaderboard")
     st.caption("Ceiling at k (recall@k): the anchor is in the first k chunks handed over, after each setup's filter and "
                "rerank. Bars are 95 % intervals (Wilson): where two overlap, the golden set may be too small to rank "
-               "them. Answered: the answer states the golden anchor; misses the answer: grounded on the right "
-               "document, anchor not stated.")
+               "them. Answered (green): the answer states the golden answer key and contradicts none of it; wrong "
+               "answer (red): it contradicts the key; not confirmed (grey): grounded on the right document, but it "
+               "neither states nor contradicts the key.")
     left, right = st.columns([3, 2])
     left.altair_chart(charts.leaderboard(result.recall), width="stretch")
     board = result.leaderboard
     shown = board[["setup"] + [c for c in board.columns if c.startswith("recall_at_")]
-                  + ["answered", "misses_the_answer", "wrong_source", "refused", "abstained", "chunks", "mean_seconds"]]
+                  + ["answered", "wrong_answer", "not_confirmed", "wrong_source", "refused", "abstained", "chunks",
+                     "mean_seconds"]]
     right.dataframe(widgets.readable(shown), hide_index=True, width="stretch",
                     column_config={c: st.column_config.NumberColumn(format="%.3f")
                                    for c in widgets.readable(shown).columns

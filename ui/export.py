@@ -11,6 +11,7 @@ import html
 import pandas as pd
 import vl_convert as vlc
 
+from rag_core.data.golden_csv import golden_records
 from rag_core.evaluation import report
 from ui import charts
 
@@ -36,6 +37,12 @@ def safe_csv(df: pd.DataFrame) -> bytes:
     """
     out = df.rename(columns=lambda c: safe_cell(str(c))).map(safe_cell)
     return out.to_csv(index=False, lineterminator="\r\n").encode("utf-8")
+
+
+def golden_frame(rows) -> pd.DataFrame:
+    """Golden rows as their CSV is written: question, doc, anchor, and answer when a row has an answer key."""
+    columns, records = golden_records(rows)
+    return pd.DataFrame(records, columns=list(columns))
 
 
 def chart_png(chart) -> bytes:

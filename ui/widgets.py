@@ -18,7 +18,7 @@ import streamlit as st
 
 from rag_core.text import cached_words
 
-# statuses are metadata, not verdicts: their colours are none of the outcomes' (green, blue, orange, red, grey), so
+# statuses are metadata, not verdicts: their colours are none of the outcomes' (green, orange, red, grey), so
 # a draft's badge never looks like an error and a current one never looks like a right answer
 STATUS_COLOURS = {"current": "teal", "draft": "plum", "outdated": "brown"}
 OTHER_COLOURS = ("slate", "olive", "gray")
@@ -67,27 +67,34 @@ GLOSSARY = {
     "Contradicted": "A question with at least one chunk of an untrusted status (draft, outdated) in its top 3.",
     "Verdict": "The citation checker's decision on an answer: anchored, also called grounded (every number and "
                "technical name is in the cited span), refused, or abstained. Grounded is not right: the outcome "
-               "below adds where the words come from and whether the answer states the golden anchor.",
-    "States the anchor": "An answer states a golden anchor when it holds every number of the anchor (by value), "
-                         "every technical name (whole), every other word (any order, stopwords aside), its symbols "
-                         "in order, and no negation the anchor lacks. One word often decides: smaller or larger.",
-    "Nothing to check": "An answer none of whose sentences has a number, a technical name or a word of the span "
-                        "it cites ('The answer is: [S3].') claims nothing the checker can test: the strict checker "
-                        "refuses it.",
+               "below adds where the words come from and whether the answer states the golden answer key.",
+    "States the key": "An answer states the answer key when it holds every number of the key (by value: 0.6 = "
+                      "0.60 = six tenths), every technical name, every other word (inflections folded: "
+                      "default/defaults) and its symbols in order. It contradicts the key with another value, a "
+                      "negation added or removed, the opposite word (smaller/larger), both alternatives, or a "
+                      "retraction.",
+    "Nothing to check": "A sentence with no number, no technical name and not most of its words in the span it "
+                        "cites ('The answer is: [S3].') claims nothing the checker can test: the strict checker "
+                        "refuses the answer.",
     "Strict checker": "The default checker: numbers are compared by value as whole numbers (0.6 is not 0 or 6), "
                       "names as whole names, and an abstention must be the whole answer.",
     "Article's checker": "The article's checker: it looks for each number or name as a piece of the span's text, "
                          "so '0' passes against '0.6'. The article's tables use it.",
+    "Answer key": "The few words of a golden anchor that answer its question ('0.6' of 'Optional arg cutoff "
+                  "(default 0.6)'); without one, the whole anchor is the key.",
     "Answered": "Grounded in the cited spans, from the document that holds the golden anchor (of a trusted "
-                "status), and the answer states the anchor. The only green outcome.",
-    "Misses the answer": "Grounded, and from the right document, but the answer does not state the golden anchor: "
-                         "it quotes another sentence (blue, not green).",
+                "status), and the answer states the answer key and contradicts none of it. The only green outcome.",
+    "Wrong answer": "Grounded, and from the right document, but the answer contradicts the answer key: another "
+                    "value, a negation added or removed, the opposite word, both alternatives, or a retraction (red).",
+    "Not confirmed": "Grounded, and from the right document, but the answer neither states the answer key nor "
+                     "contradicts it: it may be right in other words; the page shows the key (grey).",
     "Grounded": "For a question with no golden answer: every claim is in trusted spans, but nobody can say whether "
                 "it answers (grey).",
     "Wrong source": "Grounded, but on a span of another document or an untrusted status: a faithful quote of the "
                     "wrong page.",
-    "Anchored / right source": "The article's own labels, kept in its tables: 'right source' means the cited span "
-                               "comes from the anchor's document, not that the sentence states the answer.",
+    "Anchored / right source": "The article's own labels, kept in its tables: 'anchored' means grounded, 'right "
+                               "source' that the cited span comes from the anchor's document; neither says the "
+                               "answer is right (drawn blue, a colour of its own).",
     "Refused": "The checker found a sentence without a citation, a citation to a span that does not exist, or a "
                "number or name that the cited span lacks.",
     "Abstained": "The answer says NOT IN THE CONTEXT: the spans do not hold the answer.",
@@ -103,7 +110,7 @@ GLOSSARY = {
     "Loss stages": "Where a golden question is lost, in pipeline order: cut (a boundary cuts its anchor "
                    "everywhere), filtered (only untrusted chunks hold it), not retrieved (not among the candidates), "
                    "ranked out (a candidate below k), lost by rerank (within k before the rerank, below after), then "
-                   "the answer: refused, abstained, wrong source, misses the answer, answered.",
+                   "the answer: refused, abstained, wrong source, wrong answer, not confirmed, answered.",
     "Trap 3": "The article's third trap: golden questions written with the document's own words flatter a word-"
               "matching search. The same questions phrased as a user would score lower.",
     "Lost in the middle": "Models read the middle of a long context worst; putting the best span first and the "
@@ -284,7 +291,7 @@ def glossary_popover() -> None:
 
 def judgement(j) -> None:
     """A judgement (rag_core.evaluation.judgement.judge_answer) as drawn everywhere: the outcome as a badge in its
-    colour (green only for an answer that states its golden anchor), its sentence, the article's verdict when it
+    colour (green only for an answer that states its golden answer key), its sentence, the article's verdict when it
     differs and why, and the check of every sentence. It computes nothing."""
     c = st.columns([1, 5], vertical_alignment="center")
     with c[0]:

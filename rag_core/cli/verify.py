@@ -1,11 +1,15 @@
 """`python -m rag_core verify`: one answer checked against its spans, as text or JSON.
 
     python -m rag_core verify --spans spans.json --answer "The cutoff is 0.6 [S1]." --format json
-    python -m rag_core verify --spans spans.json --answer-file - --anchor "cutoff (default 0.6)" < answer.txt
+    python -m rag_core verify --spans spans.json --answer-file - --anchor "cutoff (default 0.6)" --key 0.6 < a.txt
 
-Exit 0 whatever the verdict, 2 for bad input. With --anchor the output adds whether the answer states the golden
-anchor (`generation.anchor.states_anchor`); without it the output is as before. Left out on purpose: the
-checking itself (`rag_core.generation.verifier`, `rag_core.generation.anchor`).
+Exit 0 whatever the verdict, 2 for bad input. With --anchor (and --key, the words of the anchor that answer; the
+anchor itself without it) the output adds whether the answer is right (`generation.answer_key.check_key`):
+"right": true (answered: states the key, contradicts nothing), false (wrong answer: contradicts it), null (not
+confirmed: neither, or the checker did not accept the answer), with the words that decided it; the text output a
+last line. Without --anchor the output is as before. Left out on purpose: the checking itself
+(`rag_core.generation.verifier`, `rag_core.generation.answer_key`) and where the spans come from (the Ask page and
+`judgement.judge_answer` add that).
 """
 from __future__ import annotations
 
@@ -15,7 +19,7 @@ import json
 from rag_core.cli.inputs import read_bytes
 from rag_core.cli.options import parsed, OneLineParser
 from rag_core.cli.output import emit, error
-from rag_core.generation.anchor import states_anchor
+from rag_core.generation.answer_key import check_key
 from rag_core.generation.verifier import MODES, disagreement, verify
 
 HELP = "check one answer against its spans (python -m rag_core verify --help)"
@@ -32,8 +36,10 @@ def parser() -> argparse.ArgumentParser:
     v.add_argument("--mode", choices=MODES, default="strict",
                    help="strict (the default): numbers by value, names whole; article: the article's string checker")
     v.add_argument("--anchor", metavar="TEXT",
-                   help="the golden answer's anchor: adds whether the answer states it (its numbers, names and two "
-                        "thirds of its other words) and what of it the answer lacks")
+                   help="the golden answer's anchor: adds whether the answer is right against it ('right': true, "
+                        "false or null) and the words that decided it")
+    v.add_argument("--key", metavar="TEXT",
+                   help="the answer key: the words of the anchor that answer the question (default: the anchor)")
     v.add_argument("--format", choices=("text", "json"), default="text")
     return v
 
@@ -71,18 +77,38 @@ def read_answer(args) -> str:
                          f"{e.start}).") from None
 
 
-def verdict_text(v, why_modes_differ: str | None, anchor=None) -> str:
+def verdict_text(v, why_modes_differ: str | None, key=None) -> str:
     """The verdict for a terminal: verdict and reason, each sentence with its explanation, why the other
-    checker's verdict differs (when it does), and whether the answer states the anchor (when one is given)."""
+    checker's verdict differs (when it does), and whether the answer is right (when an anchor is given)."""
     lines = [f"{v.verdict} ({v.mode} checker): {v.reason}"]
     for i, s in enumerate(v.sentences, 1):
         lines += [f"  {i}. {'passes' if s.ok else 'fails'}: {s.sentence}", f"     {s.explanation}"]
     if why_modes_differ:
         lines.append(f"modes disagree: {why_modes_differ}")
-    if anchor is not None:
-        lines.append("anchor: stated" if anchor.states else
-                     f"anchor: not stated; missing from the answer: {', '.join(anchor.missing)}")
+    if key is not None:
+        lines.append(right_line(v, key))
     return "\n".join(lines) + "\n"
+
+
+def right_line(v, key) -> str:
+    """The last line: "answered: it states the key '0.6' (0.6)"; "wrong answer: it says 0.9 where ..."."""
+    if v.verdict != "anchored":
+        return f"right: not confirmed: the checker says {v.verdict}, so the answer is not judged against the key"
+    if key.right is True:
+        found = ", ".join(key.decided_by)
+        return f"right: answered: it states the key '{key.key}' ({found}) and contradicts none of it"
+    if key.right is False:
+        return f"right: wrong answer: {key.contradiction}"
+    return (f"right: not confirmed: it neither states the key '{key.key}' nor contradicts it; missing from the "
+            f"answer: {', '.join(key.missing)}")
+
+
+def key_json(v, key) -> dict:
+    """The keys --anchor adds to the JSON: right (null unless the checker accepts the answer) and why."""
+    doc = key.as_dict()
+    if v.verdict != "anchored":
+        doc.update(right=None, decided_by=[], contradiction=None)
+    return doc
 
 
 def main(argv: list[str]) -> int:
@@ -92,17 +118,24 @@ def main(argv: list[str]) -> int:
     try:
         if args.anchor is not None and not args.anchor.strip():
             raise ValueError("--anchor is empty: give the text the answer must state, or leave the option out.")
+        if args.key is not None and args.anchor is None:
+            raise ValueError("--key needs --anchor: give the anchor the key is taken from.")
+        if args.key is not None and " ".join(args.key.split()) not in " ".join(args.anchor.split()):
+            raise ValueError(f"--key {args.key[:60]!r} is not in the anchor: the key must be words of the anchor "
+                             "that answer the question (or leave --key out to use the whole anchor).")
+        if args.key is not None and not args.key.strip():
+            raise ValueError("--key is empty: give the words of the anchor that answer, or leave the option out.")
         if args.spans == "-" and args.answer_file == "-":
             raise ValueError("standard input can hold the spans or the answer, not both: give one of them as a file.")
         spans = read_spans(args.spans)
         answer = read_answer(args)
         v = verify(answer, spans, args.mode)
-        anchor = states_anchor(answer, args.anchor) if args.anchor is not None else None
+        key = check_key(answer, args.key or args.anchor, args.anchor) if args.anchor is not None else None
         if args.format == "json":
-            doc = {**v.as_dict(), **(anchor.as_dict() if anchor is not None else {})}
+            doc = {**v.as_dict(), **(key_json(v, key) if key is not None else {})}
             text = json.dumps(doc, ensure_ascii=False, indent=2) + "\n"
         else:
-            text = verdict_text(v, disagreement(answer, spans), anchor)
+            text = verdict_text(v, disagreement(answer, spans), key)
     except Exception as e:              # every failure is one readable line, never a traceback
         return error(e)
     return emit(text, json=args.format == "json")

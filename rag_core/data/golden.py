@@ -5,7 +5,9 @@ MAX_QUESTION_CHARS characters) and was not asked by an earlier valid row (a ques
 document, and its anchor (at least MIN_ANCHOR_CHARS characters besides spaces, with a word or number of its own)
 appears literally in that document after whitespace is collapsed on both sides, standing alone: not glued to a
 letter, digit or _ it begins or ends with, nor part of a longer number ('0' is not found in '0.6', nor 'max' in
-'maxsize'; '(default 0.6)' is found in 'cutoff (default 0.6) is'). An invalid row is never an assert: it is
+'maxsize'; '(default 0.6)' is found in 'cutoff (default 0.6) is'). A row may carry an answer key (`answer`): the
+words of the anchor that answer the question ("0.6" of "Optional arg cutoff (default 0.6)"), found in the anchor
+the same way; without one the anchor is the key (`GoldenRow.key`). An invalid row is never an assert: it is
 reported with its reason and excluded from every metric, and the count excluded travels with every result.
 
     check_golden([GoldenRow("q?", "math", "evaluates to zero")], corpus).valid  -> the rows that count
@@ -47,6 +49,15 @@ class GoldenRow(NamedTuple):
     question: str   # as a user would type it
     doc: str        # id of the document that answers
     anchor: str     # literal string of that document that contains the answer
+    answer: str = ""    # the answer key: the words of the anchor that answer ("0.6"); "" = the whole anchor
+
+    @property
+    def key(self) -> str:
+        """What an answer must state to be right: the answer key, or the anchor when the row has none.
+
+        GoldenRow("q?", "difflib", "Optional arg cutoff (default 0.6)", "0.6").key -> "0.6"
+        """
+        return self.answer if isinstance(self.answer, str) and self.answer.strip() else self.anchor
 
 
 @dataclass(frozen=True)
@@ -68,10 +79,10 @@ class GoldenCheck:
         return len(self.problems)
 
     def frame(self):
-        """One row per question: question, doc, anchor, valid, reason."""
+        """One row per question: question, doc, anchor, answer key, valid, reason."""
         import pandas as pd
         reasons = {p.row: p.reason for p in self.problems}
-        return pd.DataFrame([{"question": r.question, "doc": r.doc, "anchor": r.anchor,
+        return pd.DataFrame([{"question": r.question, "doc": r.doc, "anchor": r.anchor, "answer key": r.key,
                               "valid": i not in reasons, "reason": reasons.get(i, "")}
                              for i, r in enumerate(self.rows)])
 
@@ -81,7 +92,7 @@ def load_golden(which: str = "article") -> list[GoldenRow]:
     if which not in GOLDEN_FILES:
         raise ValueError(f"Unknown golden set {which!r}: use one of {', '.join(GOLDEN_FILES)}.")
     rows = json.loads(GOLDEN_FILES[which].read_text(encoding="utf-8"))["questions"]
-    return [GoldenRow(r["question"], r["doc"], r["anchor"]) for r in rows]
+    return [GoldenRow(r["question"], r["doc"], r["anchor"], r.get("answer", "")) for r in rows]
 
 
 def _find_all(text: str, target: str) -> np.ndarray:
@@ -259,7 +270,7 @@ def _check_row(row: GoldenRow, docs: _Documents) -> tuple[str | None, str]:
     if found[0] >= 0 and not _alone(text, found, target)[0]:      # the first match is inside a word: look further
         found = _find_all(text, target)
     if found[0] >= 0 and _alone(text, found, target).any():
-        return doc_id, ""
+        return doc_id, _key_problem(row)
     found = found[found >= 0]
     if len(found):
         around = text[max(0, found[0] - 12):found[0] + len(target) + 12]
@@ -270,13 +281,37 @@ def _check_row(row: GoldenRow, docs: _Documents) -> tuple[str | None, str]:
     return None, f"Anchor not found in {doc_id!r}: the document does not contain that text."
 
 
+def _key_problem(row: GoldenRow) -> str:
+    """Why a row's answer key does not count, or "" (none, or found in the anchor as the anchor is in its document).
+
+    GoldenRow("q?", "d", "evaluates to zero when k > n", "zero when k < n") -> "The answer key 'zero when k < n' is
+    not in the anchor: ..."
+    """
+    if row.answer is None or row.answer == "":
+        return ""
+    if not isinstance(row.answer, str):
+        return f"The answer key must be text, got {type(row.answer).__name__}."
+    key, anchor = normalize(row.answer), normalize(row.anchor)
+    if not key:
+        return ""
+    if not words(key) and not any(ch.isdigit() for ch in key):
+        return (f"The answer key {key[:60]!r} holds no word, number or name an answer could be checked against: "
+                "copy the words of the anchor that answer the question.")
+    if key in anchor:
+        return ""
+    if key.lower() in anchor.lower():
+        return f"The answer key {key[:60]!r} is in the anchor only with different upper/lower case: copy it exactly."
+    return (f"The answer key {key[:60]!r} is not in the anchor {anchor[:60]!r}: the key must be words of the anchor "
+            "that answer the question (or leave it empty to use the whole anchor).")
+
+
 def _as_row(i: int, r) -> GoldenRow:
     """A golden row from a (question, doc, anchor) triple or such a dict, or a ValueError naming the row."""
-    if isinstance(r, dict) and set(GoldenRow._fields) <= set(r):
-        return GoldenRow(*(r[f] for f in GoldenRow._fields))
-    if isinstance(r, (str, bytes, dict)) or not hasattr(r, "__len__") or len(r) != 3:
+    if isinstance(r, dict) and set(GoldenRow._fields[:3]) <= set(r):
+        return GoldenRow(*(r[f] for f in GoldenRow._fields[:3]), r.get("answer", ""))
+    if isinstance(r, (str, bytes, dict)) or not hasattr(r, "__len__") or len(r) not in (3, 4):
         raise ValueError(f"Golden row {i + 1} is {r!r:.80}: each row needs three fields, "
-                         f"(question, document id, anchor).")
+                         f"(question, document id, anchor), and may have a fourth, the answer key.")
     return GoldenRow(*r)
 
 

@@ -1,5 +1,8 @@
 """Golden sets as CSV files: read question,doc,anchor rows from an upload or a file, and write them back.
 
+An optional fourth column, answer, holds the answer key (the words of the anchor that answer the question); an
+empty or absent one means the anchor is the key.
+
 `read_golden_csv` only parses. Whether each question can be searched, each doc names a document and
 each anchor appears in it is checked by `golden.check_golden` (or `golden.golden_problems`, before the
 documents are used). A bad row costs that row only, and its problem names the file and the line.
@@ -32,6 +35,7 @@ from rag_core.text import normalize
 
 GOLDEN_COLUMNS = ("question", "doc", "anchor")
 GOLDEN_HEADER = ",".join(GOLDEN_COLUMNS)
+OPTIONAL_COLUMNS = ("answer",)          # the answer key; empty: the anchor is the key
 
 _PLACE = re.compile(r"^(.*? line \d+)(?=: )")   # 'golden.csv line 3: empty anchor; row skipped.' -> 'golden.csv line 3'
 _FORMULA_START = tuple("=+-@\t\r")   # after a ' : a cell a spreadsheet-safe export guarded (ui.export.safe_cell)
@@ -87,14 +91,28 @@ def read_golden_path(path, limits: Limits | None = None) -> tuple[list[GoldenRow
     return read_golden_csv(data, p.name, limits)
 
 
+def golden_records(rows: Iterable[GoldenRow]) -> tuple[tuple, list[tuple]]:
+    """(columns, cells per row) as a CSV of them is written: question, doc, anchor, and answer when a row has a key.
+
+    [GoldenRow("q?", "d", "a b", "b")] -> (("question", "doc", "anchor", "answer"), [("q?", "d", "a b", "b")])
+    """
+    rows = list(rows)
+    keyed = any(getattr(r, "answer", "") for r in rows)
+    columns = GOLDEN_COLUMNS + (OPTIONAL_COLUMNS if keyed else ())
+    return columns, [(r.question, r.doc, r.anchor) + ((getattr(r, "answer", "") or "",) if keyed else ())
+                     for r in rows]
+
+
 def golden_to_csv(rows: Iterable[GoldenRow]) -> str:
-    """The CSV `read_golden_csv` reads back: header question,doc,anchor, quoted where needed."""
+    """The CSV `read_golden_csv` reads back: header question,doc,anchor (and answer when a row has a key), quoted
+    where needed."""
+    columns, records = golden_records(rows)
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     quoted = csv.writer(buffer, lineterminator="\n", quoting=csv.QUOTE_ALL)   # csv leaves a lone \r unquoted
-    writer.writerow(GOLDEN_COLUMNS)
-    for r in rows:
-        (quoted if "\r" in "".join(r) else writer).writerow((r.question, r.doc, r.anchor))
+    writer.writerow(columns)
+    for cells in records:
+        (quoted if "\r" in "".join(cells) else writer).writerow(cells)
     return buffer.getvalue()
 
 
@@ -141,15 +159,16 @@ def _header(records: Iterator, name: str, problems: list[str]) -> dict[str, int]
         problems.append(f"{name} is missing the column{'s' if len(missing) > 1 else ''} {', '.join(missing)}: "
                         f"its first line must be the header '{GOLDEN_HEADER}' (found '{','.join(header)}').{hint}")
         return None
-    twice = [c for c in GOLDEN_COLUMNS if columns.count(c) > 1]
+    twice = [c for c in GOLDEN_COLUMNS + OPTIONAL_COLUMNS if columns.count(c) > 1]
     if twice:
         problems += [f"{name}: the header names the column {c} twice: keep one, so that it is clear which holds "
                      f"the {c}." for c in twice]
         return None
-    extra = [h.strip() or "(unnamed)" for h, c in zip(header, columns) if c not in GOLDEN_COLUMNS]
+    known = GOLDEN_COLUMNS + OPTIONAL_COLUMNS
+    extra = [h.strip() or "(unnamed)" for h, c in zip(header, columns) if c not in known]
     if extra:
         problems.append(f"{name}: ignored the extra column{'s' if len(extra) > 1 else ''} {', '.join(extra)}.")
-    return {c: columns.index(c) for c in GOLDEN_COLUMNS}
+    return {c: columns.index(c) for c in known if c in columns}
 
 
 def _row(cells: list[str], columns: dict[str, int], where: str, problems: list[str]) -> GoldenRow | None:
@@ -158,7 +177,7 @@ def _row(cells: list[str], columns: dict[str, int], where: str, problems: list[s
     if empty:
         problems.append(f"{where}: empty {', '.join(empty)}; row skipped.")
         return None
-    return GoldenRow(**values)
+    return GoldenRow(**values)      # an empty answer: the anchor is the key
 
 
 def _unguarded(cell: str) -> str:

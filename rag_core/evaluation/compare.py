@@ -2,7 +2,8 @@
 
     c = compare_setups(wb, [parse_setup("filter:", base), parse_setup("no filter: statuses=all", base)])
     c.leaderboard   setup, recall_at_1, ci_low_at_1, ci_high_at_1, hits_at_1, ... questions, answered,
-                    misses_the_answer, wrong_source, refused, abstained, chunks, mean_seconds  (one row per setup)
+                    wrong_answer, not_confirmed, wrong_source, refused, abstained, chunks, mean_seconds  (one row
+                    per setup)
     c.recall        setup, k, value, ci_low, ci_high, hits, questions               (long: error bars)
     c.pairs         a, b, k, a_only, b_only, both, neither, questions, p_value, sentence, questions_needed,
                     power_sentence                                                   (every pair at every k)
@@ -192,7 +193,8 @@ class Comparison:
                 f"{h}/{n} = {v:.3f} ({lo:.3f}-{hi:.3f})" if n else "no question"
                 for h, n, v, lo, hi in zip(lb[f"hits_at_{k}"], lb.questions, lb[f"recall_at_{k}"],
                                            lb[f"ci_low_at_{k}"], lb[f"ci_high_at_{k}"])]
-        for col in ("answered", "misses_the_answer", "wrong_source", "refused", "abstained", "chunks", "mean_seconds"):
+        for col in ("answered", "wrong_answer", "not_confirmed", "wrong_source", "refused", "abstained", "chunks",
+                    "mean_seconds"):
             board[col] = lb[col]
         parts = ["# Open Book comparison", "\n".join(f"- {inert(s.to_text())}" for s in self.setups),
                  "## Leaderboard\n\n" + markdown_table(board)]

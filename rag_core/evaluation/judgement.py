@@ -2,54 +2,60 @@
 
 The checker says whether an answer is *grounded*: every number and name of a sentence is in the span it cites.
 Grounded is not right: a faithful quote of a draft note is grounded, and so is a sentence of the right document
-that does not say what was asked. `judge_answer` runs the strict checker once, adds where the cited spans come
-from and, for a golden question, whether the answer states its anchor (generation.anchor), and says it in one
-sentence a non-programmer can read.
+that says something else. `judge_answer` runs the strict checker once, adds where the cited spans come from and,
+for a golden question, whether the answer states its answer key or contradicts it (generation.answer_key), and
+says it in one sentence a non-programmer can read.
 
-    judge_answer(answer, spans, span_ids=[12, 40, 3], index=ix, expected_doc="difflib",
-                 anchor="Optional arg cutoff (default 0.6)")
-    -> Judgement(outcome="misses the answer", sentence="Grounded in S3, from difflib, the document that holds the
-       answer, but the answer does not state it: it lacks 'optional', 'arg', 'default'.", ...)
+    judge_answer("The default cutoff is 1 [S1].", spans, span_ids=[12, 40, 3], index=ix, expected_doc="difflib",
+                 anchor="Optional arg cutoff (default 0.6)", key="0.6")
+    -> Judgement(outcome="wrong answer", sentence="Grounded in S1, from difflib, the document that holds the answer,
+       but it contradicts the golden answer: it says 1 where the golden answer says 0.6. ...", ...)
 
 Outcomes (OUTCOMES), each with one colour on every page (TONES for badges, COLOURS for charts):
-    answered           green   grounded on the anchor's document, of a trusted status, and it states the anchor
-    misses the answer  blue    grounded and from the right source, but the anchor is not stated
-    grounded           gray    a question with no golden anchor: grounded on trusted spans, nothing to compare with
-    wrong source       orange  grounded on a draft, outdated or other document (a faithful quote of the wrong page)
-    refused            red     the checker refused it
-    abstained          gray    the answer says the spans do not contain it
-Green means right: only an answer that states its golden anchor, from the document that holds it, is green.
+    answered       green   grounded on the key's document, of a trusted status; states the key, contradicts nothing
+    wrong answer   red     grounded and from the right source, but it contradicts the key (which word or number)
+    not confirmed  gray    grounded and from the right source; neither states nor contradicts the key: it may be
+                           right in other words, and the page shows the key
+    grounded       gray    a question with no golden anchor: grounded on trusted spans, nothing to compare with
+    wrong source   orange  grounded on a draft, outdated or other document (a faithful quote of the wrong page)
+    refused        red     the checker refused it
+    abstained      gray    the answer says the spans do not contain it
+Green means right: only an answer that states its golden answer key, from the document that holds it, and
+contradicts none of it, is green.
 
 `anchor_place` tells where a golden question's anchor sits among the spans handed over, and which chunks of a
 non-trusted status outrank it.
 
-Left out on purpose: meaning beyond words (see generation.anchor: "the cutoff is not 0.6" states "cutoff (default
-0.6)"); the article's own labels ("anchored / right source"), which its tables keep (evaluation.outcomes).
+Left out on purpose: meaning beyond the answer key's rule (see generation.answer_key: a synonym is not
+confirmed, a wrong claim about something other than the key is not seen); the article's own labels ("anchored /
+right source"), which its tables keep (evaluation.outcomes).
 """
 from __future__ import annotations
 
 from typing import NamedTuple
 
-from rag_core.generation.anchor import AnchorCheck, states_anchor
+from rag_core.generation.answer_key import KeyCheck, check_key
 from rag_core.generation.verifier import Verdict, disagreement_of, verify
 
-OUTCOMES = ("answered", "misses the answer", "grounded", "wrong source", "refused", "abstained")
+OUTCOMES = ("answered", "wrong answer", "not confirmed", "grounded", "wrong source", "refused", "abstained")
 GOLDEN_OUTCOMES = tuple(o for o in OUTCOMES if o != "grounded")   # a golden question always has an anchor
-TONES = {"answered": "green", "misses the answer": "blue", "grounded": "gray", "wrong source": "orange",
-         "refused": "red", "abstained": "gray"}
-COLOURS = {"answered": "#1b7f3b", "misses the answer": "#1f5fbf", "grounded": "#5f6b7a", "wrong source": "#b85c00",
-           "refused": "#b3261e", "abstained": "#888888"}
+TONES = {"answered": "green", "wrong answer": "red", "not confirmed": "gray", "grounded": "gray",
+         "wrong source": "orange", "refused": "red", "abstained": "gray"}
+COLOURS = {"answered": "#1b7f3b", "wrong answer": "#e0533d", "not confirmed": "#9aa5b1", "grounded": "#5f6b7a",
+           "wrong source": "#b85c00", "refused": "#b3261e", "abstained": "#888888"}
 MEANING = {
     "answered": "Grounded in the cited spans, from the document that holds the answer, and it states the golden "
-                "anchor. The only green outcome.",
-    "misses the answer": "Grounded, and from the right document, but the answer does not state the golden anchor: "
-                         "it quotes another sentence.",
+                "answer key and contradicts none of it. The only green outcome.",
+    "wrong answer": "Grounded, and from the right document, but it contradicts the golden answer: another value, "
+                    "a negation, the opposite word, both alternatives, or a retraction.",
+    "not confirmed": "Grounded, and from the right document, but it neither states the golden answer key nor "
+                     "contradicts it: it may be right in other words; compare it with the key.",
     "grounded": "Grounded on trusted documents; the question has no golden answer to compare with, so nobody can "
                 "say whether it is right.",
     "wrong source": "Grounded, but on a draft, an outdated note or another document: a faithful quote of the wrong "
                     "page.",
     "refused": "The checker refused it: a sentence without a citation, a citation to a span that does not exist, "
-               "a number or name the cited span lacks, or an answer with nothing to check.",
+               "a number or name the cited span lacks, or a sentence with nothing to check.",
     "abstained": "The answer says NOT IN THE CONTEXT: nothing was claimed.",
 }
 
@@ -60,7 +66,7 @@ class Judgement(NamedTuple):
     verdict: Verdict                # the strict checker's verdict
     article: Verdict | None = None  # the article's checker's verdict when it differs from the strict one
     why_they_differ: str | None = None   # why the two checkers disagree, in one sentence
-    anchor: AnchorCheck | None = None    # for a golden question: does the answer state its anchor
+    key: KeyCheck | None = None     # for a golden question: does the answer state its answer key, or contradict it
     sources: tuple = ()             # (span number, document id, status) of every cited span
 
     @property
@@ -87,10 +93,12 @@ def _quoted(items, most: int = 6) -> str:
 
 def judge_answer(answer: str, spans: list, span_ids, index, expected_doc: str | None = None,
                  anchor: str | None = None, trusted=("current",), with_article: bool = True,
-                 verdict: Verdict | None = None) -> Judgement:
+                 verdict: Verdict | None = None, key: str | None = None, question: str | None = None) -> Judgement:
     """The judgement of `answer` against the spans handed over as [S1].. (chunk ids `span_ids` of `index`).
 
-    expected_doc and anchor: the golden question's document and anchor (None for a question of your own).
+    expected_doc, anchor, key: the golden question's document, anchor and answer key (GoldenRow.key; None: the
+    anchor is the key); None for a question of your own. question: the golden question (its numbers and calls
+    are not rival values).
     with_article: also run the article's checker and keep its verdict when it differs (the Ask page shows both).
     verdict: the strict verdict of this very answer when the caller already has it (pipeline.ask checks once).
     """
@@ -116,20 +124,32 @@ def judge_answer(answer: str, spans: list, span_ids, index, expected_doc: str | 
                 else f"only {', '.join(trusted)} documents are trusted" if trusted else "no status is trusted")
         return Judgement("wrong source", f"The answer is grounded, but {where}, and {want}: it faithfully quotes "
                                          "the wrong page.", strict, sources=sources, **extra)
-    if expected_doc is None:
+    if expected_doc is None or (anchor is None and key is None):
         docs = ", ".join(dict.fromkeys(f"{doc} ({status})" for _, doc, status in sources))
         return Judgement("grounded", f"Every claim is in {_spans(cited)}, from {docs}. This question has no golden "
                                      "answer to compare with: the checker proves where the words come from, not "
                                      "that they answer it.", strict, sources=sources, **extra)
-    check = states_anchor(answer, anchor) if anchor is not None else None
-    if check is None or not check.states:
-        lacks = f": it lacks {_quoted(check.missing)}" if check is not None and check.missing else ""
-        return Judgement("misses the answer", f"Grounded in {_spans(cited)}, from {expected_doc}, the document "
-                                              f"that holds the answer, but the answer does not state the golden "
-                                              f"anchor{lacks}.", strict, anchor=check, sources=sources, **extra)
+    check = check_key(answer, key if key else anchor, anchor, question)
+    where = f"Grounded in {_spans(cited)}, from {expected_doc}, the document that holds the answer"
+    if check.right is False:
+        holder = next((n for n in cited if anchor and " ".join(anchor.split()) in " ".join(spans[n - 1].split())), None)
+        says = (f" S{holder} says: '{_short(anchor)}'." if holder else
+                f" The document says: '{_short(anchor)}'." if anchor else "")
+        return Judgement("wrong answer", f"{where}, but it contradicts the golden answer: {check.contradiction}."
+                                         f"{says}", strict, key=check, sources=sources, **extra)
+    if check.right is None:
+        lacks = f" (it lacks {_quoted(check.missing)})" if check.missing else ""
+        return Judgement("not confirmed", f"{where}, but the answer neither states the golden answer "
+                                          f"'{_short(check.key)}' nor contradicts it{lacks}: it may be right in "
+                                          "other words; compare it with the golden answer.", strict, key=check,
+                         sources=sources, **extra)
     return Judgement("answered", f"Every claim is in {_spans(cited)}, from {expected_doc}, the document that holds "
-                                 "the answer, and the answer states the golden anchor.", strict, anchor=check,
-                     sources=sources, **extra)
+                                 f"the answer, and the answer states the golden answer '{_short(check.key)}' and "
+                                 "contradicts none of it.", strict, key=check, sources=sources, **extra)
+
+
+def _short(text: str, most: int = 120) -> str:
+    return text if len(text) <= most else text[:most - 3] + "..."
 
 
 def anchor_place(span_ids, holders, index, trusted=("current",)) -> AnchorPlace:

@@ -12,9 +12,10 @@ every page and chart):
     ranked out      among the candidates, but below k (after the rerank, when on, as before it)
     lost by rerank  within k before the rerank, below k after it
     then the answer, judged by `judgement.judge_answer` with the strict checker: refused, abstained,
-    wrong source (grounded on another document or a non-trusted status), misses the answer (grounded on the
-    anchor's document, but the answer does not state the anchor) or answered (grounded, from the anchor's
-    document, and it states the anchor). Only a question whose anchor is in the k chunks kept reaches these.
+    wrong source (grounded on another document or a non-trusted status), wrong answer (grounded on the anchor's
+    document, but it contradicts the answer key), not confirmed (neither states nor contradicts the key) or
+    answered (grounded, from the anchor's document, states the key and contradicts none of it). Only a
+    question whose anchor is in the k chunks kept reaches these.
 
 Every question is also answered when retrieval lost it: `outcome` holds that answer's judgement (an answer
 can be "answered" from another chunk of the right document even though the anchor's chunk was not kept),
@@ -42,7 +43,7 @@ from rag_core.evaluation.workbench import ARTICLE_CHUNKER, Workbench
 from rag_core.generation.generator import scripted_answer
 
 STAGES = ("cut", "filtered", "not retrieved", "ranked out", "lost by rerank",
-          "refused", "abstained", "wrong source", "misses the answer", "answered")
+          "refused", "abstained", "wrong source", "wrong answer", "not confirmed", "answered")
 MEANING = {
     "cut": "No chunk holds the anchor whole: a chunk boundary cuts it everywhere.",
     "filtered": "Only chunks of a status the filter does not allow hold the anchor.",
@@ -53,12 +54,15 @@ MEANING = {
     "abstained": "The anchor was handed over, but the answer says the spans do not contain it.",
     "wrong source": "The anchor was handed over, but the answer is grounded on another document or an untrusted "
                     "status.",
-    "misses the answer": "The anchor was handed over and the answer is grounded on the anchor's document, but it "
-                         "does not state the anchor.",
-    "answered": "The anchor was handed over, the answer is grounded on the anchor's document and states the anchor.",
+    "wrong answer": "The anchor was handed over and the answer is grounded on the anchor's document, but it "
+                    "contradicts the golden answer key.",
+    "not confirmed": "The anchor was handed over and the answer is grounded on the anchor's document, but it "
+                     "neither states the golden answer key nor contradicts it: it may be right in other words.",
+    "answered": "The anchor was handed over, the answer is grounded on the anchor's document, states the golden "
+                "answer key and contradicts none of it.",
 }
 # one palette everywhere: retrieval losses in violets and teal, answers in the outcome colours (green only for
-# answered, blue for an answer that misses the anchor), the same as every badge (judgement.COLOURS)
+# answered, red for a wrong answer, grey for one not confirmed), the same as every badge (judgement.COLOURS)
 COLOURS = {"cut": "#4a2a7a", "filtered": "#6b3fa0", "not retrieved": "#8e6cc0", "ranked out": "#b39ddb",
            "lost by rerank": "#0f7c8c", **{s: OUTCOME_COLOURS[s] for s in STAGES[5:]}}
 
@@ -156,7 +160,8 @@ def _answer(wb, setup, q, final, held, status, rank_before, rank, generate, shar
     kept = [int(c) for c in final[:setup.k]]
     spans = [ix.texts[c] for c in kept]
     answer = generate(row.question, spans)
-    j = judge_answer(answer, spans, kept, ix, row.doc, row.anchor, wb.trusted, with_article=False)
+    j = judge_answer(answer, spans, kept, ix, row.doc, row.anchor, wb.trusted, with_article=False,
+                     key=row.key, question=row.question)
     allowed_holds = setup.statuses is None or any(status[c] in setup.statuses for c in held)
     stage = stage_of(bool(held), allowed_holds, _rank(rank_before), _rank(rank), setup.k, setup.rerank, j.outcome)
     outranked = bool(anchor_place(kept, held, ix, wb.trusted).outranked_by)

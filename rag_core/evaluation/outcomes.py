@@ -6,7 +6,8 @@
 
 A row: question, expected_doc, answer, verdict, outcome, cited_doc, anchor_in_spans, reason. The outcome is the
 article's label ("anchored / right source", ...) with its checker (mode "article", the article's tables), and the
-judgement a user reads (judgement.judge_answer: answered only when the answer states the golden anchor) with
+judgement a user reads (judgement.judge_answer: answered only when the answer states the golden answer key
+and contradicts none of it) with
 the strict checker. Rows are appended to the lists as they come, so a caller that is
 interrupted (a Cancel button, a server that fails half-way) keeps every answer received.
 
@@ -58,8 +59,9 @@ def outcome_row(wb: Workbench, chunker: ChunkerConfig, q: int, ids, generate=scr
            "outcome": outcome(v, ids, ix, row.doc),
            "cited_doc": ix.doc_id(ids[cited[0] - 1]) if v.verdict == "anchored" else "",
            "anchor_in_spans": bool(wb.holders(chunker)[q] & set(ids)), "reason": v.reason}
-    if mode == "strict":                 # a user reads it: the judgement, green only for the anchor stated
-        j = judge_answer(answer, spans, ids, ix, row.doc, row.anchor, wb.trusted, with_article=False, verdict=v)
+    if mode == "strict":                 # a user reads it: the judgement, green only for the answer key stated
+        j = judge_answer(answer, spans, ids, ix, row.doc, row.anchor, wb.trusted, with_article=False, verdict=v,
+                         key=row.key, question=row.question)
         out.update(outcome=j.outcome, reason=j.sentence)
     return out
 
@@ -86,17 +88,24 @@ def outcomes_by_filter(wb: Workbench, chunker: ChunkerConfig = ARTICLE_CHUNKER, 
 
 
 def operating_metrics(outcomes: pd.DataFrame) -> dict:
-    """Rates of a strict outcome table: answered (right: grounded, right document, the anchor stated), grounded
-    (the checker accepted it, right or not), refused, abstained; and the checker's false refusals.
+    """Rates of a strict outcome table, each named for what it is: right (answered: grounded, right document, the
+    answer key stated and nothing of it contradicted: the headline), wrong answer (contradicts the key), wrong
+    source (quotes a draft or another document), not confirmed (neither states nor contradicts the key), refused,
+    abstained; then checker accepted (grounded: every claim in its span, right or not) and the checker's false
+    refusals.
 
     A false refusal is a refused answer although the anchor was inside the spans handed over.
     """
     n = len(outcomes)
+    rates = ("right_rate", "wrong_answer_rate", "wrong_source_rate", "not_confirmed_rate", "refusal_rate",
+             "abstention_rate", "checker_accepted_rate")
     if not n:
-        return {"questions": 0, "answer_rate": math.nan, "grounded_rate": math.nan, "refusal_rate": math.nan,
-                "abstention_rate": math.nan, "false_refusals": 0}
-    v = outcomes.verdict
-    return {"questions": n, "answer_rate": float((outcomes.outcome == "answered").mean()),
-            "grounded_rate": float((v == "anchored").mean()), "refusal_rate": float((v == "refused").mean()),
-            "abstention_rate": float((v == "abstained").mean()),
+        return {"questions": 0, **dict.fromkeys(rates, math.nan), "false_refusals": 0}
+    v, o = outcomes.verdict, outcomes.outcome
+    return {"questions": n, "right_rate": float((o == "answered").mean()),
+            "wrong_answer_rate": float((o == "wrong answer").mean()),
+            "wrong_source_rate": float((o == "wrong source").mean()),
+            "not_confirmed_rate": float((o == "not confirmed").mean()),
+            "refusal_rate": float((v == "refused").mean()), "abstention_rate": float((v == "abstained").mean()),
+            "checker_accepted_rate": float((v == "anchored").mean()),
             "false_refusals": int(((v == "refused") & outcomes.anchor_in_spans).sum())}

@@ -16,7 +16,8 @@ carries that count in `df.attrs["questions"]` and the excluded count in `df.attr
     latency(wb)          route, min_ms, max_ms, runs, repetitions (the only table that varies per run)
     verifier_cases(wb)   answer, verdict, explanation (the article's checker; needs no corpus)
     pipeline(wb)         filter, one column per outcome: the article's labels with its checker; with mode="strict"
-                         the judgements a user reads (answered, misses_the_answer, wrong_source, refused, abstained)
+                         the judgements a user reads (answered, wrong_answer, not_confirmed, wrong_source, refused,
+                         abstained)
     prompt_table(wb)     one row: words, characters, spans, answer
     corpus_sizes(wb)     one row: documents, words, questions (valid, excluded)
     trap3(wb)            k, retriever, article_questions, user_questions: the ceiling of each retriever for the

@@ -169,8 +169,13 @@ def filter_sentence(before: int, after: int, questions: int, untrusted: str, exa
              if example["outcome_off"] == example["outcome_on"]
              else f"the answer to \"{example['question']}\" goes from {example['outcome_off']} to "
                   f"{example['outcome_on']}")
-    why = (f" (grounded on {example['doc']}, the right document, but the scripted generator quotes another of its "
-           "sentences than the anchor)" if example["outcome_on"] == "misses the answer" else "")
+    why = {"not confirmed": f" (grounded on {example['doc']}, the right document, but the scripted generator's "
+                            f"sentence neither states the golden answer '{example.get('key', '')}' nor contradicts "
+                            "it: it may be right in other words)",
+           "wrong answer": f" (grounded on {example['doc']}, the right document, but it contradicts the golden answer "
+                           f"'{example.get('key', '')}')",
+           "answered": f" (grounded on {example['doc']}, the right document, and it states the golden answer "
+                       f"'{example.get('key', '')}')"}.get(example["outcome_on"], "")
     if on:
         return f"With the filter on, {counts}, and {moves}{why}."
     return (f"The filter is off: {before} of {questions} questions have a {untrusted} chunk in their top 3, and the "
@@ -255,7 +260,7 @@ def _make(number, sentence, figure, example=None, params=None, details=None) -> 
 
 def _row(wb, q) -> dict:
     r = wb.check.valid[q]
-    return {"number": q + 1, "question": r.question, "doc": r.doc, "anchor": r.anchor,
+    return {"number": q + 1, "question": r.question, "doc": r.doc, "anchor": r.anchor, "key": r.key,
             "status": wb.corpus.by_id[r.doc].status, "doc_position": [d.id for d in wb.corpus.documents].index(r.doc)}
 
 
@@ -305,7 +310,8 @@ def _answer(wb, chunker, q, k, allowed) -> tuple:
     """(ask's Answer, its Judgement, the spans table) for valid question q through the article's pipeline."""
     ix, row = wb.index(chunker), wb.check.valid[q]
     a = ask(ix, row.question, PIPELINE_CANDIDATES, k, True, allowed)
-    j = judge_answer(a.answer, a.spans, a.retrieved.ids, ix, row.doc, row.anchor, wb.trusted, with_article=False)
+    j = judge_answer(a.answer, a.spans, a.retrieved.ids, ix, row.doc, row.anchor, wb.trusted, with_article=False,
+                     key=row.key, question=row.question)
     return a, j, _spans_table(wb, chunker, a, wb.holders(chunker)[q])
 
 
@@ -389,7 +395,8 @@ def answers_tried(wb: Workbench, chunker: ChunkerConfig, q: int) -> pd.DataFrame
     a, _, _ = _answer(wb, chunker, q, PIPELINE_FINAL, set(wb.trusted))
     rows = []
     for p in presets(row.question, a.spans):
-        j = judge_answer(p.answer, a.spans, a.retrieved.ids, ix, row.doc, row.anchor, wb.trusted, with_article=False)
+        j = judge_answer(p.answer, a.spans, a.retrieved.ids, ix, row.doc, row.anchor, wb.trusted, with_article=False,
+                     key=row.key, question=row.question)
         rows.append({"kind": p.kind, "answer": p.answer, "outcome": j.outcome, "reason": j.sentence})
     return pd.DataFrame(rows, columns=["kind", "answer", "outcome", "reason"])
 

@@ -28,7 +28,7 @@ from typing import NamedTuple
 from rag_core.generation import claims
 from rag_core.generation.generator import scripted_answer, sentences
 from rag_core.generation.prompt import ABSTAIN
-from rag_core.generation.verifier import CITATION
+from rag_core.generation.verifier import CITATION, cited_numbers
 from rag_core.text import normalize
 
 # the article's six cases: its two spans (a current docstring, a draft note) and six answers judged against them
@@ -54,9 +54,9 @@ def _cite(text: str, n: int) -> str:
 def _generated(question: str, spans: list[str]) -> tuple[str, int] | None:
     """(the generator's sentence without citation or final period, 1-based span), or S1's first sentence."""
     answer = scripted_answer(question, spans)
-    cited = CITATION.findall(answer)
+    cited = cited_numbers(answer)
     if answer != ABSTAIN and cited:
-        return CITATION.sub("", answer).strip().rstrip(".").strip(), int(cited[0])
+        return CITATION.sub("", answer).strip().rstrip(".").strip(), cited[0]
     for n, text in enumerate(spans, 1):
         first = sentences(text)
         if first:

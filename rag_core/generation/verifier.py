@@ -20,11 +20,14 @@ these rules, in this order:
                         at its end) and cites a span is refused: an abstention cites nothing, and a
                         citation with no answer supports nothing ("The answer is NOT IN THE CONTEXT [S1].")
     abstention + more   an answer that starts with the phrase and goes on is refused
-    per sentence        a citation, spans that exist, every number and name in the cited spans
-    nothing to check    an answer none of whose sentences has a number, a technical name or a content
-                        word (rag_core.text.words, stopwords aside) of the spans it cites is refused, its
-                        reason starting "Nothing to check:" ("The answer is: [S3][S2]."). A sentence with
-                        nothing to check passes when another sentence of the answer makes a claim.
+    per sentence        a citation, spans that exist, every number and name in the cited spans; a citation
+                        is read as a person writes it ([S1], [s1], [S1, S2], [S1; S3], [S1][S2], (S1)), and
+                        an abbreviation (i.e., e.g., etc., approx., vs., cf., resp.) does not end a sentence
+    nothing to check    every sentence must carry something to check against the spans it cites: a number,
+                        a technical name, or most (more than half) of its content words (rag_core.text.words,
+                        inflections folded); otherwise the answer is refused, its reason saying "Nothing to
+                        check" ("The answer is: [S3][S2]."; the prompt's rule echoed back, "A sentence without
+                        an identifier is a violation. [S2]"). A bare "Yes [S1]." or "No [S1]." may stand.
 
     verify("The default cutoff is 0 [S1].", ["Optional arg cutoff (default 0.6)"], "article").verdict -> "anchored"
     verify("The default cutoff is 0 [S1].", ["Optional arg cutoff (default 0.6)"]).reason
@@ -42,7 +45,8 @@ What strict still cannot see, on purpose (it compares claims, not meaning):
     a wrong but existing citation: the draft note S2 says 0.9, so "0.9 [S2]" is anchored, and false
     a number elsewhere in the span: "is 0 [S1]" passes if S1 holds [0, 1], even if the default is 0.6
     words that are not names: "combinations" is plain English, "combinations_with_replacement" is a name
-    whether the answer answers: one content word of the span is enough to have something to check
+    whether the answer answers: most of a sentence's words in its span is enough to have something to check
+    (whether it is right is generation.answer_key's question)
 It guarantees grounding, not truth: that failure is repaired upstream, by the filter.
 
 It runs past 300 lines because both checkers and the sentences that explain them live together: an
@@ -54,16 +58,25 @@ import re
 from typing import NamedTuple
 
 from rag_core.generation import claims
+from rag_core.generation.inflect import fold
 from rag_core.generation.prompt import ABSTAIN
+from rag_core.text import words as content_words
 
-CITATION = re.compile(r"\[S(\d+)\]")
+# a citation as a person reads one: [S1], [s1], [S1, S2], [S1; S3], (S1); the article's checker reads [S1] only
+CITATION = re.compile(r"[\[(][ \t]*([Ss]\d+(?:[ \t]*[,;][ \t]*[Ss]?\d+)*)[ \t]*[\])]")
+ARTICLE_CITATION = re.compile(r"\[S(\d+)\]")
+_CITED_NUMBER = re.compile(r"\d+")
 NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
 # A technical name has a dot, an underscore or an inner capital; common English words have none,
 # so "According" at the start of a sentence does not get a correct answer refused.
 NAME = re.compile(r"\b(?:[A-Za-z_][A-Za-z0-9_]*\.[A-Za-z_][A-Za-z0-9_]*"
                   r"|[A-Za-z]*[a-z][A-Z][A-Za-z]*"
                   r"|[a-z]+_[a-z_]+)\b")
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")           # the article's split
+# strict: an abbreviation does not end a sentence ("i.e.", "e.g.", "etc.", "approx.", "vs.", "cf.", "resp.")
+_STRICT_SENTENCE_END = re.compile(r"(?<!\b[iI]\.e\.)(?<!\b[eE]\.g\.)(?<!\b[eE]tc\.)(?<!\bapprox\.)(?<!\bvs\.)"
+                                  r"(?<!\bcf\.)(?<!\bresp\.)(?<=[.!?])\s+")
+_YES_NO = re.compile(r"[\s*_\"']*(?:yes|no)[\s*_\"'.!,;:]*", re.I)
 _DRESS = r"""[\s*_`"'“”‘’«»>#]*"""                    # emphasis, quotes, a quote mark or heading, spaces around it
 _TAIL = r"""[\s*_`"'“”‘’«».!?;:]*"""                  # the same, and any final punctuation
 ABSTENTION = re.compile(_DRESS + r"not\s+in\s+the\s+context" + _TAIL, re.I)
@@ -127,9 +140,22 @@ def _span_number(digits: str) -> int:
     return int(digits) if len(digits) <= 18 else _BIG
 
 
-def _cited(text: str) -> tuple:
-    """Span numbers cited by `text`, in order, without repeats: "[S1][S1][S3]" -> (1, 3)."""
-    return tuple(dict.fromkeys(_span_number(c) for c in CITATION.findall(text)))
+def _cited(text: str, mode: str = "strict") -> tuple:
+    """Span numbers cited by `text`, in order, without repeats: "[S1][S1][S3]" -> (1, 3); strict also reads
+    "[s1, S3]" and "(S2)" -> (1, 3, 2)."""
+    if mode == "article":
+        return tuple(dict.fromkeys(_span_number(c) for c in ARTICLE_CITATION.findall(text)))
+    return tuple(dict.fromkeys(_span_number(n) for c in CITATION.findall(text) for n in _CITED_NUMBER.findall(c)))
+
+
+def cited_numbers(text: str) -> tuple:
+    """The span numbers a text cites, as the strict checker reads citations: "0.6 [S1, S3]." -> (1, 3)."""
+    return _cited(claims.normalize(text))
+
+
+def strip_citations(text: str) -> str:
+    """The text without its citations: "0.6 [S1], (S2)." -> "0.6 , ."."""
+    return CITATION.sub(" ", text)
 
 
 def _handed_over(n_spans: int) -> str:
@@ -163,15 +189,24 @@ def _missing(bare: str, cited: tuple, spans: list[str], mode: str, hints: bool =
     values = dict(reversed(said))                                   # as written -> its first value
     near = [(x, have.near_number(x, values.get(x))) for x in numbers[:5]] + [(x, have.near_name(x)) for x in names[:5]] \
         if hints else []
-    testable = bool(said or named) or have.has_word_of(bare)
+    testable = bool(said or named) or _mostly_in(bare, have)
     return numbers, names, tuple((x, c) for x, c in near if c), testable
+
+
+def _mostly_in(bare: str, have: claims.Claims) -> bool:
+    """Whether most (more than half) of the content words of a sentence, inflections folded, are in the span (its
+    words, or its names' parts in lower case: "Github" for "GitHub"): "A sentence without an identifier is a
+    violation." against a span with only "identifier" -> False."""
+    said = {fold(w) for w in content_words(bare)}
+    span = {fold(w) for w in have.content} | {fold(p.lower()) for w in have.words for p in w.split(".")}
+    return bool(said) and 2 * len(said & span) > len(said)
 
 
 def check_sentence(sentence: str, spans: list[str], mode: str = "strict", hints: bool = True) -> SentenceCheck:
     """One sentence against the spans it cites; hints: say what the span has instead of a missing claim (a search
     over the span's numbers and names, so `verify` asks it of its first HINTED sentences only)."""
     text = sentence if mode == "article" else claims.normalize(sentence)     # strict: "［S1］" is [S1]
-    cited = _cited(text)                                                      # "[S1][S1]" cites S1 once
+    cited = _cited(text, mode)                                                # "[S1][S1]" cites S1 once
     if not cited:
         return SentenceCheck(sentence, (), (), (), (), False,
                              "No citation: the sentence does not say which span it comes from "
@@ -181,7 +216,7 @@ def check_sentence(sentence: str, spans: list[str], mode: str = "strict", hints:
         return SentenceCheck(sentence, cited, out, (), (), False,
                              f"Cites {_spans_named(out, 'and')}, which {'does' if len(out) == 1 else 'do'} not exist: "
                              f"{_handed_over(len(spans))} handed over.")
-    bare = CITATION.sub("", text)        # without this, the "3" of "[S3]" would be searched too
+    bare = (ARTICLE_CITATION if mode == "article" else CITATION).sub("", text)   # not the "3" of "[S3]"
     numbers, names, near, testable = _missing(bare, cited, spans, mode, hints)
     if numbers or names:
         parts = []
@@ -198,14 +233,15 @@ def check_sentence(sentence: str, spans: list[str], mode: str = "strict", hints:
                              f"The {' and the '.join(parts)} {where}{instead}.", near, testable)
     if not testable:
         return SentenceCheck(sentence, cited, (), (), (), True, _nothing(cited, "this sentence") +
-                             "; it passes because another sentence of the answer makes a claim.", (), False)
+                             ": every sentence must carry something to check against the span it cites.", (), False)
     return SentenceCheck(sentence, cited, (), (), (), True,
                          f"Every number and technical name appears in {_spans_named(cited, 'or')}.")
 
 
 def _nothing(cited: tuple, what: str) -> str:
-    """'Nothing to check: <what> has no number, no technical name and no word of S3'."""
-    return f"Nothing to check: {what} has no number, no technical name and no word of {_spans_named(cited, 'or')}"
+    """'Nothing to check: <what> has no number, no technical name and not most of its words in S3'."""
+    return (f"Nothing to check: {what} has no number, no technical name and not most of its words in "
+            f"{_spans_named(cited, 'or')}")
 
 
 def _claimed_abstention(checks: tuple, i: int) -> Verdict:
@@ -221,7 +257,8 @@ def _citations_join_their_sentence(sentences: list[str]) -> list[str]:
     ["The cutoff is 0.6.", "[S1]"] -> ["The cutoff is 0.6. [S1]"]."""
     out: list[str] = []
     for s in sentences:
-        if out and CITATION.search(s) and not CITATION.sub("", s).strip(" .!?;:,"):
+        norm = claims.normalize(s)
+        if out and CITATION.search(norm) and not CITATION.sub("", norm).strip(" .!?;:,"):
             out[-1] = f"{out[-1]} {s}"
         else:
             out.append(s)
@@ -239,7 +276,7 @@ def verify(answer: str, spans: list[str], mode: str = "strict") -> Verdict:
     abstains = ABSTENTION.fullmatch(norm) if strict else answer.strip().startswith(ABSTAIN)
     if abstains:
         return Verdict("abstained", (), "The answer says the spans do not contain it.", mode)
-    sentences = [f.strip() for f in _SENTENCE_END.split(answer) if f.strip()]
+    sentences = [f.strip() for f in (_STRICT_SENTENCE_END if strict else _SENTENCE_END).split(answer) if f.strip()]
     if strict:
         sentences = _citations_join_their_sentence(sentences)
     if not sentences:
@@ -266,6 +303,12 @@ def verify(answer: str, spans: list[str], mode: str = "strict") -> Verdict:
             ", so nothing in it can be looked for in the span it cites: a citation alone is not an answer."
             if len(cited) == 1 else
             ", so nothing in it can be looked for in the spans it cites: citations alone are not an answer."), mode)
+    idle = [i for i, c in enumerate(checks) if strict and not c.testable and not _YES_NO.fullmatch(
+        CITATION.sub("", claims.normalize(c.sentence)))]            # "Yes [S1]." answers the question; it may stay
+    if idle:
+        i = idle[0]
+        checks = checks[:i] + (checks[i]._replace(ok=False),) + checks[i + 1:]
+        return Verdict("refused", checks, f"Sentence {i + 1}: {checks[i].explanation}", mode)
     return Verdict("anchored", checks, "Every sentence cites a span that contains its numbers and names.", mode)
 
 
@@ -293,7 +336,7 @@ def disagreement_of(answer: str, spans: list[str], strict: Verdict, article: Ver
     """`disagreement` from the two verdicts already computed (no checker runs again)."""
     if strict.verdict == article.verdict:
         return None
-    if strict.verdict == "refused" and (_CITED_ABSTENTION in strict.reason or strict.reason.startswith("Nothing")):
+    if strict.verdict == "refused" and (_CITED_ABSTENTION in strict.reason or "Nothing to check" in strict.reason):
         return (f"The article's checker says {article.verdict} ({article.reason}); "
                 f"the strict checker says {strict.verdict} ({strict.reason})")
     if strict.verdict == "refused" and _STARTS_ABSTAINING.match(claims.normalize(answer)):

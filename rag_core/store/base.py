@@ -117,8 +117,9 @@ class Store:
         key = dataset_key(name, documents, golden)
         if not self.enabled:
             return None
+        golden = [[r.question, r.doc, r.anchor] + ([r.answer] if getattr(r, "answer", "") else []) for r in golden]
         content = zlib.compress(json.dumps({"documents": [[d.id, d.text, d.status] for d in documents],
-                                            "golden": [[r.question, r.doc, r.anchor] for r in golden]},
+                                            "golden": golden},
                                            ensure_ascii=False).encode(), 3)
         words = sum(len(d.text.split()) for d in documents)
         self._db.write([("INSERT INTO {datasets} VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (key) DO NOTHING",

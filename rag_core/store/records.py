@@ -65,15 +65,21 @@ def dataset_key(name: str, documents, golden) -> str:
     for d in documents:
         h.update(f"{d.id}\0{d.status}\0{d.text}\0".encode())
     for r in golden:
-        h.update(f"{r.question}\0{r.doc}\0{r.anchor}\0".encode())
+        h.update(f"{r.question}\0{r.doc}\0{r.anchor}\0".encode() + _keyed(r))
     return UPLOAD + h.hexdigest()[:16]
+
+
+def _keyed(row) -> bytes:
+    """A row's answer key for a hash: nothing when it has none, so keys of rows without one stay as they were."""
+    answer = getattr(row, "answer", "")
+    return f"key\0{answer}\0".encode() if answer else b""
 
 
 def golden_key(rows) -> str:
     """The hash of golden rows (question, doc, anchor), in order: 'g-' + 16 hex digits."""
     h = hashlib.sha256()
     for r in rows:
-        h.update(f"{r.question}\0{r.doc}\0{r.anchor}\0".encode())
+        h.update(f"{r.question}\0{r.doc}\0{r.anchor}\0".encode() + _keyed(r))
     return "g-" + h.hexdigest()[:16]
 
 

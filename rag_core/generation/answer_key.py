@@ -1,0 +1,357 @@
+"""Is a grounded answer right? It is when it states the golden answer key and contradicts nothing of it.
+
+A golden row's answer key is the few words of its anchor that answer the question ("0.6" of "Optional arg cutoff
+(default 0.6)"; without one, the anchor is the key). `check_key` reads an answer against it:
+
+states       every number of the key, by value (0.6 = 0.60 = six tenths, 0 = zero), every technical name, every
+             content word with inflections folded (default/defaults, deleted/deletes), the key's symbols in order
+             ('-' before '+'), its comparisons ("k > n" = "n < k" = "k is greater than n") and fractions (4/3 = 8/6)
+contradicts  another value where the key has one ("the default cutoff is 1": a number right after a word that
+             introduces the key's value; the inverse fraction 3/4; "0.6 or 0.9"), swapped arguments
+             (Fraction(6, 8) for Fraction(8, 6), "'+' instead of '-'", "n > k"), a negation added or removed
+             ("not", "never", "no", "no longer", "without", "cannot", n't with any apostrophe, "non-", a sentence
+             with "unless" or "isn't true"), an antonym of a key word instead of it (smaller/larger,
+             leftmost/rightmost, before/after, enabled/disabled, more/less, shorter/longer, true/false), both
+             alternatives ("the smaller or the larger"), or a retraction after saying it ("... — false, ...")
+
+    check_key("The default cutoff is 0.6 [S1].", "0.6").right                                  -> True
+    check_key("The default cutoff is 1 [S1].", "0.6", "Optional arg cutoff (default 0.6)").right -> False
+    check_key("Close words are found [S1].", "0.6").right                                      -> None
+
+right: True (answered: states it, contradicts nothing), False (wrong answer: contradicts it, whatever else it
+states), None (not confirmed: neither; the answer may be right in other words).
+
+A negation counts where it governs a key word: within the four words before it in the same phrase (a comma, a
+bracket, "but", "and" end the phrase), or anywhere in a sentence with "unless" or "isn't true". So "No, the
+modification time is set to 0" keeps its "No" to the question, and "0.6, not 0.9" negates 0.9 only. Answering
+"No" to a yes/no question whose key is negative is agreement.
+
+Left out on purpose: meaning beyond these words. Synonyms ("removed on its own" for "deleted automatically") are
+not confirmed, never green; a wrong claim about something other than the key ("0.6, for ratio()") is not seen;
+negations further than four words from the key word ("it is not the case that ... matched") are missed unless
+the sentence says "isn't true".
+"""
+from __future__ import annotations
+
+import itertools
+import re
+from decimal import Decimal
+from fractions import Fraction
+from typing import NamedTuple
+
+from rag_core.generation import claims
+from rag_core.generation.answer_forms import COMPARISON, FRACTION, calls, comparisons, fractions, pairs, symbols
+from rag_core.generation.inflect import fold, folded_words, words_of
+from rag_core.generation.negation import NEGATIONS, WINDOW, negated_at, tokens, uncertain_at
+from rag_core.generation.verifier import strip_citations
+from rag_core.text import normalize, words
+
+FILLERS = frozenset("whether just also very really simply instead".split())     # words an answer may drop
+_APOSTROPHES = re.compile(r"[\u2018\u2019\u02bc\u00b4\u0060\u2032]")           # ’ ‘ ʼ ´ ` ′ are '
+ANTONYMS = [("smaller", "larger"), ("smallest", "largest"), ("leftmost", "rightmost"), ("left", "right"),
+            ("before", "after"), ("enabled", "disabled"), ("enable", "disable"), ("more", "less"),
+            ("shorter", "longer"), ("true", "false"), ("first", "last"), ("lower", "higher"),
+            ("minimum", "maximum"), ("increase", "decrease"), ("above", "below"), ("faster", "slower"),
+            ("ascending", "descending"), ("always", "never"), ("readable", "unreadable")]
+_OPPOSITE = {fold(a): fold(b) for a, b in ANTONYMS} | {fold(b): fold(a) for a, b in ANTONYMS}
+_RETRACTION = re.compile(
+    r"(?:[\u2014\u2013]|--|\s-\s|[,;:.(])\s*(?:false|wrong|incorrect|untrue)\s*[,;:!\u2014\u2013]"
+    r"|\b(?:that|this|which)(?:'s|\s+is|\s+was)\s+(?:false|wrong|incorrect|untrue|not\s+(?:true|correct|right))\b"
+    r"|\b(?:that|this|which)\s+(?:is|was)\s*n't\s+(?:true|correct|right)\b"
+    r"|\bscratch\s+that\b|\bcorrection\s*[:,]|\bI\s+was\s+wrong\b|\bon\s+second\s+thought\b|\bno,?\s+wait\b"
+    r"|\bactually,?\s+(?:no|not)\b", re.I)
+
+
+class KeyCheck(NamedTuple):
+    right: bool | None          # True: states the key, contradicts nothing; False: contradicts it; None: neither
+    states: bool                # every number, name, word, symbol of the key is in the answer
+    missing: tuple              # what of the key the answer lacks, in the key's order
+    contradiction: str          # "" or what the answer says against the key, in words
+    decided_by: tuple           # the words that decided: the key's that were found, or the contradicting ones
+    key: str                    # the key it was read against
+
+    def as_dict(self) -> dict:
+        return {"right": self.right, "states_key": self.states, "missing_from_answer": list(self.missing),
+                "contradiction": self.contradiction or None, "decided_by": list(self.decided_by), "key": self.key}
+
+
+def plain(text: str) -> str:
+    """The text as the rule reads it: NFKC, one apostrophe, citations out, whitespace collapsed."""
+    return normalize(strip_citations(_APOSTROPHES.sub("'", claims.normalize(text))))
+
+
+def key_words(key: str) -> list[str]:
+    """The content words of a key, folded, without numbers, names, negations and fillers, in order:
+    "empty, it raises a StatisticsError" -> ['empty', 'rais']; "zero when k > n" -> ['k', 'n']."""
+    text = claims.WORD.sub(lambda m: " " if claims.is_name(m[0]) else m[0], claims.normalize(key))
+    text = claims.WORD_NUMBER.sub(" ", COMPARISON.sub(lambda m: f" {m[1] or m[4] or m[7]} {m[3] or m[6] or m[9]} ",
+                                                      FRACTION.sub(" ", text)))
+    kept = [fold(w) for w in words(text) if not w.isdigit() and w not in FILLERS and w not in NEGATIONS]
+    return list(dict.fromkeys(kept))
+
+
+PLACES = 20                     # occurrences of a key word, number or name read for negations (the first ones)
+RIVALS = 200                    # distinct numbers of an answer read as rival values (the first ones)
+
+
+def _first(found, n: int = PLACES) -> list[int]:
+    return [m.start() for m in itertools.islice(found, n)]
+
+
+def _word_places(text: str, stem: str) -> list[int]:
+    return list(itertools.islice((p for p, s in words_of(text) if s == stem), PLACES))
+
+
+def _number_places(text: str, literal: str) -> list[int]:
+    return _first(re.finditer(r"(?<![\w.])" + re.escape(literal) + r"(?![\w]|\.\d)", text))
+
+
+def _fraction_places(text: str, literal: str) -> list[int]:
+    """Where a fraction is written as the key writes it: "4/3" in "not 4/3", "4 / 3"."""
+    a, b = literal.split("/")
+    return _first(re.finditer(rf"(?<![\w./]){a}\s*/\s*{b}(?![\w/]|\.\d)", text))
+
+
+def _name_places(text: str, name: str) -> list[int]:
+    return _first(re.finditer(r"(?<![\w.])" + re.escape(name) + r"(?!\w)", text))
+
+
+class _Key:
+    """What a key asks for, read once: its numbers, fractions, names, words, symbols, comparisons, and which of
+    its words are negated where the anchor writes them."""
+
+    def __init__(self, key: str, anchor: str | None, question: str | None):
+        self.text = plain(key)
+        context = plain(anchor) if anchor and self.text in plain(anchor) else self.text
+        self.at = context.index(self.text)                  # where the key sits in its context
+        self.context = context
+        bare = FRACTION.sub(" ", self.text)
+        self.fractions = fractions(self.text)
+        self.fraction_literals = [f"{a}/{b}" for a, b in FRACTION.findall(self.text)]
+        self.numbers = [(lit, v) for lit, v in claims.numbers(bare)]
+        self.names = claims.names(self.text)
+        self.words = key_words(self.text)
+        self.comparisons = comparisons(self.text)
+        self.symbols = symbols(COMPARISON.sub(" ", self.text))
+        self.pairs = pairs(self.text)
+        self.calls = calls((anchor or "") + " " + (question or ""))
+        around = (anchor or "") + " " + (question or "") + " " + self.text
+        self.known = {v for _, v in claims.numbers(around) if isinstance(v, Decimal)}   # values that are no rival
+        self.known_fractions = set(fractions(around))
+        first = self._first_value_at()
+        lead = [s for p, s in words_of(context[max(0, first - 80):first])][-WINDOW:] if first is not None else []
+        self.subject = {s for s in lead + self.words if s not in FILLERS and s not in NEGATIONS}
+
+    def _first_value_at(self) -> int | None:
+        for lit, v in self.numbers:
+            places = _number_places(self.context[self.at:], lit)
+            if places:
+                return self.at + places[0]
+        found = FRACTION.search(self.context, self.at)
+        return found.start() if found and self.fractions else None
+
+    def negated(self, places) -> bool:
+        """Whether the key writes this element negated (in its anchor's words when the anchor holds it)."""
+        inside = [p for p in places if self.at <= p < self.at + len(self.text)]
+        return any(negated_at(self.context, p) for p in inside)
+
+    @property
+    def has_value(self) -> bool:
+        return any(isinstance(v, Decimal) for _, v in self.numbers) or bool(self.fractions)
+
+
+def check_key(answer: str, key: str, anchor: str | None = None, question: str | None = None) -> KeyCheck:
+    """Whether `answer` states `key` and whether it contradicts it (the rule above). `anchor`: the anchor that holds
+    the key (its words before the key tell what the key's value is of, and whether a key word is negated there);
+    `question`: its numbers and calls are not rival values."""
+    if not isinstance(answer, str) or not isinstance(key, str) or not key.strip():
+        raise ValueError("check_key needs the answer and a non-empty answer key as text.")
+    k = _Key(key, anchor, question)
+    text = plain(answer)
+    have = claims.Claims(text)
+    stems = folded_words(text)
+    missing, found = [], []
+    for lit, v in k.numbers:
+        (found if have.has_number(v) else missing).append(lit)
+    stated_fractions = fractions(text) + [Fraction(v) for _, v in have.numbers if isinstance(v, Decimal)]
+    for f in k.fractions:
+        ok = any(abs(g - f) < Fraction(1, 10 ** 9) for g in stated_fractions)
+        (found if ok else missing).append(f"{f.numerator}/{f.denominator}")
+    for n in k.names:
+        (found if have.has_name(n) else missing).append(n)
+    said_words = [w for w in k.words]
+    for w in said_words:
+        (found if w in stems else missing).append(_shown(k, w).strip("'"))      # as the key writes it
+    said_cmp = comparisons(text)
+    for c in k.comparisons:
+        (found if c in said_cmp else missing).append(" ".join(c))
+    if not _in_order(k.symbols, symbols(COMPARISON.sub(" ", text))):
+        missing.append(" ".join(k.symbols))
+    states = not missing
+    why, words_against = _contradiction(text, k, have, stems, said_cmp)
+    right = False if why else (True if states else None)
+    return KeyCheck(right, states, tuple(missing), why, tuple(words_against) if why else tuple(found), k.text)
+
+
+def _in_order(wanted: list, have: list) -> bool:
+    it = iter(have)
+    return all(any(w == h for h in it) for w in wanted)
+
+
+def _contradiction(text: str, k: _Key, have, stems: set, said_cmp) -> tuple[str, list]:
+    """(what the answer says against the key, the words that show it), or ("", [])."""
+    checks = (_rival_value, _swapped, _negation, _antonym, _retraction)
+    for check in checks:
+        found = check(text, k, have, stems, said_cmp)
+        if found:
+            return found
+    return "", []
+
+
+def _rival_value(text, k: _Key, have, stems, said_cmp):
+    if not k.has_value:
+        return None
+    key_values = {v for _, v in k.numbers if isinstance(v, Decimal)}
+    shown = ", ".join([lit for lit, v in k.numbers if isinstance(v, Decimal)] +
+                      [f"{f.numerator}/{f.denominator}" for f in k.fractions])
+    for f in fractions(text):
+        if f not in k.fractions and f not in k.known_fractions:
+            inverse = any(f == 1 / g for g in k.fractions if g)
+            return (f"it says {f.numerator}/{f.denominator}{' (the inverse)' if inverse else ''} where the golden "
+                    f"answer says {shown}", [f"{f.numerator}/{f.denominator}"])
+    fraction_parts = {Decimal(x) for pair in FRACTION.findall(text) for x in pair}
+    keyed = [x for x, v in have.numbers if v in key_values] + [x for x, v in k.numbers if isinstance(v, Decimal)]
+    for lit, v in itertools.islice(dict.fromkeys(have.numbers), RIVALS):
+        if not isinstance(v, Decimal) or v in key_values or v in k.known or v in fraction_parts or \
+                any(abs(Fraction(v) - f) < Fraction(1, 10 ** 9) for f in k.fractions):     # "four thirds"
+            continue
+        for p in _number_places(text, lit):
+            if _alternative(text, p, lit, keyed) or _after_subject(text, p, k):
+                return f"it says {lit} where the golden answer says {shown}", [lit]
+    return None
+
+
+def _alternative(text: str, p: int, lit: str, keyed: list) -> bool:
+    """Whether the number at p is offered as an alternative to a key value (as the answer or the key writes it):
+    "0.6 or 0.9", "0.9 or 0.6", "48 or 50" for the key 48.0."""
+    near = text[max(0, p - 30):p + len(lit) + 30]
+    keys = "|".join(re.escape(x) for x in sorted(set(keyed), key=len, reverse=True)) or r"(?!)"
+    return bool(re.search(rf"(?:{keys})[)\]'\"]*\s*,?\s*(?:or|either)\s+{re.escape(lit)}(?![\w.])|"
+                          rf"(?<![\w.]){re.escape(lit)}\s*,?\s*(?:or|either)\s+(?:{keys})(?![\w]|\.\d)", near))
+
+
+def _after_subject(text: str, p: int, k: _Key) -> bool:
+    """Whether a word that introduces the key's value stands among the WINDOW words before the number at p (no
+    other number, bracket or sentence end between): "the default cutoff is 1" for the key 0.6 of "cutoff
+    (default 0.6)"."""
+    seen = 0
+    for _, t in reversed(tokens(text[max(0, p - 200):p])):
+        if t in "([{.;!?" or claims.NUMBER.fullmatch(t) or t[:1].isdigit():
+            return False
+        if not t[:1].isalpha():
+            continue
+        if fold(t) in k.subject or any(s in k.subject for _, s in words_of(t)):
+            return True
+        if t.lower() not in ("is", "was", "now", "be", "are", "to", "of", "the", "a", "an", "it", "set"):
+            seen += 1
+        if seen >= WINDOW:
+            return False
+    return False
+
+
+def _swapped(text, k: _Key, have, stems, said_cmp):
+    for name, args in calls(text):
+        for kname, kargs in k.calls:
+            if name == kname and args != kargs and sorted(args) == sorted(kargs):
+                return (f"it writes {name}({', '.join(args)}) where the question has {kname}({', '.join(kargs)}): "
+                        "the arguments are swapped", [f"{name}({', '.join(args)})"])
+    for c in said_cmp:
+        for kc in k.comparisons:
+            if c != kc and {c[0], c[2]} == {kc[0], kc[2]}:
+                return f"it says {' '.join(c)} where the golden answer says {' '.join(kc)}", [" ".join(c)]
+    for a, b in pairs(text):
+        if (b, a) in k.pairs and (a, b) not in k.pairs:
+            return f"it uses {a} instead of {b}, the other way round from the golden answer", [a, b]
+    return None
+
+
+def _negation(text, k: _Key, have, stems, said_cmp):
+    elements = [(w, _word_places(text, w), _word_places(k.context, w)) for w in k.words if w in stems]
+    elements += [(lit, _number_places(text, lit2), _number_places(k.context, lit))
+                 for lit, v in k.numbers for lit2, v2 in dict.fromkeys(have.numbers) if v2 == v]
+    elements += [(n, _name_places(text, n), _name_places(k.context, n)) for n in k.names]
+    elements += [(f, _fraction_places(text, f), _fraction_places(k.context, f)) for f in k.fraction_literals]
+    if not elements and k.symbols:            # a key of symbols only: "'-' instead of '+'" negated at its first
+        first = k.symbols[0]
+        elements = [(first, [m.start() for m in re.finditer(re.escape(first), text)],
+                     [m.start() for m in re.finditer(re.escape(first), k.context)])]
+    for what, places, key_places in elements:
+        places = [p for p in places if not uncertain_at(text, p)]          # "0.6 unless you pass another"
+        if not places:
+            continue
+        key_negated = k.negated(key_places)
+        said = [negated_at(text, p) for p in places]
+        if key_negated and not any(said):
+            return f"it drops the negation: the golden answer says it is not {_shown(k, what)}", [what]
+        if not key_negated and all(said):
+            return f"it negates {_shown(k, what)}, which the golden answer states", [what]
+    return None
+
+
+def _shown(k: _Key, stem: str) -> str:
+    """The key's own word for a stem: 'matched' for 'match'."""
+    for p, s in words_of(k.text):
+        if s == stem:
+            return "'" + re.match(r"[A-Za-z0-9]+", k.text[p:])[0] + "'"
+    return f"'{stem}'"
+
+
+def _antonym(text, k: _Key, have, stems, said_cmp):
+    toks = [s for _, s in words_of(text)]
+    for w in k.words:
+        o = _OPPOSITE.get(w)
+        if o is None or o not in stems:
+            continue
+        if w not in stems:
+            return f"it says the opposite of {_shown(k, w)}", [o]
+        for i, s in enumerate(toks):                        # "the smaller or the larger", "larger or smaller"
+            if s in (w, o):
+                near = toks[i + 1:i + 6]
+                other = o if s == w else w
+                if other in near and "or" in near[:near.index(other)]:
+                    return f"it offers both alternatives, {_shown(k, w)} and its opposite", [w, o]
+        for p in _word_places(text, o):                     # "the default is False" for "default True"
+            if not negated_at(text, p) and _after_key_word(text, p, k, w):
+                return f"it says the opposite of {_shown(k, w)}", [o]
+    return None
+
+
+def _after_key_word(text: str, p: int, k: _Key, own: str) -> bool:
+    """Whether another word of the key stands among the WINDOW words before position p, in the same phrase:
+    "the default is False" for the key "deleted (default True)"."""
+    seen = 0
+    for t in reversed([t for _, t in tokens(text[max(0, p - 200):p])]):
+        if not t[:1].isalnum():
+            if t in ("'", '"', "="):
+                continue
+            return False
+        if t.lower() in ("but", "and", "or", "rather", "instead", "not"):
+            return False
+        if any(s in k.words and s not in (own, _OPPOSITE.get(own)) for _, s in words_of(t)):
+            return True
+        seen += 1
+        if seen >= WINDOW:
+            return False
+    return False
+
+
+def _retraction(text, k: _Key, have, stems, said_cmp):
+    for m in itertools.islice(_RETRACTION.finditer(text), 5):
+        before = text[:m.start()]
+        said = folded_words(before)
+        if any(w in said for w in k.words) or any(n in before for n in k.names) or \
+                any(claims.of(before).has_number(v) for _, v in k.numbers) or \
+                any(f in fractions(before) for f in k.fractions) or \
+                (k.symbols and _in_order(k.symbols[:1], symbols(before))):
+            return f"it takes the answer back ('{m[0].strip(' ,;:.(')}')", [m[0].strip(" ,;:.(")]
+    return None

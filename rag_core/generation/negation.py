@@ -1,0 +1,84 @@
+"""Where a negation reaches: whether a word of a text is negated, as the answer-key rule reads it.
+
+    negated_at("are not matched", 8) -> True          ("not" among the four words before "matched")
+    negated_at("is 0.6, not 0.9", 3) -> False         (the "not" comes after 0.6, in another phrase)
+    negated_at("No, it is set to 0", 16) -> False     (the "No," answers the question; a comma ends its phrase)
+    negated_at("non-empty", 4) -> True;  negated_at("it matches unless hidden", 3) -> True
+
+A negation counts within the WINDOW words before a word in the same phrase (a comma, a bracket, a colon, a dash,
+"but", "and", "or" end a phrase; "instead of" and "rather than" negate what follows), as "non-" right before it,
+before it in its sentence for "unless", and anywhere in its sentence for "isn't true" / "not the case". A word
+followed by "unless" in its sentence is uncertain (`uncertain_at`): "it matches unless ..." says both. Negations: not, no, never, nothing, neither, nor, without, cannot, nobody, nowhere, and
+any word ending in n't (the caller puts one apostrophe for ’ ‘ ʼ ´ ` ′), with the common spellings without one
+("dont", "isnt").
+
+Left out on purpose: a negation further away ("it is not the case ... that it matches" aside), double negation
+(two count as one: "not ... unless" is negated), negative words that are not negations ("fails", "lacks", "none"
+is a value in Python).
+"""
+from __future__ import annotations
+
+import re
+
+NEGATIONS = frozenset("not no never nothing neither nor without cannot nobody nowhere".split())
+_CONTRACTED = re.compile(r"^(?:\w+n't|isnt|arent|doesnt|dont|cant|wont|wasnt|werent|didnt|hasnt|havent|shouldnt)$")
+_PHRASE_END = re.compile(r"[,;:()\[\]{}.!?\u2014\u2013]|\s-\s")                  # what a negation does not cross
+_PHRASE_WORDS = frozenset("but and or rather instead whereas while although though yet so".split())
+_SENTENCE = re.compile(r"(?:[^.;!?\u2014\u2013]|[.!?](?=\S))+")     # how far "unless" and "isn't true" reach
+_WIDE_TRUE = re.compile(r"\b(?:is|was|are)\s*n't\s+(?:true|correct|right|the\s+case)\b"
+                        r"|\bnot\s+(?:true|correct|the\s+case)\b", re.I)
+_UNLESS = re.compile(r"\bunless\b", re.I)
+WINDOW = 4                      # words before a key word that a negation may stand in
+_TOKEN = re.compile(r"[\w']+(?:[.-]\w+)*|[^\w\s]")
+
+
+def tokens(text: str) -> list[tuple[int, str]]:
+    return [(m.start(), m[0]) for m in _TOKEN.finditer(text)]
+
+
+def is_negation(token: str) -> bool:
+    t = token.lower()
+    return t in NEGATIONS or bool(_CONTRACTED.match(t))
+
+
+REACH = 1000                    # characters either side of a word searched for its sentence (time stays linear)
+
+
+def _sentence_of(text: str, pos: int) -> tuple[str, str]:
+    """(the sentence around text[pos] up to it, the rest of it), within REACH characters either side."""
+    lo = max(0, pos - REACH)
+    window = text[lo:pos + REACH]
+    m = next((m for m in _SENTENCE.finditer(window) if m.start() <= pos - lo < max(m.end(), pos - lo + 1)), None)
+    return (m[0][:pos - lo - m.start()], m[0][pos - lo - m.start():]) if m else ("", "")
+
+
+def negated_at(text: str, pos: int) -> bool:
+    """Whether the word at text[pos:] is negated: a negation among the WINDOW words before it in its phrase ("instead
+    of" and "rather than" too), "non-" right before it, "unless" before it in its sentence, or "isn't true" in it.
+
+    negated_at("are not matched", 8) -> True;  negated_at("is 0.6, not 0.9", 3) -> False
+    negated_at("returns 0.0 instead of raising", 26) -> True
+    """
+    if text[max(0, pos - 4):pos].lower() in ("non-", "non "):
+        return True
+    before = [t.lower() for _, t in tokens(text[max(0, pos - 200):pos])]
+    seen = 0
+    for i in range(len(before) - 1, -1, -1):
+        t = before[i]
+        if i and (before[i - 1], t) in (("instead", "of"), ("rather", "than")):
+            return True
+        if _PHRASE_END.fullmatch(t) or t in _PHRASE_WORDS:
+            break
+        if is_negation(t):
+            return True
+        seen += 1
+        if seen >= WINDOW:
+            break
+    head, rest = _sentence_of(text, pos)
+    return bool(_WIDE_TRUE.search(head + rest) or _UNLESS.search(head))
+
+
+def uncertain_at(text: str, pos: int) -> bool:
+    """Whether "unless" follows the word at text[pos:] in its sentence: "'*' matches files unless they start with a
+    dot" neither states nor denies that '*' matches; the rule counts such a word neither way."""
+    return bool(_UNLESS.search(_sentence_of(text, pos)[1]))
