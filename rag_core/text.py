@@ -202,12 +202,13 @@ class Tokenizer:
 # an emoji, :material_x: and :streamlit: images, " -> " an arrow; and ":material/" is rewritten in the source. Those
 # runs go in code spans, which no plugin rewrites (GitHub, for the Markdown exports, links the same runs).
 _ACTIVE = re.compile(
-    r"(?P<address>(?i:(?<![a-z0-9+.-])[a-z][a-z0-9+.-]*+://|www\.)\S*+)"   # an address
+    r"(?P<address>(?i:(?<![a-z0-9+.-])[a-z][a-z0-9+.-]*+://|https?://|www\.)\S*+)"   # an address
     r"|(?<![-.+\w])[-.+\w]++@[-.\w]*+|@[-.\w]++"                          # an e-mail address, or half of one
     r"|(?a::(?=[0-9+-]*+[A-Za-z_])[\w+-]++:|:(?:[+-]1|100|1234):)")      # an emoji or icon code (10:30:45 is none)
 _ARROW = re.compile(r"(?<![^\s\ufeff])(?:<->|->|<-|--|>=|<=|~=)(?![^\s\ufeff])")     # Streamlit's arrows, ≥, ≈...
 _SPECIAL = re.compile(r"(?P<char>[\\`*\[\]<>&$|~:!]|(?<![^\W_])_|_(?![^\W_])|(?<=:material)/)"   # '_' but in a word
-                      r"|(?<=[\r\n])(?P<lead>[ \t]*+)(?P<mark>[-+=#]|[0-9]++[.)])")      # a block's mark at a line's start
+                      r"|(?<=[\r\n])(?P<lead>\s*+)(?P<mark>[-+=#]|[0-9]++[.)])")   # a block's mark at a line's start (after
+                                                                       # any space: st.markdown strips the text)
 
 
 def plain(text, *, one_line: bool = False) -> str:
