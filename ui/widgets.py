@@ -147,13 +147,18 @@ def status_label(status: str) -> str:
     return f"● {status}"
 
 
-def styled(df, columns, statuses=()):
-    """The DataFrame with every '● status …' cell of `columns` coloured by its status (a pandas Styler)."""
-    def css(v):
-        if isinstance(v, str) and v.startswith("● ") and len(v.split()) > 1:
-            return f"color: {CSS[colour(v.split()[1], statuses)]}; font-weight: 600"
-        return ""
-    return df.style.map(css, subset=[c for c in columns if c in df.columns])
+def styled(df, status_of: dict, statuses=()):
+    """The DataFrame with the cells of each column named in `status_of` coloured by the status given for its row
+    (a pandas Styler). The colour comes from the whole status, as given, never read back from the cell's text: an
+    untrusted 'current maybe' is not teal like 'current'.
+
+        styled(table, {"status": ["current", "draft"]}, statuses)     # None in a list: that cell is not coloured
+    """
+    given = pd.DataFrame(status_of, index=df.index)
+
+    def css(_):
+        return given.map(lambda s: f"color: {CSS[colour(s, statuses)]}; font-weight: 600" if isinstance(s, str) else "")
+    return df.style.apply(css, axis=None, subset=list(given.columns))
 
 
 def badge(status: str, statuses=()) -> None:
