@@ -269,17 +269,19 @@ def _code(run: str, one_line: bool) -> str:
     return "\\/".join(span(p) for p in [p + ":material" for p in parts[:-1]] + parts[-1:])
 
 
-def shorten(name, limit: int = 80) -> str:
-    """A user-given name (a file, a zip member, a document id, a status...) cut for a message: its start, an ellipsis
-    and its length when it runs over `limit` characters, on one line.
+def shorten(name, limit: int = 60) -> str:
+    """A user-given name (a file, a zip member, a document id, a status...) as a message repeats it: on one line,
+    and past `limit` characters its start, an ellipsis, its end and its length, `limit` characters in all (at least
+    30).
 
-        shorten("notes.txt") -> "notes.txt";  shorten("a" * 65_000) -> "aaaa…aaaa (65,000 characters)"
+        shorten("notes.txt") -> "notes.txt";  shorten("a" * 65_000 + ".txt") -> "aaaa…aaa.txt (65,004 characters)"
     """
     name = " ".join(str(name).splitlines())
     if len(name) <= limit:
         return name
-    keep = max(limit - 25, 8)
-    return f"{name[:keep - keep // 4]}…{name[-(keep // 4):]} ({len(name):,} characters)"
+    length = f" ({len(name):,} characters)"
+    keep = max(limit - len(length) - 1, 8)                      # characters of the name kept, start and end
+    return f"{name[:keep - keep // 3]}…{name[len(name) - keep // 3:]}{length}"
 
 
 # ---- credentials never shown -------------------------------------------------------------------------

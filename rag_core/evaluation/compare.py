@@ -38,7 +38,7 @@ from rag_core.evaluation.setup import MAX_NAME, Setup
 from rag_core.evaluation.workbench import Workbench
 from rag_core.generation.generator import scripted_answer
 from rag_core.evaluation.report import markdown_table
-from rag_core.text import plain
+from rag_core.text import plain, shorten
 
 KS = (1, 3, 5)
 
@@ -232,7 +232,7 @@ def compare_setups(wb: Workbench, setups, ks=KS, generate_for: Callable[[Setup],
     names = [s.name for s in setups]
     if len(set(names)) != len(names):
         dup = next(n for n in names if names.count(n) > 1)
-        raise ValueError(f"Two setups are named {dup!r}: give each setup its own name.")
+        raise ValueError(f"Two setups are named {shorten(dup)!r}: give each setup its own name.")
     done = {} if done is None else done
     n, chunks = len(wb.check.valid), {}
     for i, s in enumerate(setups):

@@ -40,6 +40,7 @@ from rag_core.evaluation.outcomes import frame
 from rag_core.evaluation.setup import Setup, default_setup, typed_options
 from rag_core.evaluation.workbench import ARTICLE_CHUNKER, Workbench
 from rag_core.generation.generator import scripted_answer
+from rag_core.text import shorten
 
 STAGES = ("cut", "filtered", "not retrieved", "ranked out", "lost by rerank",
           "refused", "abstained", "wrong source", "misses the answer", "answered")
@@ -104,7 +105,7 @@ def setup_workbench(wb: Workbench, setup: Setup) -> Workbench:
     try:
         return wb.using(**typed_options(setup.options, wb.using))
     except (TypeError, ValueError) as e:
-        raise ValueError(f"Setup {setup.name!r}: {e}") from None
+        raise ValueError(f"Setup {shorten(setup.name)!r}: {e}") from None
 
 
 def rankings(wb: Workbench, setup: Setup) -> tuple[list, list]:
@@ -114,7 +115,7 @@ def rankings(wb: Workbench, setup: Setup) -> tuple[list, list]:
         before = wb.ranked(setup.chunker, setup.candidates, allowed)
         after = wb.ranked(setup.chunker, setup.candidates, allowed, True, setup.candidates) if setup.rerank else before
     except ValueError as e:                  # an unknown status, said by the index
-        raise ValueError(f"Setup {setup.name!r}: {e}") from None
+        raise ValueError(f"Setup {shorten(setup.name)!r}: {e}") from None
     return before, after
 
 

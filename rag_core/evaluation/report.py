@@ -21,14 +21,13 @@ from __future__ import annotations
 
 import json
 import math
-import re
 
 import pandas as pd
 
 from rag_core.evaluation import tables as T
 from rag_core.evaluation.workbench import Workbench
 from rag_core.retrieval.retrievers import RRF_K
-from rag_core.text import plain
+from rag_core.text import plain, shorten
 
 TABLE_NAMES = tuple(T.TABLES)
 # tables measured over the valid golden questions: without any, they have nothing to count
@@ -69,7 +68,7 @@ def no_questions(wb: Workbench, names) -> str:
     else:
         n, first = len(wb.check.rows), wb.check.problems[0]
         who = "the one golden question cannot" if n == 1 else f"none of the {n} golden questions can"
-        why = (f"{who} be checked against this corpus ({'' if n == 1 else 'the first: '}{first.question!r}: "
+        why = (f"{who} be checked against this corpus ({'' if n == 1 else 'the first: '}{shorten(first.question)!r}: "
                f"{first.reason.rstrip('.')})")
     return f"{', '.join(names)} need{'s' if len(names) == 1 else ''} golden questions: {why}."
 
