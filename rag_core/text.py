@@ -270,13 +270,13 @@ def _code(run: str, one_line: bool) -> str:
 
 
 def shorten(name, limit: int = 60) -> str:
-    """A user-given name (a file, a zip member, a document id, a status...) as a message repeats it: on one line,
-    and past `limit` characters its start, an ellipsis, its end and its length, `limit` characters in all (at least
-    30).
+    """A user-given name (a file, a zip member, a document id, a status...) as a message repeats it: past `limit`
+    characters, its start, an ellipsis, its end and its length, `limit` characters in all (at least 30). Line breaks
+    and control characters are left to the message (repr shows them, the command line's one_line escapes them).
 
         shorten("notes.txt") -> "notes.txt";  shorten("a" * 65_000 + ".txt") -> "aaaa…aaa.txt (65,004 characters)"
     """
-    name = " ".join(str(name).splitlines())
+    name = str(name)
     if len(name) <= limit:
         return name
     length = f" ({len(name):,} characters)"

@@ -2,7 +2,8 @@
 character (white space collapsed), and nothing else: only paragraphs, code and line breaks; no link, image,
 formula, emoji, icon, colour, emphasis, heading, list or table. Over the hand-made cases of tests/plain_cases.py
 (an e-mail, an entity, a URL, :red[x], $x$, <b>, ...) and 150 generated texts, in a warning, a caption and a
-paragraph (tests/plain_app.py); and the Tour's warning about a link's bad step, holding an e-mail.
+paragraph (tests/plain_app.py); and the Tour's warning about a link's bad step, holding an e-mail. And a name
+cut in a note: a zip member named with 65,000 characters is a short warning on the Your data page.
 """
 from __future__ import annotations
 
@@ -10,8 +11,9 @@ from urllib.parse import quote
 
 import pytest
 
-from browser import MAIN, ROOT, SLOW_MS, StreamlitServer, page_path, wait_idle, wait_loaded
+from browser import MAIN, ROOT, SLOW_MS, StreamlitServer, page_path, upload, wait_idle, wait_loaded
 from plain_cases import CASES, generated
+from test_long_names import long_zip
 from playwright.sync_api import expect
 
 TEXTS = CASES + generated(150, seed=11)          # as tests/plain_app.py draws them
@@ -59,5 +61,18 @@ def test_a_link_to_the_tour_with_an_email_warns_in_plain_text(page, server):
     value = "a user@evil.example &lt;ent&gt; :red[x] $x$ <b>b</b>"
     page.goto(server.url + page_path("The tour") + "?step=" + quote(value, safe=""))
     warning = page.locator(MAIN).locator('[data-testid="stAlertContentWarning"]').filter(has_text="for 'step' is not valid")
-    expect(warning).to_contain_text(f"'{value}'")
+    expect(warning).to_contain_text(f"'{value}'", timeout=SLOW_MS)
     expect(warning.locator("a, b, .katex, span[style]")).to_have_count(0)
+
+
+def test_a_65000_character_member_name_is_a_short_note_on_your_data(page, server):
+    page.goto(server.url + page_path("Your data"))
+    expect(page.locator(MAIN)).to_contain_text("Active dataset: Bundled corpus", timeout=SLOW_MS)
+    wait_idle(page)
+    upload(page, "Documents", [{"name": "long.zip", "mimeType": "application/zip", "buffer": long_zip()}])
+    expect(page.locator(MAIN)).to_contain_text("1 document(s) read", timeout=SLOW_MS)
+    notes = page.locator(MAIN).locator('[data-testid="stAlertContentWarning"]').filter(has_text="(in long.zip)")
+    expect(notes).to_have_count(3, timeout=SLOW_MS)
+    texts = notes.all_text_contents()
+    assert all(len(t) < 300 and "a" * 100 not in t for t in texts), [len(t) for t in texts]
+    assert any("(65,004 characters)" in t for t in texts), texts

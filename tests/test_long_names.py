@@ -38,7 +38,7 @@ def test_shorten_keeps_short_names_and_cuts_long_ones_saying_how_long(limit):
     assert shorten("x" * limit, limit) == "x" * limit
     cut = shorten(LONG + ".txt", limit)
     assert len(cut) == limit and cut.endswith("(65,004 characters)") and "…" in cut and "a.txt" in cut
-    assert shorten("two\nlines") == "two lines"
+    assert shorten("two\nlines") == "two\nlines"                   # a message's repr shows the break
 
 
 def test_an_upload_with_65000_character_names_gives_short_notes():

@@ -35,7 +35,7 @@ def settings_form(statuses: list, trusted: tuple) -> None:
         s[1].number_input("Spans handed over (k)", min_value=1, max_value=50, key="ask_k", on_change=settings.remember,
                           args=("ask_k",), help="How many chunks go into the prompt as [S1], [S2], …")
         s[2].toggle("Status filter", key="ask_filter_switch", on_change=flip_filter,
-                    help=f"On: only {', '.join(trusted)} chunks may be retrieved. Off: every status may.")
+                    help=f"On: only {widgets.plain(', '.join(trusted))} chunks may be retrieved. Off: every status may.")
         s[3].pills("Allowed statuses", statuses, selection_mode="multi", key="ask_statuses",
                    on_change=settings.remember, args=("ask_statuses",), format_func=widgets.plain,
                    help="Only chunks of documents with these statuses may be retrieved. The filter runs before "

@@ -35,7 +35,7 @@ def load_workbench(args, note=note) -> Workbench:
         for p in got.problems:
             note(p)
         if not got.documents:
-            raise ValueError(f"No document could be read from {shorten(args.docs)!r}.")   # the notes above say why
+            raise ValueError(f"No document could be read from {shorten(args.docs, 200)!r}.")   # the notes above say why
         corpus = Corpus(tuple(got.documents), name=args.docs)
         golden = []
         if args.golden:
