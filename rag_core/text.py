@@ -1,6 +1,7 @@
 """Text primitives shared by every stage: whitespace normalisation, the tokenizer, the word hash, the question
-check (`check_question`: what every search and the golden set ask of a question), and `mask_secrets`, which takes
-every credential out of a text before anyone shows it.
+check (`check_question`: what every search and the golden set ask of a question), `plain` (user text made Markdown
+that shows it as written: the one escaper of the pages and the exports), `shorten` (a long name cut for a message),
+and `mask_secrets`, which takes every credential out of a text before anyone shows it.
 
 They are the article's, to the letter, because the rankings depend on them:
     normalize("a\\n  b") -> "a b"
