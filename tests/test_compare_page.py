@@ -131,3 +131,14 @@ def test_a_first_row_that_cannot_be_a_setup_is_a_sentence_not_a_crash(name, size
     at.run()
     assert_fine(at)
     assert any("Row 1" in shown(e.value) for e in at.error), [e.value for e in at.error]
+
+
+def test_the_setup_pickers_show_names_as_written():
+    """A selectbox shows its options as text, not Markdown: a name is not escaped there ('a*b', never 'a\\*b')."""
+    at = open_page("compare")
+    rows = at.session_state["compare_rows"]
+    rows.at[0, "name"] = "a*b_[c]"
+    at.session_state["compare_rows"] = rows
+    at.run()
+    assert_fine(at)
+    assert "a*b_[c]" in at.selectbox(key="compare_a").options, at.selectbox(key="compare_a").options
