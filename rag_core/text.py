@@ -270,7 +270,7 @@ def _code(run: str, one_line: bool) -> str:
     return "\\/".join(span(p) for p in [p + ":material" for p in parts[:-1]] + parts[-1:])
 
 
-def shorten(name, limit: int = 60) -> str:
+def shorten(name, limit: int = 80) -> str:
     """A user-given name (a file, a zip member, a document id, a status...) as a message repeats it: past `limit`
     characters, its start, an ellipsis, its end and its length, `limit` characters in all (at least 30). Line breaks
     and control characters are left to the message (repr shows them, the command line's one_line escapes them).

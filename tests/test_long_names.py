@@ -42,9 +42,9 @@ def test_shorten_keeps_short_names_and_cuts_long_ones_saying_how_long(limit):
 
 
 def test_an_upload_with_65000_character_names_gives_short_notes():
-    result = read_files([(LONG + ".zip", long_zip())])
+    result = read_files([("long.zip", long_zip()), (LONG + ".txt", b"")])       # an empty file named at length
     assert [d.id for d in result.documents] == ["ok.txt"]
-    assert len(result.problems) == 3 and all(len(p) < 300 for p in result.problems), [len(p) for p in result.problems]
+    assert len(result.problems) == 4 and all(len(p) < 300 for p in result.problems), [len(p) for p in result.problems]
     assert all(len(p) < 300 for p in result.all_problems)
 
 
