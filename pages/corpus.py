@@ -34,7 +34,8 @@ table = pd.DataFrame({"document": [d.id for d in docs],
                       "begins with": [" ".join(d.text.split()[:14]) + " …" for d in docs]})
 keep = np.array([d.status in shown_statuses and (not needle or needle.lower() in (d.id + "\n" + d.text).lower())
                  for d in docs], dtype=bool)
-st.dataframe(widgets.styled(table[keep], ["status"], statuses), hide_index=True, width="stretch",
+st.dataframe(widgets.styled(table[keep], {"status": [d.status for d, kept in zip(docs, keep) if kept]}, statuses),
+             hide_index=True, width="stretch",
              column_config={"words": st.column_config.NumberColumn(help="Whitespace-separated words"),
                             "chunks": st.column_config.NumberColumn(help=f"Chunks made by {chunker.label}")})
 if not keep.any():

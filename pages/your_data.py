@@ -8,6 +8,7 @@ from rag_core.data.corpus import Corpus, label_problem
 from rag_core.data.golden import GoldenRow, golden_problems
 from rag_core.data.golden_csv import GOLDEN_HEADER
 from rag_core.data.ingest import Limits, documents_to_jsonl
+from rag_core.text import shorten
 from ui import captions, charts, data, engine_form, export, frame, trust_form, widgets
 
 frame.ensure(__file__)          # a first request that runs this page without app.py draws the frame here
@@ -108,7 +109,7 @@ if edited is not None:
         doc_id, status = str(r.id).strip(), str(r.status).strip()
         refused = label_problem(doc_id, "id") or label_problem(status, "status")
         if refused:
-            widgets.warn(f"Row {n} ({d.id}) is left out until you change it: {refused}")
+            widgets.warn(f"Row {n} ({shorten(d.id)}) is left out until you change it: {refused}")
         else:
             pending.append(Document(doc_id, d.text, status))
     if pending and not any(d.status == "current" for d in pending):
@@ -120,8 +121,7 @@ if edited is not None:
         st.caption(f"Against these documents: {len(golden_rows) - len(bad)} of {len(golden_rows)} golden "
                    "question(s) valid.")
         if bad:
-            widgets.warn(f"{len(bad)} golden question(s) would be excluded:\n\n"
-                         + "\n".join(f"- {p.question} — {p.reason}" for p in bad))
+            st.warning(f"{len(bad)} golden question(s) would be excluded:\n\n" + widgets.problems(bad))
 
 # ---- use them
 if pending is not None:

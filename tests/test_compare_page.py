@@ -161,3 +161,14 @@ def test_starting_setups_leave_the_link_bare_and_a_bad_link_is_said():
     bad = open_page("compare", query={"setups": "broken: k=abc"})
     assert any("setups cannot be read" in w.value for w in bad.warning), [w.value for w in bad.warning]
     assert list(bad.dataframe[1].value.setup) == ["as in Ask", "filter off", "rerank off"]
+
+
+def test_the_setup_pickers_show_names_as_written():
+    """A selectbox shows its options as text, not Markdown: a name is not escaped there ('a*b', never 'a\\*b')."""
+    at = open_page("compare")
+    rows = at.session_state["compare_rows"]
+    rows.at[0, "name"] = "a*b_[c]"
+    at.session_state["compare_rows"] = rows
+    at.run()
+    assert_fine(at)
+    assert "a*b_[c]" in at.selectbox(key="compare_a").options, at.selectbox(key="compare_a").options

@@ -8,7 +8,7 @@ read (`check_plain`):
 - no formula (.katex), no <b> / <strong> / <del> / coloured span made of the payload's words: every text
   node holding one of those words sits in an element that also holds the raw markup around it;
 - and the payload IS on the page, character for character, for every field the page shows (so a field that
-  is silently dropped, or shown with visible backslashes, fails too).
+  is silently dropped, or shown with visible backslashes, fails too), or cut as a message cuts a long name.
 
 Fields: every URL setting (size, overlap, chunker, ask_question, ask_k, ask_candidates, ask_statuses,
 ask_rerank, corpus_doc, data); uploaded file names, JSONL ids and statuses, document text, golden CSV rows
@@ -81,6 +81,12 @@ def page_text(page) -> str:
     return " ".join(page.evaluate("() => document.body.textContent").translate(INVISIBLE).split())
 
 
+def cut_on_page(value: str, text: str) -> bool:
+    """value shown as a message shows a long name, cut by rag_core.text.shorten: its start, then '…' (the end and
+    the length follow)."""
+    return re.search(re.escape(" ".join(value.split())[:30]) + r"[^…]*…", text) is not None
+
+
 def check_plain(page, shown: list[str], where: str) -> None:
     """No link, image, formula, colour or emphasis made from a payload; each field of `shown` on the page
     literally (its payload, character for character). What is wrong is noted in page.findings; the test fails
@@ -88,7 +94,7 @@ def check_plain(page, shown: list[str], where: str) -> None:
     wait_loaded(page)
     formatted = page.evaluate(_FORMATTED, [TRAP_HOST, MARKUP])
     text = page_text(page)
-    missing = [f for f in shown if " ".join(payload(f).split()) not in text]
+    missing = [f for f in shown if " ".join(payload(f).split()) not in text and not cut_on_page(payload(f), text)]
     if formatted or missing:
         page.findings.append(f"{where}:\n    rendered as formatting: {formatted}\n    not shown literally: {missing}")
 

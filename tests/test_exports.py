@@ -17,6 +17,7 @@ from rag_core.data.golden import GoldenRow
 from rag_core.data.golden_csv import read_golden_csv
 from rag_core.evaluation import report
 from rag_core.evaluation.workbench import Workbench
+from rag_core.text import plain
 from ui import export
 
 FORMULAS = ["=HYPERLINK(\"http://evil.example\",\"click\")", "+cmd|' /C calc'!A0", "-2+3+cmd|' /C calc'!A0",
@@ -78,7 +79,7 @@ def test_markdown_table_cells_and_headers_are_inert():
 
 
 def test_markdown_links_in_text_are_code_not_links():
-    assert report.inert("see www.evil.example and https://x.example/a|b.") == \
+    assert plain("see www.evil.example and https://x.example/a|b.", one_line=True) == \
         "see `www.evil.example` and `https://x.example/a\\|b`."
 
 
@@ -88,5 +89,5 @@ def test_html_report_still_escapes_everything():
 
 
 def test_markdown_keeps_snake_case_names_readable_and_escapes_other_underscores():
-    assert report.inert("recall_at_k _i_ __b__ a__b") == "recall_at_k \\_i\\_ \\_\\_b\\_\\_ a\\_\\_b"
+    assert plain("recall_at_k _i_ __b__ a__b", one_line=True) == "recall_at_k \\_i\\_ \\_\\_b\\_\\_ a\\_\\_b"
     assert report.markdown_table(pd.DataFrame({"recall_at_1": [0.5]})).splitlines()[0] == "| recall_at_1 |"

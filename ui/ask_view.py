@@ -38,7 +38,7 @@ def settings_form(statuses: list, trusted: tuple) -> None:
                           args=("ask_k",), help="How many chunks go into the prompt as [S1], [S2], …")
         s[2].toggle("Status filter", key="ask_filter_switch", value=settings.now("ask_filter_switch"),
                     on_change=flip_filter,
-                    help=(f"On: only {', '.join(trusted)} chunks may be retrieved." if trusted else
+                    help=(f"On: only {widgets.plain(', '.join(trusted))} chunks may be retrieved." if trusted else
                           "On: nothing is trusted, so no chunk may be retrieved.") + " Off: every status may.")
         s[3].pills("Allowed statuses", statuses, selection_mode="multi", key="ask_statuses",
                    default=settings.now("ask_statuses"),
@@ -84,10 +84,11 @@ def flips_table(wb, ix, chunker, a, question: str, candidates: int, k: int, rera
         return (f"{widgets.status_label(ix.status(c))} · {ix.doc_id(c)} · chunk {ix.chunk_number(c)}"
                 + (" · ✓ anchor" if c in holders else ""))
 
-    table = pd.DataFrame({name: [cell(ids, r) for r in range(k)]
-                          for name, ids in [("now", a.retrieved.ids)] + [(f.name, f.ids) for f in variants]},
+    columns = [("now", a.retrieved.ids)] + [(f.name, f.ids) for f in variants]
+    table = pd.DataFrame({name: [cell(ids, r) for r in range(k)] for name, ids in columns},
                          index=[f"S{r + 1}" for r in range(k)])
-    st.dataframe(widgets.styled(table, list(table.columns), statuses), width="stretch")
+    status_of = {name: [ix.status(int(ids[r])) if r < len(ids) else None for r in range(k)] for name, ids in columns}
+    st.dataframe(widgets.styled(table, status_of, statuses), width="stretch")
     for f in variants:
         st.markdown(f"- **{widgets.plain(f.name)}**: {widgets.plain(f.summary)}")
 

@@ -159,8 +159,8 @@ def pair(result, names) -> None:
     st.caption("For two setups, the questions one finds and the other does not. The exact McNemar test asks whether "
                "that split could be chance.")
     c = st.columns([2, 2, 1])
-    a = c[0].selectbox("Setup", names, index=0, key="compare_a", format_func=widgets.plain)
-    b = c[1].selectbox("against", [n for n in names if n != a], index=0, key="compare_b", format_func=widgets.plain)
+    a = c[0].selectbox("Setup", names, index=0, key="compare_a")          # a selectbox shows its options as text:
+    b = c[1].selectbox("against", [n for n in names if n != a], index=0, key="compare_b")   # no escaping
     k = c[2].radio("k", list(result.ks), index=0, key="compare_k", horizontal=True)
     pair = result.pair(a, b, k)
     (widgets.success if pair["p_value"] < 0.05 else widgets.info)(pair["sentence"])
@@ -202,8 +202,8 @@ def run_history(wb, result, cfg) -> None:
                                                               "answered", "dataset_name", "setup"]]
         st.dataframe(widgets.readable(history), hide_index=True, width="stretch")
         pick = st.multiselect("Put runs side by side", [r.id for r in runs], max_selections=4, key="compare_runs_pick",
-                              format_func=lambda i: widgets.plain(next(f"#{r.id} {r.name} ({r.model}, {r.created_at})"
-                                                                       for r in runs if r.id == i)))
+                              format_func=lambda i: next(f"#{r.id} {r.name} ({r.model}, {r.created_at})"
+                                                         for r in runs if r.id == i))     # as text, not Markdown
         if len(pick) >= 2:
             try:
                 old = compare_runs([store.load_run(i, holding=holding) for i in pick], ks=result.ks)

@@ -1,7 +1,8 @@
 """Rendering helpers shared by the pages: status colours, marked-up text, the document viewer, the glossary.
 
 Every user or corpus string that goes into HTML passes through html.escape first: a question such as
-`<script>alert(1)</script>` is shown as those characters, never run. st.html also sanitizes.
+`<script>alert(1)</script>` is shown as those characters, never run. st.html also sanitizes. Into Markdown it goes
+through `plain` (rag_core.text), the one escaper of the app and of its Markdown exports.
 
 Left out on purpose: computation (rag_core) and caching (ui.data).
 
@@ -16,7 +17,7 @@ import re
 import pandas as pd
 import streamlit as st
 
-from rag_core.text import cached_words
+from rag_core.text import cached_words, plain  # plain: user text in st.markdown, re-exported for the pages
 
 # statuses are metadata, not verdicts: their colours are none of the outcomes' (green, orange, red, grey), so
 # a draft's badge never looks like an error and a current one never looks like a right answer
@@ -123,36 +124,10 @@ GLOSSARY = {
 }
 
 
-_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:=])")   # '=' too: a line of = under text would make it a heading
-
-
-# what Markdown would turn into a link: an address, without the punctuation that ends a sentence after it
-_ADDRESS = re.compile(r"(?i)(?:\b[a-z][a-z0-9+.-]*://|\bwww\.)\S*?(?=[.,:;!?]*(?:\s|$))")
-
-
-def _code(text: str) -> str:
-    """`text` as an inline code span (shown to the letter, never a link): a fence longer than any backtick run."""
-    fence = "`" * (max((len(r) for r in re.findall(r"`+", text)), default=0) + 1)
-    return f"{fence} {text} {fence}" if text.startswith("`") or text.endswith("`") else f"{fence}{text}{fence}"
-
-
 # the retrievers' and rerankers' names on screen (the sidebar, Compare's setups)
 RETRIEVER_NAMES = {"hashing": "Hashing (the article's)", "bm25": "BM25", "minilm": "MiniLM (trained encoder)",
                    "hybrid": "Hybrid (BM25 + MiniLM)"}
 RERANKER_NAMES = {"lexical": "Lexical (the article's)", "dense": "MiniLM similarity (bi-encoder)"}
-
-def plain(text: str) -> str:
-    """User or corpus text made inert for st.markdown: every Markdown/Streamlit special character escaped, and
-    web addresses shown as code (escaping alone does not stop Markdown from turning them into links).
-
-    "a*b [x](y)" -> "a\\*b \\[x\\]\\(y\\)";  "see http://x.org" -> "see `http://x.org`"
-    """
-    text, out, at = str(text), [], 0
-    for m in _ADDRESS.finditer(text):
-        out += [_MD_SPECIAL.sub(r"\\\1", text[at:m.start()]), _code(m.group(0))]
-        at = m.end()
-    return "".join(out + [_MD_SPECIAL.sub(r"\\\1", text[at:])])
-
 
 def problems(rows) -> str:
     """Excluded golden questions as a Markdown list: question — reason (both escaped)."""
@@ -182,13 +157,18 @@ def status_label(status: str) -> str:
     return f"● {status}"
 
 
-def styled(df, columns, statuses=()):
-    """The DataFrame with every '● status …' cell of `columns` coloured by its status (a pandas Styler)."""
-    def css(v):
-        if isinstance(v, str) and v.startswith("● ") and len(v.split()) > 1:
-            return f"color: {CSS[colour(v.split()[1], statuses)]}; font-weight: 600"
-        return ""
-    return df.style.map(css, subset=[c for c in columns if c in df.columns])
+def styled(df, status_of: dict, statuses=()):
+    """The DataFrame with the cells of each column named in `status_of` coloured by the status given for its row
+    (a pandas Styler). The colour comes from the whole status, as given, never read back from the cell's text: an
+    untrusted 'current maybe' is not teal like 'current'.
+
+        styled(table, {"status": ["current", "draft"]}, statuses)     # None in a list: that cell is not coloured
+    """
+    given = pd.DataFrame(status_of, index=df.index)
+
+    def css(_):
+        return given.map(lambda s: f"color: {CSS[colour(s, statuses)]}; font-weight: 600" if isinstance(s, str) else "")
+    return df.style.apply(css, axis=None, subset=list(given.columns))
 
 
 def badge(status: str, statuses=()) -> None:

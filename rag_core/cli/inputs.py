@@ -26,6 +26,7 @@ from rag_core.data.golden import load_golden
 from rag_core.evaluation.workbench import ARTICLE_CHUNKER, Workbench
 from rag_core.retrieval.engines.registry import RECALL_K
 from rag_core.data.ingest import MB, Limits, read_golden_path, read_path
+from rag_core.text import shorten
 
 
 def load_workbench(args, note=note) -> Workbench:
@@ -44,7 +45,7 @@ def _workbench(args, note) -> Workbench:
         for p in got.problems:
             note(p)
         if not got.documents:
-            raise ValueError(f"No document could be read from {args.docs!r}.")   # the notes above say why
+            raise ValueError(f"No document could be read from {shorten(args.docs, 200)!r}.")   # the notes above say why
         corpus = Corpus(tuple(got.documents), name=args.docs)
         golden = []
         if args.golden:

@@ -24,6 +24,8 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from rag_core.text import shorten
+
 DATA = Path(__file__).resolve().parent          # the JSON files live beside this module
 BUNDLED_FILE = DATA / "stdlib-py314-corpus.json"
 NOTES_FILE = DATA / "notes.json"
@@ -52,7 +54,7 @@ class Document:
         for what, value in (("id", self.id), ("status", self.status)):
             problem = label_problem(value, what)
             if problem:
-                raise ValueError(f"Document {self.id!r}: {problem}")
+                raise ValueError(f"Document {shorten(self.id)!r}: {problem}")
 
 
 MAX_LABEL_CHARS = {"status": 200, "id": 1000}   # labels: longer is a mistake (a text pasted into the field)
@@ -68,11 +70,11 @@ def label_problem(value, what: str = "status") -> str | None:
         return None
     most = MAX_LABEL_CHARS.get(what, MAX_LABEL_CHARS["id"])
     if len(value) > most:
-        return (f"the {what} {value[:40]!r}… is {len(value):,} characters long: keep it under {most:,} "
+        return (f"the {what} {shorten(value, 40)!r} is {len(value):,} characters long: keep it under {most:,} "
                 "(a label, shown on every page and in every link).")
     bad = _CONTROL.search(value)
     if bad:
-        return (f"the {what} {value!r:.80} holds a control character ({bad.group()!r} at position {bad.start() + 1}): "
+        return (f"the {what} {shorten(value)!r} holds a control character ({bad.group()!r} at position {bad.start() + 1}): "
                 "remove it.")
     if what == "status" and value.strip().lower() in RESERVED_STATUSES:
         return (f"the status {value!r} is a word setups use ('statuses={value.strip().lower()}' means "
@@ -82,8 +84,8 @@ def label_problem(value, what: str = "status") -> str | None:
         seps = [c for c in STATUS_SEPARATORS if c in value]
         if seps:
             fixed = re.sub(r"\s*[|,]\s*", "-", value.strip())
-            return (f"the status {value!r:.80} holds {' and '.join(repr(c) for c in seps)}, which links and Compare's "
-                    f"setups use to separate statuses: write it without | and , (e.g. {fixed!r:.80}).")
+            return (f"the status {shorten(value)!r} holds {' and '.join(repr(c) for c in seps)}, which links and Compare's "
+                    f"setups use to separate statuses: write it without | and , (e.g. {shorten(fixed)!r}).")
     return None
 
 
@@ -124,12 +126,12 @@ def check_documents(documents) -> None:
         if not isinstance(d.id, str) or not d.id.strip():
             raise ValueError("A document has an empty id: give every document a name.")
         if d.id in seen:
-            raise ValueError(f"Duplicate document id {d.id!r}: ids must be unique, rename one of them.")
+            raise ValueError(f"Duplicate document id {shorten(d.id)!r}: ids must be unique, rename one of them.")
         seen.add(d.id)
         if not isinstance(d.text, str) or not d.text.split():
-            raise ValueError(f"Document {d.id!r} has no text: remove it or give it some words.")
+            raise ValueError(f"Document {shorten(d.id)!r} has no text: remove it or give it some words.")
         if not isinstance(d.status, str) or not d.status.strip():
-            raise ValueError(f"Document {d.id!r} has an empty status: use a label such as 'current'.")
+            raise ValueError(f"Document {shorten(d.id)!r} has an empty status: use a label such as 'current'.")
 
 
 def load_notes() -> list[Document]:

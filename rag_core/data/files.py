@@ -15,6 +15,8 @@ import os
 import stat
 from pathlib import Path, PurePosixPath
 
+from rag_core.text import shorten
+
 SUPPORTED = (".txt", ".md", ".pdf", ".jsonl", ".zip")
 SUPPORTED_TEXT = ", ".join(SUPPORTED)
 _CHUNK = 1_000_000     # bytes asked of the OS at a time
@@ -28,7 +30,7 @@ def usable_path(path, what: str = "a folder, a file or a zip") -> Path:
         root = Path(path).expanduser()
         root.exists()                        # a NUL in the path raises here
     except (TypeError, RuntimeError, ValueError) as e:   # not a path at all; "~" without a home directory
-        raise ValueError(f"{path!r:.80} is not a usable path ({e}): give the path of {what}.") from None
+        raise ValueError(f"{shorten(path, 200)!r} is not a usable path ({e}): give the path of {what}.") from None
     return root
 
 
@@ -36,10 +38,10 @@ def existing_path(path) -> Path:
     """The path, expanded, when a file or a folder is there; else a ValueError saying what to check."""
     root = usable_path(path)
     if not root.exists():
-        raise ValueError(f"Nothing found at {str(path)!r}: check the spelling, or give an absolute path "
+        raise ValueError(f"Nothing found at {shorten(path, 200)!r}: check the spelling, or give an absolute path "
                          f"(a relative path starts from {Path.cwd()}).")
     if not (root.is_file() or root.is_dir()):
-        raise ValueError(f"{str(path)!r} is {file_kind(root)}, not a file or a folder: give the path of a "
+        raise ValueError(f"{shorten(path, 200)!r} is {file_kind(root)}, not a file or a folder: give the path of a "
                          "folder, a file or a zip.")
     return root
 
@@ -50,7 +52,7 @@ def read_bounded(path, cap: int, fix: str = "give the path of a file saved on di
     Devices, named pipes (FIFOs) and sockets are refused with a ValueError before anything is read (a FIFO
     would wait for a writer, /dev/zero and /dev/urandom never end); an OSError (permissions) is passed on.
     """
-    refused = f"{str(path)!r} is {{}}, not a regular file: {fix}."
+    refused = f"{shorten(path, 200)!r} is {{}}, not a regular file: {fix}."
     if not stat.S_ISREG(os.stat(path).st_mode):           # sockets cannot even be opened: said before trying
         raise ValueError(refused.format(file_kind(path)))
     # non-blocking: a FIFO swapped in meanwhile opens without waiting, and a "file" that blocks (/proc/kmsg) says so
@@ -109,5 +111,5 @@ def hidden(path: str) -> bool:
 
 def unsupported(label: str, kind: str) -> str:
     """'report.docx: .docx files are not supported; skipped. Supported: .txt, ...'."""
-    what = f"{kind} files are" if kind else "files without an extension are"
+    what = f"{shorten(kind, 20)} files are" if kind else "files without an extension are"
     return f"{label}: {what} not supported; skipped. Supported: {SUPPORTED_TEXT}."

@@ -35,7 +35,7 @@ from typing import NamedTuple
 import numpy as np
 
 from rag_core.data.corpus import DATA, Corpus, Document
-from rag_core.text import MAX_QUESTION_CHARS, check_question, normalize, words
+from rag_core.text import MAX_QUESTION_CHARS, check_question, normalize, shorten, words
 
 GOLDEN_FILES = {"article": DATA / "golden.json",      # the article's questions, in the library's own words
                 "user": DATA / "golden_user.json"}     # the same anchors, asked as a user would (trap 3)
@@ -225,15 +225,15 @@ class _Documents:
         if len(found) == 1:
             return found[0], ""
         if found:
-            return None, (f"Document {doc!r} matches several documents ({', '.join(map(repr, found))}): "
+            return None, (f"Document {shorten(doc)!r} matches several documents ({', '.join(repr(shorten(f)) for f in found)}): "
                           "write the full id.")
-        return None, f"Unknown document {doc!r}: no document has that id.{self.suggest(doc)}"
+        return None, f"Unknown document {shorten(doc)!r}: no document has that id.{self.suggest(doc)}"
 
     def suggest(self, doc: str) -> str:
         if doc not in self.suggestions:
             ids = [i for i in self.docs if isinstance(i, str)] if len(self.docs) <= _SUGGEST_AMONG else []
             close = difflib.get_close_matches(doc, ids, n=1)
-            self.suggestions[doc] = f" Did you mean {close[0]!r}?" if close else ""
+            self.suggestions[doc] = f" Did you mean {shorten(close[0])!r}?" if close else ""
         return self.suggestions[doc]
 
     def text(self, doc_id: str, lower: bool = False) -> str:
@@ -252,7 +252,7 @@ def _check_row(row: GoldenRow, docs: _Documents) -> tuple[str | None, str]:
     if not isinstance(row.anchor, str) or not row.anchor.strip():
         return None, "The anchor is empty: copy the sentence that answers from the document."
     if not words(row.anchor):
-        return None, (f"The anchor {row.anchor.strip()[:60]!r} holds no word, number or name an answer could be "
+        return None, (f"The anchor {shorten(row.anchor.strip(), 60)!r} holds no word, number or name an answer could be "
                       "checked against (only stopwords or symbols): copy the sentence that answers from the document.")
     size = len("".join(row.anchor.split()))
     if size < MIN_ANCHOR_CHARS:
@@ -277,8 +277,8 @@ def _check_row(row: GoldenRow, docs: _Documents) -> tuple[str | None, str]:
         return None, (f"Anchor found in {doc_id!r} only inside longer words or numbers ({around!r}): copy whole "
                       "words from the document.")
     if target.lower() in docs.text(doc_id, lower=True):
-        return None, f"Anchor not found in {doc_id!r}: it appears only with different upper/lower case."
-    return None, f"Anchor not found in {doc_id!r}: the document does not contain that text."
+        return None, f"Anchor not found in {shorten(doc_id)!r}: it appears only with different upper/lower case."
+    return None, f"Anchor not found in {shorten(doc_id)!r}: the document does not contain that text."
 
 
 def _key_problem(row: GoldenRow) -> str:
@@ -310,7 +310,7 @@ def _as_row(i: int, r) -> GoldenRow:
     if isinstance(r, dict) and set(GoldenRow._fields[:3]) <= set(r):
         return GoldenRow(*(r[f] for f in GoldenRow._fields[:3]), r.get("answer", ""))
     if isinstance(r, (str, bytes, dict)) or not hasattr(r, "__len__") or len(r) not in (3, 4):
-        raise ValueError(f"Golden row {i + 1} is {r!r:.80}: each row needs three fields, "
+        raise ValueError(f"Golden row {i + 1} is {shorten(repr(r))}: each row needs three fields, "
                          f"(question, document id, anchor), and may have a fourth, the answer key.")
     return GoldenRow(*r)
 

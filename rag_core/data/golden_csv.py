@@ -31,7 +31,7 @@ from rag_core.data.problems import Problems
 from rag_core.data.decode import decode_text
 from rag_core.data.files import read_bounded, usable_path
 from rag_core.data.limits import Limits, too_big
-from rag_core.text import normalize
+from rag_core.text import normalize, shorten
 
 GOLDEN_COLUMNS = ("question", "doc", "anchor")
 GOLDEN_HEADER = ",".join(GOLDEN_COLUMNS)
@@ -81,12 +81,12 @@ def read_golden_path(path, limits: Limits | None = None) -> tuple[list[GoldenRow
     limits = Limits.from_env() if limits is None else limits
     p = usable_path(path, f"a CSV file with the header '{GOLDEN_HEADER}'")
     if p.is_dir() or not p.exists():
-        raise ValueError(f"No golden-set file at {str(path)!r}: give the path of a CSV file with the header "
+        raise ValueError(f"No golden-set file at {shorten(path, 200)!r}: give the path of a CSV file with the header "
                          f"'{GOLDEN_HEADER}' (a relative path starts from {Path.cwd()}).")
     try:
         data = read_bounded(p, limits.max_file_bytes, f"give the path of a CSV file with the header '{GOLDEN_HEADER}'")
     except OSError as e:
-        raise ValueError(f"The golden-set file {str(path)!r} cannot be read ({e.strerror or e}): "
+        raise ValueError(f"The golden-set file {shorten(path, 200)!r} cannot be read ({e.strerror or e}): "
                          "check its permissions.") from None
     return read_golden_csv(data, p.name, limits)
 

@@ -38,6 +38,7 @@ from rag_core.data.limits import MB, Limits, size_text, too_big
 from rag_core.data.pdf import pdf_text
 from rag_core.data.problems import Problems
 from rag_core.data.zips import member_problem, unsafe
+from rag_core.text import shorten
 
 __all__ = ["MB", "SUPPORTED", "SUPPORTED_TEXT", "IngestResult", "Limits", "decode_text", "documents_to_jsonl",
            "read_bounded", "read_files", "read_path", "too_big", "usable_path"]
@@ -79,12 +80,12 @@ def read_path(path, limits: Limits = Limits(), default_status: str = "current") 
             data = read_bounded(file, cap)
         except OSError as e:
             reader.saw_content = True
-            reader.note(f"{name} could not be read ({e.strerror or e}); skipped.", name)
+            reader.note(f"{shorten(name)} could not be read ({e.strerror or e}); skipped.", shorten(name))
             continue
         except ValueError:
             if file is root:
                 raise
-            reader.note(f"{name} is {file_kind(file)}, not a regular file; skipped.", name)
+            reader.note(f"{shorten(name)} is {file_kind(file)}, not a regular file; skipped.", shorten(name))
             continue
         reader.upload(name, data)
     return reader.result()
@@ -147,26 +148,26 @@ class _Reader:
 
     def upload(self, name: str, data: bytes) -> None:
         """One uploaded file: checked, then read (a zip opens into its members)."""
-        kind = extension(name)
+        kind, label = extension(name), shorten(name)       # label: the name as messages show it, cut when long
         if kind not in SUPPORTED:
-            self.note(unsupported(name, kind), name)
+            self.note(unsupported(label, kind), label)
             return
         if not data:
-            self.note(f"{name} is empty; skipped.", name)
+            self.note(f"{label} is empty; skipped.", label)
             return
         self.saw_content = True
         if kind == ".zip":
             if len(data) > self.limits.max_total_bytes:
-                self.note(f"{name} is over the {size_text(self.limits.max_total_bytes)} limit for everything read "
-                          "at once; skipped. Raise Limits(max_total_bytes=...) to read it.", name)
+                self.note(f"{label} is over the {size_text(self.limits.max_total_bytes)} limit for everything read "
+                          "at once; skipped. Raise Limits(max_total_bytes=...) to read it.", label)
             else:
-                self.zip(name, data)
+                self.zip(label, data)
             return
         if len(data) > self.limits.max_file_bytes:
-            self.note(too_big(name, self.limits), name)
+            self.note(too_big(label, self.limits), label)
             return
-        if self.admit(name, len(data)):
-            self.content(name, name, data)
+        if self.admit(label, len(data)):
+            self.content(name, label, data)
 
     def admit(self, label: str, size: int) -> bool:
         """Count one file against max_files and max_total_bytes; stop the reading when one is reached."""
@@ -188,7 +189,7 @@ class _Reader:
         self.note(sentence)
 
     def zip(self, name: str, data: bytes) -> None:
-        """Read a zip's members in memory, with the same rules as uploaded files."""
+        """Read a zip's members in memory, with the same rules as uploaded files; `name` as messages show it."""
         try:
             archive = zipfile.ZipFile(io.BytesIO(data))
             members = archive.infolist()
@@ -207,7 +208,7 @@ class _Reader:
     def member(self, archive: zipfile.ZipFile, zip_name: str, member: zipfile.ZipInfo) -> None:
         """One zip member: path, kind and size checked from the header BEFORE anything is decompressed."""
         path, limits = member.filename, self.limits
-        label = f"{path} (in {zip_name})"
+        label = f"{shorten(path)} (in {zip_name})"
         if not unsafe(path) and (member.is_dir() or hidden(path)):
             return
         problem = member_problem(member, label, limits)
@@ -278,7 +279,7 @@ class _Reader:
         while new_id in self.ids:
             new_id, n = f"{doc_id} ({n})", n + 1
         if new_id != doc_id:
-            self.note(f"{label}: the id {doc_id!r} is already taken by an earlier document; kept it as {new_id!r}.",
+            self.note(f"{label}: the id {shorten(doc_id)!r} is already taken by an earlier document; kept it as {shorten(new_id)!r}.",
                       label, unit, kind="id taken")
         self.ids.add(new_id)
         self.documents.append(Document(new_id, text.strip(), status))

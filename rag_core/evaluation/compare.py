@@ -38,7 +38,8 @@ from rag_core.evaluation.losses import COLOURS, STAGES, loss_counts, run_setup, 
 from rag_core.evaluation.setup import MAX_NAME, Setup
 from rag_core.evaluation.workbench import Workbench
 from rag_core.generation.generator import scripted_answer
-from rag_core.evaluation.report import inert, markdown_table
+from rag_core.evaluation.report import markdown_table
+from rag_core.text import plain, shorten
 
 KS = (1, 3, 5)
 
@@ -196,11 +197,12 @@ class Comparison:
         for col in ("answered", "wrong_answer", "not_confirmed", "wrong_source", "refused", "abstained", "chunks",
                     "mean_seconds"):
             board[col] = lb[col]
-        parts = ["# Open Book comparison", "\n".join(f"- {inert(s.to_text())}" for s in self.setups),
+        parts = ["# Open Book comparison", "\n".join(f"- {plain(s.to_text(), one_line=True)}" for s in self.setups),
                  "## Leaderboard\n\n" + markdown_table(board)]
         if len(self.names) > 1:
-            lines = [f"- {inert(p['a'])} / {inert(p['b'])}, k = {p['k']}: {inert(p['sentence'])} "
-                     f"{inert(p['power_sentence'])}"
+            line = lambda p: plain(f"{p['a']} / {p['b']}, k = {p['k']}: {p['sentence']} {p['power_sentence']}",  # noqa: E731
+                                   one_line=True)
+            lines = [f"- {line(p)}"
                      for p in (self.pair(a, b, k) for a, b in itertools.combinations(self.names, 2) for k in self.ks)]
             parts.append("## Pairs\n\n" + "\n".join(lines))
         parts.append("## Where questions are lost\n\n" + markdown_table(self.losses.reset_index()))
@@ -232,7 +234,7 @@ def compare_setups(wb: Workbench, setups, ks=KS, generate_for: Callable[[Setup],
     names = [s.name for s in setups]
     if len(set(names)) != len(names):
         dup = next(n for n in names if names.count(n) > 1)
-        raise ValueError(f"Two setups are named {dup!r}: give each setup its own name.")
+        raise ValueError(f"Two setups are named {shorten(dup)!r}: give each setup its own name.")
     done = {} if done is None else done
     n, chunks = len(wb.check.valid), {}
     for i, s in enumerate(setups):

@@ -41,6 +41,7 @@ from rag_core.evaluation.outcomes import frame
 from rag_core.evaluation.setup import Setup, default_setup, typed_options
 from rag_core.evaluation.workbench import ARTICLE_CHUNKER, Workbench
 from rag_core.generation.generator import scripted_answer
+from rag_core.text import shorten
 
 STAGES = ("cut", "filtered", "not retrieved", "ranked out", "lost by rerank",
           "refused", "abstained", "wrong source", "wrong answer", "not confirmed", "answered")
@@ -108,7 +109,7 @@ def setup_workbench(wb: Workbench, setup: Setup) -> Workbench:
         wb = wb.trusting(setup.trusted) if setup.trusted is not None else wb
         return wb.using(**typed_options(setup.options, wb.using)) if setup.retrieval else wb
     except (TypeError, ValueError) as e:
-        raise ValueError(f"Setup {setup.name!r}: {e}") from None
+        raise ValueError(f"Setup {shorten(setup.name)!r}: {e}") from None
 
 
 def rankings(wb: Workbench, setup: Setup) -> tuple[list, list]:
@@ -118,7 +119,7 @@ def rankings(wb: Workbench, setup: Setup) -> tuple[list, list]:
         before = wb.ranked(setup.chunker, setup.candidates, allowed)
         after = wb.ranked(setup.chunker, setup.candidates, allowed, True, setup.candidates) if setup.rerank else before
     except ValueError as e:                  # an unknown status, said by the index
-        raise ValueError(f"Setup {setup.name!r}: {e}") from None
+        raise ValueError(f"Setup {shorten(setup.name)!r}: {e}") from None
     return before, after
 
 

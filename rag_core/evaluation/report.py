@@ -12,7 +12,7 @@ excluded: [{row, question, reason}]},
 of `tables` (snake_case of the article's headers).
 
 Markdown carries no Markdown or HTML from the data: every text from a file, a name or a question goes through
-`inert` (special characters escaped, web addresses as code), so `<img onerror=...>` or `![x](http://...)` in a
+`rag_core.text.plain` on one line (special characters escaped, addresses and e-mails as code), so `<img onerror=...>` or `![x](http://...)` in a
 dataset name or a question is shown as written, never rendered.
 
 Left out on purpose: rounding in JSON (values are full floats; Markdown shows three decimals) and
@@ -22,18 +22,14 @@ from __future__ import annotations
 
 import json
 import math
-import re
 
 import pandas as pd
 
 from rag_core.evaluation import tables as T
 from rag_core.evaluation.workbench import Workbench
 from rag_core.retrieval.retrievers import RRF_K
+from rag_core.text import plain, shorten
 
-# what can start Markdown or HTML in running text; '_' unless between two letters or digits ('recall_at_k' stays)
-_MD_SPECIAL = re.compile(r"([\\`*{}\[\]<>!|&~$#]|(?<![^\W_])_|_(?![^\W_]))")
-# what Markdown (GitHub's) turns into a link by itself: an address, without the punctuation ending a sentence after it
-_ADDRESS = re.compile(r"(?i)(?:\b[a-z][a-z0-9+.-]*://|\bwww\.)\S*?(?=[.,:;!?]*(?:\s|$))")
 TABLE_NAMES = tuple(T.TABLES)
 # tables measured over the valid golden questions: without any, they have nothing to count
 NEEDS_QUESTIONS = tuple(n for n in TABLE_NAMES if n != "verifier_cases")
@@ -73,7 +69,7 @@ def no_questions(wb: Workbench, names) -> str:
     else:
         n, first = len(wb.check.rows), wb.check.problems[0]
         who = "the one golden question cannot" if n == 1 else f"none of the {n} golden questions can"
-        why = (f"{who} be checked against this corpus ({'' if n == 1 else 'the first: '}{first.question!r}: "
+        why = (f"{who} be checked against this corpus ({'' if n == 1 else 'the first: '}{shorten(first.question)!r}: "
                f"{first.reason.rstrip('.')})")
     return f"{', '.join(names)} need{'s' if len(names) == 1 else ''} golden questions: {why}."
 
@@ -128,43 +124,23 @@ def to_json(wb: Workbench, frames: dict[str, pd.DataFrame]) -> str:
     return json.dumps(doc, indent=1, ensure_ascii=False)
 
 
-def inert(text) -> str:
-    """Text shown as written in Markdown, on one line, also inside a table cell: special characters escaped,
-    web addresses as code (escaping alone does not stop GitHub from linking them), line breaks as spaces.
-
-    '![x](http://e.org/a.png) <b>' -> '\\![x\\](`http://e.org/a.png`) \\<b\\>'
-    """
-    text, out, at = " ".join(str(text).splitlines()), [], 0
-    for m in _ADDRESS.finditer(text):
-        out += [_MD_SPECIAL.sub(r"\\\1", text[at:m.start()]), _code(m.group(0))]
-        at = m.end()
-    return "".join(out + [_MD_SPECIAL.sub(r"\\\1", text[at:])])
-
-
-def _code(text: str) -> str:
-    """An inline code span (never a link, never HTML); its '|' escaped, as a table cell needs (GitHub drops the \\)."""
-    fence = "`" * (max((len(r) for r in re.findall(r"`+", text)), default=0) + 1)
-    pad = " " if text.startswith("`") or text.endswith("`") else ""
-    return f"{fence}{pad}{text.replace('|', chr(92) + '|')}{pad}{fence}"
-
-
 def markdown_table(df: pd.DataFrame) -> str:
-    """A DataFrame as a Markdown table; floats with three decimals, every text cell and header `inert`."""
+    """A DataFrame as a Markdown table; floats with three decimals, every text cell and header plain, on one line."""
     def cell(v):
         v = _plain(v)
         if v is None:
             return ""
         if isinstance(v, float):
             return f"{v:.3f}"
-        return inert(v)
-    lines = ["| " + " | ".join(inert(c) for c in df.columns) + " |", "|" + "---|" * len(df.columns)]
+        return plain(v, one_line=True)
+    lines = ["| " + " | ".join(plain(c, one_line=True) for c in df.columns) + " |", "|" + "---|" * len(df.columns)]
     lines += ["| " + " | ".join(cell(v) for v in row) + " |" for row in df.itertuples(index=False)]
     return "\n".join(lines)
 
 
 def to_markdown(wb: Workbench, frames: dict[str, pd.DataFrame]) -> str:
     c = corpus_summary(wb)
-    head = [f"# Open Book report: {inert(c['name'])}", "",
+    head = [f"# Open Book report: {plain(c['name'], one_line=True)}", "",
             f"{c['documents']} document{'s' if c['documents'] != 1 else ''} ({c['current']} current, {c['not_current']} with another status), "
             f"{c['total_words']} words (median {c['median_words']} per document, max {c['max_words']}); "
             f"{c['valid_questions']} of {c['questions']} golden questions valid, {c['excluded_questions']} excluded."]
@@ -176,7 +152,7 @@ def to_markdown(wb: Workbench, frames: dict[str, pd.DataFrame]) -> str:
     elif wb.trust_chosen:
         head.append(f"Trusted statuses: {inert(', '.join(c['trusted']))}.")
     for p in c["excluded"]:
-        head.append(f"- excluded: {inert(repr(p['question']))}: {inert(p['reason'])}")
+        head.append(f"- excluded: {plain(repr(p['question']), one_line=True)}: {plain(p['reason'], one_line=True)}")
     parts = ["\n".join(head)]
     for name, df in frames.items():
         parts.append(f"## {name}\n\n{markdown_table(df)}")

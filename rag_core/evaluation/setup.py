@@ -26,6 +26,7 @@ from dataclasses import dataclass, field, replace
 
 from rag_core.evaluation.workbench import ARTICLE_CHUNKER, Workbench
 from rag_core.retrieval.chunkers import KINDS, STRATEGY_DEFAULTS, ChunkerConfig
+from rag_core.text import shorten
 
 GENERATORS = ("scripted", "model")
 CORE_KEYS = ("chunker", "size", "overlap", "candidates", "k", "statuses", "rerank", "generator", "trusted")
@@ -87,24 +88,24 @@ class Setup:
         name = self.name.strip() if isinstance(self.name, str) else self.name
         if not isinstance(name, str) or not name or ":" in name or "=" in name or len(name) > MAX_NAME:
             raise ValueError(f"A setup's name is a short label without ':' or '=' (at most {MAX_NAME} characters), "
-                             f"got {self.name!r}: e.g. 'small chunks'.")
+                             f"got {shorten(self.name)!r}: e.g. 'small chunks'.")
         if not name.isprintable():      # a newline breaks a Markdown table, an escape sequence reaches a terminal
-            raise ValueError(f"A setup's name is one line of visible characters, got {self.name!r} (it holds a "
+            raise ValueError(f"A setup's name is one line of visible characters, got {shorten(self.name)!r} (it holds a "
                              "control character: a line break, a tab or an escape): e.g. 'small chunks'.")
         object.__setattr__(self, "name", name)
         for what, v in (("candidates", self.candidates), ("k", self.k)):
             if not isinstance(v, numbers.Integral) or isinstance(v, bool) or v <= 0:
-                raise ValueError(f"Setup {name!r}: {what} must be a whole number above 0, got {v!r}.")
+                raise ValueError(f"Setup {shorten(name)!r}: {what} must be a whole number above 0, got {v!r}.")
             object.__setattr__(self, what, int(v))
         if self.k > self.candidates:
-            raise ValueError(f"Setup {name!r}: cannot keep k={self.k} chunks out of {self.candidates} candidates: "
+            raise ValueError(f"Setup {shorten(name)!r}: cannot keep k={self.k} chunks out of {self.candidates} candidates: "
                              f"set candidates={self.k} or more, or a smaller k.")
         for what in ("statuses", "trusted"):
             value = getattr(self, what)
             if value is not None:
                 object.__setattr__(self, what, frozenset([value] if isinstance(value, str) else value))
         if self.generator not in GENERATORS:
-            raise ValueError(f"Setup {name!r}: generator must be scripted or model, got {self.generator!r}.")
+            raise ValueError(f"Setup {shorten(name)!r}: generator must be scripted or model, got {self.generator!r}.")
         options = self.retrieval.items() if isinstance(self.retrieval, dict) else self.retrieval
         object.__setattr__(self, "retrieval", tuple(sorted((str(o), str(v)) for o, v in options)))
         object.__setattr__(self, "rerank", bool(self.rerank))
@@ -169,24 +170,24 @@ def parse_setup(text: str, base: Setup = Setup(), options=None) -> Setup:
     m = _NAME.match(text or "")
     if not m:
         raise ValueError(f"A setup starts with its name and a colon, then key=value pairs: e.g. "
-                         f"'small: size=80 overlap=16'; got {text!r}.")
+                         f"'small: size=80 overlap=16'; got {shorten(text)!r}.")
     name, rest = m.group(1), m.group(2)
     try:
         words = shlex.split(rest)
     except ValueError as e:
-        raise ValueError(f"Setup {name!r}: {e} (close the quote around a value with spaces).") from None
+        raise ValueError(f"Setup {shorten(name)!r}: {e} (close the quote around a value with spaces).") from None
     known = retrieval_options() if options is None else options
     given: dict[str, str] = {}
     for w in words:
         key, eq, value = w.partition("=")
         key = key.strip().lower()
         if not eq or not key or value == "":
-            raise ValueError(f"Setup {name!r}: {w!r} is not key=value (no spaces around '='), e.g. size=80.")
+            raise ValueError(f"Setup {shorten(name)!r}: {shorten(w)!r} is not key=value (no spaces around '='), e.g. size=80.")
         if key not in CORE_KEYS and (known != "any" and key not in known):
             valid = ", ".join(CORE_KEYS + tuple(known))
-            raise ValueError(f"Setup {name!r}: unknown key {key!r}: use {valid}.")
+            raise ValueError(f"Setup {shorten(name)!r}: unknown key {key!r}: use {valid}.")
         if key in given:
-            raise ValueError(f"Setup {name!r}: {key} is given twice ({given[key]!r} and {value!r}): keep one.")
+            raise ValueError(f"Setup {shorten(name)!r}: {key} is given twice ({given[key]!r} and {value!r}): keep one.")
         given[key] = value
     return _apply(base, name, given)
 
@@ -198,16 +199,16 @@ def _whole(name: str, key: str, value: str) -> int:
     try:
         number = int(value)
     except ValueError:
-        raise ValueError(f"Setup {name!r}: {key} must be a whole number, got {value!r}.") from None
+        raise ValueError(f"Setup {shorten(name)!r}: {key} must be a whole number, got {value!r}.") from None
     if number > MAX_WHOLE:
-        raise ValueError(f"Setup {name!r}: {key} must be at most {MAX_WHOLE:,}, got {value}.")
+        raise ValueError(f"Setup {shorten(name)!r}: {key} must be at most {MAX_WHOLE:,}, got {value}.")
     return number
 
 
 def _apply(base: Setup, name: str, given: dict) -> Setup:
     kind = given.get("chunker", base.chunker.kind)
     if kind not in KINDS:
-        raise ValueError(f"Setup {name!r}: chunker must be one of {', '.join(KINDS)}, got {kind!r}.")
+        raise ValueError(f"Setup {shorten(name)!r}: chunker must be one of {', '.join(KINDS)}, got {kind!r}.")
     size, overlap = (base.chunker.size, base.chunker.overlap) if kind == base.chunker.kind else STRATEGY_DEFAULTS[kind]
     size = _whole(name, "size", given["size"]) if "size" in given else size
     overlap = _whole(name, "overlap", given["overlap"]) if "overlap" in given else overlap
@@ -216,7 +217,7 @@ def _apply(base: Setup, name: str, given: dict) -> Setup:
     try:
         chunker = ChunkerConfig(kind, size, overlap)
     except ValueError as e:
-        raise ValueError(f"Setup {name!r}: {e}") from None
+        raise ValueError(f"Setup {shorten(name)!r}: {e}") from None
     changes = {"name": name, "chunker": chunker}
     for key in ("candidates", "k"):
         if key in given:
@@ -232,7 +233,7 @@ def _apply(base: Setup, name: str, given: dict) -> Setup:
     if "rerank" in given:
         r = given["rerank"].lower()
         if r not in _ON + _OFF:
-            raise ValueError(f"Setup {name!r}: rerank is on or off, got {given['rerank']!r}.")
+            raise ValueError(f"Setup {shorten(name)!r}: rerank is on or off, got {given['rerank']!r}.")
         changes["rerank"] = r in _ON
     if "generator" in given:
         changes["generator"] = given["generator"].lower()
