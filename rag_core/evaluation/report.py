@@ -148,9 +148,9 @@ def to_markdown(wb: Workbench, frames: dict[str, pd.DataFrame]) -> str:
         rrf = f" (reciprocal rank fusion of bm25 and minilm, constant {RRF_K})" if wb.retriever == "hybrid" else ""
         head.append(f"Retriever: {wb.retriever}{rrf}; reranker: {wb.reranker}.")
     if c["trust_note"]:
-        head.append(inert(c["trust_note"]))
+        head.append(plain(c["trust_note"], one_line=True))
     elif wb.trust_chosen:
-        head.append(f"Trusted statuses: {inert(', '.join(c['trusted']))}.")
+        head.append(f"Trusted statuses: {plain(', '.join(c['trusted']), one_line=True)}.")
     for p in c["excluded"]:
         head.append(f"- excluded: {plain(repr(p['question']), one_line=True)}: {plain(p['reason'], one_line=True)}")
     parts = ["\n".join(head)]
