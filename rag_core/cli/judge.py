@@ -27,7 +27,7 @@ from rag_core.cli.options import OneLineParser, add_data_options, add_model_opti
 from rag_core.cli.output import emit, note, progress_line
 from rag_core.evaluation.cases import SpanSources, read_cases
 from rag_core.evaluation.confusion import CELLS, kappa_sentence
-from rag_core.evaluation.judges import JudgeReport, judge_cases
+from rag_core.evaluation.judges import JudgeReport, judge_cases, model_judge
 
 HELP = "how often the rule (and a model) is wrong against people's labels (python -m rag_core judge --help)"
 
@@ -73,11 +73,7 @@ def judged(args) -> JudgeReport:
         raise ValueError("no case to judge: every line was blank or bad (the notes above say why). A case is "
                          '{"spans": [...], "answer": ..., "anchor": ..., "label": "right" or "wrong"}.')
     sources, trusted = sources_of(args)
-    model = None
-    if args.generator != "scripted":
-        from rag_core.generation.model_judge import judge_with_model
-        cfg = model_config(args)
-        model = lambda c: judge_with_model(c.question, c.spans, c.key or c.anchor, c.answer, cfg)   # noqa: E731
+    model = model_judge(model_config(args)) if args.generator != "scripted" else None
     report = judge_cases(cases, sources, model, trusted,
                          on_case=(lambda done, total: progress_line(done, total, f"Judged {done} of {total} cases"))
                          if model is not None and sys.stderr.isatty() else None)

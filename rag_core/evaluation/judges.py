@@ -110,6 +110,12 @@ def judge_cases(cases, sources: SpanSources, model: Callable | None = None, trus
                        length_bias(rows))
 
 
+def model_judge(cfg) -> Callable:
+    """case -> the model's ModelVerdict (cfg: an llm.LLMConfig), judged against the case's key, else its anchor."""
+    from rag_core.generation.model_judge import judge_with_model
+    return lambda case: judge_with_model(case.question, case.spans, case.key or case.anchor, case.answer, cfg)
+
+
 def length_bias(rows) -> LengthBias:
     """The model's RIGHT rate on long and short answers of each label (module docstring)."""
     rates = []

@@ -33,20 +33,29 @@ class Labels:
     def set(self, dataset_key: str, question: str, answer: str, spans, label: str, anchor: str | None = None,
             doc: str | None = None, source: str = "yours") -> str | None:
         """Keep a person's right or wrong for this answer (replacing an earlier one); its id, None when off."""
-        if label not in LABELS:
-            raise ValueError(f"A label is 'right' or 'wrong', got {label!r}.")
-        if not answer.strip():
-            raise ValueError("An empty answer cannot be labelled: write or generate an answer first.")
-        spans = [str(s) for s in spans]
-        key = label_id(dataset_key, question, answer, spans)
-        if self._db is None:
-            return None
-        self._db.write([(f"INSERT INTO {{labels}} ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
-                         "ON CONFLICT (id) DO UPDATE SET label = excluded.label, anchor = excluded.anchor, "
-                         "doc = excluded.doc, source = excluded.source, created_at = excluded.created_at",
-                         (key, dataset_key, question, answer, json.dumps(spans, ensure_ascii=False), label, anchor,
-                          doc, source, now()))])
-        return key
+        keys = self.set_many([(dataset_key, question, answer, spans, label, anchor, doc, source)])
+        return keys[0] if keys else None
+
+    def set_many(self, rows) -> list[str]:
+        """set() for many (dataset_key, question, answer, spans, label, anchor, doc, source) at once, in one
+        transaction; their ids ([] when off)."""
+        statements, keys = [], []
+        for dataset_key, question, answer, spans, label, anchor, doc, source in rows:
+            if label not in LABELS:
+                raise ValueError(f"A label is 'right' or 'wrong', got {label!r}.")
+            if not answer.strip():
+                raise ValueError("An empty answer cannot be labelled: write or generate an answer first.")
+            spans = [str(s) for s in spans]
+            keys.append(label_id(dataset_key, question, answer, spans))
+            statements.append((f"INSERT INTO {{labels}} ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                               "ON CONFLICT (id) DO UPDATE SET label = excluded.label, anchor = excluded.anchor, "
+                               "doc = excluded.doc, source = excluded.source, created_at = excluded.created_at",
+                               (keys[-1], dataset_key, question, answer, json.dumps(spans, ensure_ascii=False),
+                                label, anchor, doc, source, now())))
+        if self._db is None or not statements:
+            return []
+        self._db.write(statements)
+        return keys
 
     def get(self, dataset_key: str, question: str, answer: str, spans) -> Label | None:
         if self._db is None:
