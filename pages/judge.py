@@ -28,7 +28,7 @@ except ValueError as e:
     widgets.error(str(e))
     st.stop()
 
-counted = [x for x in labels if x.anchor]
+counted = [x for x in labels if x.anchor and x.spans]
 if not counted:
     st.info("No answer to a golden question of this dataset is marked yet. On **Ask**, pick a golden question and "
             "press **Right** or **Wrong** under an answer (the scripted one, a preset, your own or the model's): "
@@ -46,8 +46,8 @@ report = judge_view.report_of(wb, counted)
 mine = len(labels) - len(counted)
 st.subheader(f"The rule against people: {len(counted)} marked answers")
 if mine:
-    st.caption(f"{mine} marks of answers to questions of your own are listed below but not counted: without a golden "
-               "answer the rule cannot say green of them.")
+    st.caption(f"{mine} marks are listed below but not counted: answers to questions of your own (without a golden "
+               "answer the rule cannot say green of them) or given no span.")
 st.dataframe(judge_view.confusion_table(report), hide_index=True, key="judge_rule_table")
 st.markdown(judge_view.precision_line(report.rule, "rule"))
 judge_view.disagreements(report)
@@ -76,6 +76,6 @@ else:
         failed = [r.model_error for r in got.rows if r.model_error]
         if failed:
             widgets.warn(f"{len(failed)} answers got no verdict because the call failed: {failed[0]}")
-        judge_view.model_section(got)
+        judge_view.model_section(got, [x.source for x in counted], cfg.model)
 
 judge_view.labels_list(labels)

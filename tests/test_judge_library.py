@@ -13,7 +13,7 @@ from rag_core.data.corpus import Document, bundled_corpus
 from rag_core.data.golden import load_golden
 from rag_core.evaluation.cases import UNMATCHED, LabelledCase, SpanSources, read_cases, rule_judgement
 from rag_core.evaluation.confusion import Confusion, cell, confusion, kappa, kappa_sentence
-from rag_core.evaluation.judges import judge_cases, length_bias, CaseRow
+from rag_core.evaluation.judges import CaseRow, judge_cases, length_bias, own_answers
 from rag_core.generation.llm import LLMConfig
 from rag_core.generation.model_judge import ASK, judge_prompt, judge_with_model, parse_verdict
 
@@ -199,3 +199,16 @@ def test_the_length_bias_is_named_when_it_shows(fake):
     assert report.length.sentence().startswith("The model favours long answers")
     fair = [CaseRow(c, "x", "gray", "", "RIGHT" if i % 2 else "WRONG") for i, c in enumerate(cases)]
     assert not length_bias(fair).shows and "No sign" in length_bias(fair).sentence()
+
+
+def test_its_own_answers_are_compared_with_the_others_of_the_same_label():
+    cases = [case(f"answer {i} [S1].", label) for label in ("right", "wrong") for i in range(4)]
+    says = ["RIGHT", "RIGHT", "WRONG", "WRONG", "RIGHT", "WRONG", "WRONG", "WRONG"]
+    rows = [CaseRow(c, "x", "gray", "", v) for c, v in zip(cases, says)]
+    writers = ["model:m", "model:m", "yours", "scripted", "model:m", "yours", "yours", "model:other"]
+    got = own_answers(rows, writers, "m")
+    assert got.shows and got.rates == (("right", 1.0, 2, 0.0, 2), ("wrong", 1.0, 1, 0.0, 3))
+    assert got.sentence("m").startswith("The model favours its own answers: of right answers it says RIGHT to 100%")
+    assert not own_answers(rows, writers, "other").shows          # its one answer, called WRONG
+    assert own_answers(rows, ["yours"] * 8, "m").rates == () and "cannot be told" in \
+        own_answers(rows, ["yours"] * 8, "m").sentence("m")

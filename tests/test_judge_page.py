@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from apptest_helpers import markdowns
+from apptest_helpers import markdowns, shown
 from fake_llm_server import start_server, stop_server
 from rag_core.__main__ import main
 from rag_core.store import Store
@@ -134,3 +134,20 @@ def test_a_model_adds_its_confusion_and_kappa_equal_to_the_command(folder, fake,
     kappa = want["kappa"]
     said = f"{kappa['value']:.2f} (95 % interval {kappa['low']:.2f} to {kappa['high']:.2f}), over 20 answers"
     assert any(said in m for m in markdowns(at)), markdowns(at)
+
+
+def test_a_connected_model_judges_an_answer_on_ask_beside_the_rule(folder, fake, monkeypatch):
+    from rag_core.generation.llm import LLMConfig
+    from rag_core.generation.model_judge import judge_with_model
+    monkeypatch.setenv("OPENBOOK_LLM_URL", fake)
+    monkeypatch.setenv("OPENBOOK_LLM_MODEL", "qwen2.5:7b")
+    at = page(ASK, {"ask_question": CUTOFF, "_keep_ask_question": CUTOFF})
+    badges_before = [m.value for m in at.markdown if "badge" in m.value]
+    at.button(key="mark_scripted_model").click().run()
+    assert not at.exception
+    spans, answer = at.session_state["mark_scripted_verdict"][0][2], at.session_state["mark_scripted_verdict"][0][1]
+    want = judge_with_model(CUTOFF, spans, "Optional arg cutoff (default 0.6)", answer,
+                            LLMConfig("ollama", fake, "qwen2.5:7b"))
+    said = [shown(c.value) for c in at.caption if c.value.startswith("The model judge")]
+    assert said == [f"The model judge (qwen2.5:7b) says **{want.verdict}**: {want.why}"]
+    assert [m.value for m in at.markdown if "badge" in m.value] == badges_before     # the rule's verdict stays

@@ -4,7 +4,7 @@ from Ask, the bundled examples, and the list of marks filtered and exported.
 The figures are rag_core.evaluation.judges' over the marks exported as cases (store.labels.as_cases): exactly
 what `python -m rag_core judge --cases` prints for the same marks, the spans found in the active dataset's
 documents. Marks on questions of your own (no golden anchor) are listed but not counted: with nothing to compare
-with, the rule can never say green of them.
+with, the rule can never say green of them (nor are marks of an answer given no span, which no case can hold).
 
 Left out on purpose: the counting (rag_core), the mark buttons (ui.marks), and any chart (five numbers read best
 as a table).
@@ -19,7 +19,7 @@ import streamlit as st
 
 from rag_core.evaluation.cases import SpanSources, read_cases
 from rag_core.evaluation.confusion import kappa_sentence
-from rag_core.evaluation.judges import JudgeReport, judge_cases
+from rag_core.evaluation.judges import JudgeReport, judge_cases, own_answers
 from rag_core.data.golden import load_golden
 from ui import data, export, settings, widgets
 
@@ -94,7 +94,8 @@ def disagreements(report: JudgeReport) -> None:
                       args=(r.case.question, r.case.answer))
 
 
-def model_section(report: JudgeReport) -> None:
+def model_section(report: JudgeReport, writers, model: str) -> None:
+    """The model's cells, precision, kappa with the rule and its biases (writers: who wrote each counted answer)."""
     st.dataframe(confusion_table(report, "model"), hide_index=True)
     st.caption(precision_line(report.model, "model"))
     none = sum(r.model_verdict is None for r in report.rows)
@@ -102,6 +103,9 @@ def model_section(report: JudgeReport) -> None:
         st.caption(f"{none} answers got no verdict from the model (counted as not green).")
     st.markdown(widgets.plain(kappa_sentence(report.kappa)))
     st.markdown(widgets.plain(report.length.sentence()))
+    st.markdown(widgets.plain(own_answers(report.rows, writers, model).sentence(model)))
+    st.caption("The first of two (a judge shown two answers preferring the first) cannot show here: every answer is "
+               "judged alone.")
 
 
 def labels_list(labels) -> None:

@@ -13,7 +13,8 @@ that fails (`model` raises) is a case without a model verdict, its message kept 
 Length bias: within each label, the answers are split at the median word count (long: more words than the
 median); the bias shows when, on every label with both halves, the model says RIGHT of long answers at least
 LENGTH_GAP more often than of short ones. Left out on purpose: "the first of two" (every case here is one answer,
-so the data cannot show it) and "its own answers" (a case does not say who wrote it).
+so the data cannot show it). "Its own answers" needs to know who wrote each answer, which a case does not say:
+`own_answers(rows, writers, model)` measures it where the caller knows (the Judge page: the marks' sources).
 """
 from __future__ import annotations
 
@@ -56,6 +57,20 @@ class LengthBias(NamedTuple):
         said = "; ".join(parts)
         return (f"The model favours long answers: {said}." if self.shows else
                 f"No sign that the model favours long answers: {said}.")
+
+
+class OwnAnswers(NamedTuple):
+    rates: tuple       # (label, RIGHT rate on its own answers, n, RIGHT rate on the others, n), per label with both
+    shows: bool        # it says RIGHT of its own answers more often on every such label (by LENGTH_GAP or more)
+
+    def sentence(self, model: str) -> str:
+        if not self.rates:
+            return (f"None of these answers is {model}'s own beside others of the same mark: whether it favours its "
+                    "own answers cannot be told. Mark some of its answers on Ask.")
+        said = "; ".join(f"of {label} answers it says RIGHT to {o:.0%} of its {on} own and {t:.0%} of the {tn} "
+                         f"others" for label, o, on, t, tn in self.rates)
+        return (f"The model favours its own answers: {said}." if self.shows else
+                f"No sign that the model favours its own answers: {said}.")
 
 
 class JudgeReport(NamedTuple):
@@ -116,16 +131,29 @@ def model_judge(cfg) -> Callable:
     return lambda case: judge_with_model(case.question, case.spans, case.key or case.anchor, case.answer, cfg)
 
 
-def length_bias(rows) -> LengthBias:
-    """The model's RIGHT rate on long and short answers of each label (module docstring)."""
+def _split_rates(rows, in_first) -> tuple:
+    """(label, RIGHT rate of the first group, n, of the second, n) for each label with both groups non-empty."""
     rates = []
     for label in ("right", "wrong"):
-        mine = [(len(r.case.answer.split()), r.model_verdict == "RIGHT") for r in rows if r.case.label == label]
-        if len(mine) < 2:
-            continue
-        middle = statistics.median(n for n, _ in mine)
-        long_, short = [g for n, g in mine if n > middle], [g for n, g in mine if n <= middle]
-        if long_ and short:
-            rates.append((label, sum(long_) / len(long_), len(long_), sum(short) / len(short), len(short)))
+        first = [r.model_verdict == "RIGHT" for r in rows if r.case.label == label and in_first(r)]
+        second = [r.model_verdict == "RIGHT" for r in rows if r.case.label == label and not in_first(r)]
+        if first and second:
+            rates.append((label, sum(first) / len(first), len(first), sum(second) / len(second), len(second)))
+    return tuple(rates)
+
+
+def own_answers(rows, writers, model: str) -> OwnAnswers:
+    """The model's RIGHT rate on its own answers (writer "model:<its name>") against the others, per label.
+    writers: who wrote each row's answer, in the rows' order."""
+    own = {id(r) for r, w in zip(rows, writers) if w == f"model:{model}"}
+    rates = _split_rates(rows, lambda r: id(r) in own)
+    return OwnAnswers(rates, bool(rates) and all(o - t >= LENGTH_GAP for _, o, _, t, _ in rates))
+
+
+def length_bias(rows) -> LengthBias:
+    """The model's RIGHT rate on long and short answers of each label (module docstring)."""
+    middle = {label: statistics.median([len(r.case.answer.split()) for r in rows if r.case.label == label] or [0])
+              for label in ("right", "wrong")}
+    rates = _split_rates(rows, lambda r: len(r.case.answer.split()) > middle[r.case.label])
     shows = bool(rates) and all(lr - sr >= LENGTH_GAP for _, lr, _, sr, _ in rates)
     return LengthBias(tuple(rates), shows)

@@ -91,10 +91,11 @@ class Labels:
 
     @staticmethod
     def as_cases(labels) -> str:
-        """The labels as labelled cases, one JSON object a line (evaluation.cases), for `judge --cases`."""
+        """The labels as labelled cases, one JSON object a line (evaluation.cases), for `judge --cases` (a label of
+        an answer given no span is left out: a case holds at least one)."""
         return "".join(json.dumps({"spans": list(x.spans), "answer": x.answer, "anchor": x.anchor or "",
                                    "question": x.question, "label": x.label}, ensure_ascii=False) + "\n"
-                       for x in labels)
+                       for x in labels if x.spans)
 
 
 def _label(row) -> Label:
