@@ -86,5 +86,6 @@ def parse_verdict(reply: str) -> ModelVerdict:
 def judge_with_model(question: str | None, spans, golden: str, answer: str, cfg) -> ModelVerdict:
     """The model's verdict on one answer (cfg: an llm.LLMConfig); LLMError when the server fails."""
     from rag_core.generation.llm import generate       # httpx: only with a real model
-    judge_cfg = replace(cfg, temperature=0.0, seed=SEED, num_predict=NUM_PREDICT)
+    judge_cfg = replace(cfg, temperature=0.0, seed=SEED, num_predict=NUM_PREDICT,
+                        grammar="off")                  # a verdict cites nothing: no citation grammar
     return parse_verdict(generate(judge_prompt(question, spans, golden, answer), judge_cfg, stream=False).text)
