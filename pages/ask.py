@@ -6,7 +6,7 @@ from rag_core.evaluation.pipeline import ask
 from rag_core.generation.prompt import prompt_size
 from rag_core.retrieval.retrievers import WITHOUT_SHARED_WORDS
 from rag_core.text import words
-from ui import ask_view, data, frame, settings, widgets
+from ui import ask_view, data, frame, marks, settings, widgets
 
 frame.ensure(__file__)          # a first request that runs this page without app.py draws the frame here
 
@@ -105,6 +105,7 @@ st.code(a.answer, language=None, wrap_lines=True)
 widgets.judgement(judge_answer(a.answer, a.spans, a.retrieved.ids, ix, row.doc if row else None,
                                row.anchor if row else None, wb.trusted, verdict=a.verdict,
                                key=row.key if row else None, question=row.question if row else None))
+marks.mark(a.answer, a.spans, a.question, "scripted", key="scripted")
 
 st.subheader("A real model's answer, checked")
 ask_view.model_answer(a, judge)

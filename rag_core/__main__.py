@@ -1,6 +1,7 @@
 """Command line: `python -m rag_core report ...` prints the article's tables for a corpus;
 `python -m rag_core verify ...` checks one answer against its spans; `python -m rag_core compare ...` puts
-two to four setups side by side on the golden set.
+two to four setups side by side on the golden set; `python -m rag_core judge ...` counts how often the rule (and
+a model) is wrong against people's labels.
 
     python -m rag_core report                                   # bundled corpus, every table, Markdown
     python -m rag_core report --format json --tables ceiling,filter
@@ -13,6 +14,7 @@ two to four setups side by side on the golden set.
     python -m rag_core compare --setup "filter:" --setup "no filter: statuses=all" --k 1,3,5 --format json
     OPENBOOK_DATABASE_URL=postgresql://... python -m rag_core report --engine postgres    # memory|postgres|postgres-hnsw
     python -m rag_core compare --setup "exact: engine=postgres" --setup "hnsw: engine=postgres-hnsw"
+    python -m rag_core judge --cases rag_core/data/labelled_answers.jsonl --format json   # the rule against people
 
 Errors are one plain line on stderr and exit code 2, never a traceback; problems met while reading the
 input come first, one `note:` line each. A reader that goes away (`| head -1`) ends the run quietly (141); a
@@ -28,11 +30,11 @@ import signal
 import sys
 import threading
 
-from rag_core.cli import compare, report, verify
+from rag_core.cli import compare, judge, report, verify
 from rag_core.cli.options import OneLineParser
 from rag_core.cli.output import GIVEN, error, guard_streams, on_terminate
 
-COMMANDS = {"report": report, "verify": verify, "compare": compare}   # name -> module with HELP and main(argv)
+COMMANDS = {"report": report, "verify": verify, "compare": compare, "judge": judge}   # name -> module with HELP and main(argv)
 
 
 def build_parser() -> argparse.ArgumentParser:

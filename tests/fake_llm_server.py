@@ -11,6 +11,10 @@ the only way to script a GET), else from the model name. Answers (streamed word 
   fixed:TEXT     TEXT
   need-key       401 unless the header is `Authorization: Bearer secret-key`, then "Key accepted [S1]."
   huge           HUGE_ANSWER, HUGE_CHARS characters (streamed in 1,000-character pieces)
+  judge-long     as a judge (below), a judge that favours length: RIGHT for an answer of more than LONG_WORDS words
+A judge's prompt (it holds rag_core.generation.model_judge.ASK) is answered as a judge by every mode that is not a
+fault, canned or fixed: "RIGHT" when the answer to check holds every number of the golden answer and at least half
+of its words of three letters or more, else "WRONG", then one line of why (judge_reply).
 Faults:
   error-500      HTTP 500 with a short text body
   error-echo-key HTTP 500 whose body repeats the Authorization header (a server that leaks the key)
@@ -97,8 +101,35 @@ def answer_for(mode: str, prompt: str) -> str:
         return mode.removeprefix("fixed:")
     if mode in CANNED:
         return CANNED[mode]
+    if JUDGE_ASK in prompt:
+        return judge_reply(prompt, favour_long=mode == "judge-long")
     sentence = first_sentence_of_s1(prompt)
     return f"{sentence} [S1]." if sentence else "NOT IN THE CONTEXT"
+
+
+JUDGE_ASK = "Reply with one word, RIGHT or WRONG"   # what every judge prompt holds (model_judge.ASK)
+LONG_WORDS = 12
+
+
+def judge_reply(prompt: str, favour_long: bool = False) -> str:
+    """A deterministic judge: RIGHT when the answer holds the golden answer's numbers and half its words."""
+    golden = re.search(r"^Golden answer: (.*)$", prompt, re.MULTILINE)
+    answer = re.search(r"^Answer to check: (.*?)\n\n", prompt, re.MULTILINE | re.DOTALL)
+    if not golden or not answer:
+        return "I cannot tell."
+    said = answer.group(1)
+    if favour_long:
+        long_ = len(said.split()) > LONG_WORDS
+        return "RIGHT\nIt is long enough." if long_ else "WRONG\nIt is too short."
+    want, have = golden.group(1).lower(), said.lower()
+    numbers = re.findall(r"\d+(?:\.\d+)?", want)
+    words_ = set(re.findall(r"[a-z_]{3,}", want))
+    missing_numbers = [n for n in numbers if not re.search(rf"(?<![\d.]){re.escape(n)}(?![\d])", have)]
+    shared = len(words_ & set(re.findall(r"[a-z_]{3,}", have)))
+    if not missing_numbers and 2 * shared >= len(words_):
+        return f"RIGHT\nIt says what the golden answer says ({shared} of its {len(words_)} words)."
+    why = f"it lacks {missing_numbers[0]}" if missing_numbers else f"it shares {shared} of {len(words_)} words"
+    return f"WRONG\nNot the golden answer: {why}."
 
 
 def first_sentence_of_s1(prompt: str) -> str | None:

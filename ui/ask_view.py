@@ -14,7 +14,7 @@ from rag_core.evaluation.judgement import judge_answer
 from rag_core.generation.llm import LLMError, fits_context, generate
 from rag_core.generation.presets import presets
 from rag_core.retrieval.flips import flips
-from ui import data, model_config, settings, widgets
+from ui import data, marks, model_config, settings, widgets
 
 
 def settings_form(statuses: list, trusted: tuple) -> None:
@@ -122,6 +122,7 @@ def model_answer(a, judge) -> None:
         if gen.truncated:
             widgets.warn(gen.note)
         widgets.judgement(judge(gen.text))
+        marks.mark(gen.text, a.spans, a.question, f"model:{gen.model}", key="model")
 
 
 def own_answer(question: str, a, anchor, statuses_of_spans: list, judge) -> None:
@@ -142,6 +143,7 @@ def own_answer(question: str, a, anchor, statuses_of_spans: list, judge) -> None
                         max_chars=5000)
     if mine.strip():
         widgets.judgement(judge(mine))
+        marks.mark(mine, a.spans, question, "preset" if mine in tries.values() else "yours", key="yours")
 
 
 def judge_for(a, ix, row, trusted):

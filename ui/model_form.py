@@ -1,4 +1,5 @@
-"""The model server settings, shown in the sidebar of every page: protocol, URL, model, timeout, key, window.
+"""The model server settings, shown in the sidebar of every page: protocol, URL, model, timeout, window, citation
+grammar, key.
 
 The settings live in this browser session only (never in the URL); the API key is a password field,
 never echoed back: leaving it empty keeps the key already set. The server URL's secrets (user:password@, query
@@ -15,6 +16,7 @@ import difflib
 
 import streamlit as st
 
+from rag_core.generation.citation_grammar import GRAMMARS
 from rag_core.generation.llm import PROTOCOLS, LLMConfig, LLMError, list_models
 from rag_core.text import mask_secrets
 from ui import model_config
@@ -84,6 +86,12 @@ def render() -> None:
         num_ctx = st.number_input("Context window (tokens)", min_value=256, max_value=1_000_000, step=1024,
                                   value=int(cfg.num_ctx) if cfg else 16384, key="llm_form_num_ctx",
                                   help="Declared to Ollama as num_ctx; the prompt plus the answer must fit in it.")
+        grammar = st.selectbox("Citation grammar", GRAMMARS, index=GRAMMARS.index(cfg.grammar) if cfg else 0,
+                               format_func={"off": "Off", "cite": "Every sentence cites a span (llama.cpp)"}.get,
+                               key="llm_form_grammar",
+                               help="For small local models that do not cite on their own: llama.cpp's server then "
+                                    "lets the model write only sentences ending in [Sn], or NOT IN THE CONTEXT. "
+                                    "OpenAI-compatible protocol only; other servers may refuse the field.")
         key = st.text_input("API key (optional)", type="password", placeholder="empty: keep the current one",
                             key="llm_form_api_key",
                             help="Sent as a Bearer token. It is never shown, logged or put in a link.")
@@ -98,7 +106,7 @@ def render() -> None:
     if use:
         try:
             st.session_state["llm_config"] = LLMConfig(protocol, url, model, float(timeout), api_key,
-                                                       num_ctx=int(num_ctx))
+                                                       num_ctx=int(num_ctx), grammar=grammar)
             st.session_state.pop("llm_config_problem", None)
         except ValueError as e:
             st.error(plain(e))

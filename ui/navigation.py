@@ -29,6 +29,7 @@ PAGES = (
     PageSpec("pages/compare.py", "Compare", ":material/compare_arrows:", ("compare_setups",)),
     PageSpec("pages/your_data.py", "Your data", ":material/upload_file:"),
     PageSpec("pages/model.py", "Model", ":material/smart_toy:"),
+    PageSpec("pages/judge.py", "Judge", ":material/gavel:"),
     PageSpec("pages/glossary.py", "Glossary", ":material/menu_book:"),
 )
 

@@ -35,6 +35,7 @@ from urllib.parse import urlsplit
 
 import httpx
 
+from rag_core.generation.citation_grammar import GRAMMARS
 from rag_core.generation.llm_wire import (ANY_MODEL, MAX_BODY_BYTES, LLMError, model_list,  # noqa: F401
                                           stream_answer, too_slow, unexpected, whole_answer)
 from rag_core.text import mask_secrets
@@ -78,6 +79,7 @@ class LLMConfig:
     seed: int = 7                                # fixed so a rerun gives the same answer
     num_predict: int = 200                       # most tokens the answer may have (max_tokens)
     num_ctx: int = 16384                         # context window declared to Ollama (prompt + answer)
+    grammar: str = "off"                         # "cite": llama.cpp's citation grammar (citation_grammar.py)
 
     def __post_init__(self):
         if self.protocol not in PROTOCOLS:
@@ -93,6 +95,11 @@ class LLMConfig:
         if self.num_ctx <= 0:
             raise ValueError(f"The context window (num_ctx) must be a positive number of tokens "
                              f"(got {self.num_ctx}); 16384 is the default.")
+        if self.grammar not in GRAMMARS:
+            raise ValueError(f"Unknown citation grammar {self.grammar!r}: use 'off' or 'cite'.")
+        if self.grammar != "off" and self.protocol != "openai":
+            raise ValueError("The citation grammar goes with an OpenAI-compatible server (llama.cpp's reads it): "
+                             "choose that protocol, or turn the grammar off.")
         if self.num_predict <= 0:
             raise ValueError(f"The longest answer (num_predict, in tokens) must be positive "
                              f"(got {self.num_predict}); 200 is the default.")
@@ -124,8 +131,8 @@ def config_from_env(env: Mapping[str, str] = os.environ,
                     secrets: Mapping[str, object] | None = None) -> LLMConfig | None:
     """The configuration from OPENBOOK_LLM_* variables, or None when no URL or model is set.
 
-    Reads PROTOCOL (default "ollama"), URL, MODEL, TIMEOUT, API_KEY and NUM_CTX. A `secrets` mapping
-    (e.g. Streamlit's st.secrets) with the lowercase keys llm_protocol, llm_url, ... wins over `env`.
+    Reads PROTOCOL (default "ollama"), URL, MODEL, TIMEOUT, API_KEY, NUM_CTX and GRAMMAR ("off" or "cite"). A
+    `secrets` mapping (e.g. Streamlit's st.secrets) with the lowercase keys llm_protocol, llm_url, ... wins over `env`.
     Raises ValueError, naming the variables, when a value is set but unusable.
     """
     def read(key: str) -> str | None:
@@ -142,13 +149,15 @@ def config_from_env(env: Mapping[str, str] = os.environ,
         optional["timeout_s"] = _number(timeout, "OPENBOOK_LLM_TIMEOUT", float)
     if (num_ctx := read("llm_num_ctx")) is not None:
         optional["num_ctx"] = _number(num_ctx, "OPENBOOK_LLM_NUM_CTX", int)
+    if (grammar := read("llm_grammar")) is not None:
+        optional["grammar"] = grammar.lower()
     try:
         return LLMConfig(protocol=(read("llm_protocol") or "ollama").lower(), base_url=url, model=model,
                          api_key=read("llm_api_key"), **optional)
     except ValueError as e:
         raise ValueError(f"{e} (Read from OPENBOOK_LLM_PROTOCOL, OPENBOOK_LLM_URL, OPENBOOK_LLM_MODEL, "
-                         "OPENBOOK_LLM_TIMEOUT and OPENBOOK_LLM_NUM_CTX, or their llm_* keys in "
-                         ".streamlit/secrets.toml.)") from None
+                         "OPENBOOK_LLM_TIMEOUT, OPENBOOK_LLM_NUM_CTX and OPENBOOK_LLM_GRAMMAR, or their llm_* keys "
+                         "in .streamlit/secrets.toml.)") from None
 
 
 def _number(text: str, name: str, kind: type):

@@ -26,6 +26,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import httpx
 
+from rag_core.generation.citation_grammar import CITE_GBNF
 from rag_core.text import mask_logs, mask_secrets
 
 if TYPE_CHECKING:
@@ -71,6 +72,8 @@ def _request(prompt: str, cfg: LLMConfig, stream: bool) -> tuple[str, dict]:
             "stream": stream}
     if stream:   # without this, OpenAI's own server sends no token counts when streaming
         body["stream_options"] = {"include_usage": True}
+    if cfg.grammar == "cite":   # llama.cpp's server constrains the answer to cited sentences
+        body["grammar"] = CITE_GBNF
     return _url(cfg, "/v1/chat/completions"), body
 
 

@@ -8,6 +8,7 @@
     store.list_runs(golden=g, holding=key)  # what a dashboard session holding dataset `key` may see (below)
     store.load_run(run) -> Run(info, setup, results)
     store.delete_run(run, holding=key); store.delete_dataset(key); store.delete_all()
+    store.labels.set("bundled", question, answer, spans, "right")      # people's labels (labels.py)
 
 Where: `Store.default()` reads OPENBOOK_STORE. Unset (or 'sqlite'): the file in the data folder,
 `datadir.data_dir()` (OPENBOOK_DATA_DIR; "off" keeps nothing: every save is a no-op that returns None and
@@ -44,6 +45,7 @@ from rag_core.data.golden import GoldenRow
 from rag_core.datadir import ENV, data_dir
 from rag_core.evaluation.losses import QuestionResult
 from rag_core.evaluation.setup import Setup, parse_setup
+from rag_core.store.labels import Labels
 from rag_core.store.records import (FILE_NAME, STORE_ENV, UPLOAD, DatasetInfo, Run, RunInfo, SavedDataset,
                                     dataset_key, now)
 from rag_core.store.sqlite import SqliteFile
@@ -96,8 +98,14 @@ class Store:
         if not self.enabled:
             return (f"Nothing is kept on disk ({ENV} is off): datasets and runs last as long as the browser "
                     "session.")
-        return (f"Saved datasets (the documents and golden set you uploaded) and runs (setup, dataset, golden set, "
-                f"model, every question's result and when) are kept in {self._db.describe()}")
+        return (f"Saved datasets (the documents and golden set you uploaded), runs (setup, dataset, golden set, "
+                f"model, every question's result and when) and your labels of answers (right or wrong) are kept in "
+                f"{self._db.describe()}")
+
+    @property
+    def labels(self) -> Labels:
+        """People's right or wrong of answers, by dataset (see labels.py)."""
+        return Labels(self._db)
 
     def check(self) -> None:
         """Open the store once: create it, or make sure it is an Open Book store of this format (else ValueError)."""
@@ -144,9 +152,10 @@ class Store:
             "SELECT key, name, documents, words, questions, created_at FROM {datasets} ORDER BY created_at, key")]
 
     def delete_dataset(self, key: str) -> None:
-        """Forget a dataset and every run made on it."""
+        """Forget a dataset, every run made on it and its labels."""
         if self.enabled:
             self._db.write([("DELETE FROM {runs} WHERE dataset_key = ?", (key,)),
+                            ("DELETE FROM {labels} WHERE dataset_key = ?", (key,)),
                             ("DELETE FROM {datasets} WHERE key = ?", (key,))])
 
     # ---- runs -----------------------------------------------------------------------------------------
@@ -218,7 +227,8 @@ class Store:
                              tuple([int(run_id)] + args))])
 
     def delete_all(self) -> None:
-        """Forget every dataset and run; the file or the tables stay, empty (delete them by hand to remove them too)."""
+        """Forget every dataset, run and label; the file or the tables stay, empty (delete them by hand to remove them
+        too)."""
         if self.enabled:
-            self._db.write([("DELETE FROM {runs}", ()), ("DELETE FROM {datasets}", ())])
+            self._db.write([("DELETE FROM {runs}", ()), ("DELETE FROM {datasets}", ()), ("DELETE FROM {labels}", ())])
             self._db.compact()

@@ -34,7 +34,8 @@ from rag_core.retrieval.engines.registry import ENV as DATABASE_ENV
 from rag_core.store.records import SCHEMA, STORE_ENV, written_by
 from rag_core.text import mask_secrets
 
-TABLES = {"datasets": "openbook_store_datasets", "runs": "openbook_store_runs"}   # Store's SQL names -> tables
+TABLES = {"datasets": "openbook_store_datasets", "runs": "openbook_store_runs",
+          "labels": "openbook_store_labels"}                                      # Store's SQL names -> tables
 VERSION_TABLE = "openbook_store_schema"
 CONNECT_TIMEOUT = 5                          # seconds
 CREATE = """
@@ -46,6 +47,10 @@ CREATE TABLE IF NOT EXISTS openbook_store_runs (id bigint GENERATED ALWAYS AS ID
     dataset_name text NOT NULL, golden_key text NOT NULL, model text NOT NULL, questions integer NOT NULL,
     answered integer NOT NULL, found integer NOT NULL, chunks integer, results text NOT NULL);
 CREATE INDEX IF NOT EXISTS openbook_store_runs_by_dataset ON openbook_store_runs (dataset_key, id);
+CREATE TABLE IF NOT EXISTS openbook_store_labels (id text COLLATE "C" PRIMARY KEY, dataset_key text NOT NULL,
+    question text NOT NULL, answer text NOT NULL, spans text NOT NULL, label text NOT NULL, anchor text, doc text,
+    source text NOT NULL, created_at text COLLATE "C" NOT NULL);
+CREATE INDEX IF NOT EXISTS openbook_store_labels_by_dataset ON openbook_store_labels (dataset_key, created_at);
 """
 _WAY_OUT = (f"(Open Book keeps saved datasets and runs there when {STORE_ENV}=postgres; unset it to keep them in "
             "the data folder.)")
@@ -89,7 +94,7 @@ class PostgresTables:
     def _create_or_check(self, conn: psycopg.Connection) -> None:
         conn.execute("SELECT pg_advisory_xact_lock(%s)", (lock_id("store schema"),))     # one creator at a time
         version_table, *data_tables = conn.execute(
-            "SELECT to_regclass(%s) IS NOT NULL, to_regclass(%s) IS NOT NULL, to_regclass(%s) IS NOT NULL",
+            "SELECT " + ", ".join(["to_regclass(%s) IS NOT NULL"] * (1 + len(TABLES))),
             (VERSION_TABLE, *TABLES.values())).fetchone()
         if not version_table and any(data_tables):
             raise ValueError(f"{self.where} has tables named like Open Book's saved runs "

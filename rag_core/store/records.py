@@ -58,6 +58,28 @@ class Run(NamedTuple):
     results: list             # QuestionResult, in golden-set order
 
 
+class Label(NamedTuple):
+    id: str                   # label_id(): one label per dataset, question, answer and spans
+    dataset_key: str          # the dataset it was made on (a built-in name or 'user-...')
+    question: str
+    answer: str
+    spans: tuple              # the span texts the answer was judged against, S1 first
+    label: str                # "right" or "wrong": a person's reading
+    anchor: str | None        # the golden anchor, for a golden question (None for one of your own)
+    doc: str | None           # the golden row's document (None for a question of your own)
+    source: str               # where the answer came from: scripted, preset, yours, model:<name>, bundled example
+    created_at: str           # ISO 8601, UTC: when it was last set
+
+
+def label_id(dataset_key: str, question: str, answer: str, spans) -> str:
+    """The key of a label: 'l-' + 16 hex digits of its dataset, question, answer and spans (marking the same answer
+    again replaces its label)."""
+    h = hashlib.sha256(f"{dataset_key}\0{question}\0{answer}\0".encode())
+    for s in spans:
+        h.update(f"{s}\0".encode())
+    return "l-" + h.hexdigest()[:16]
+
+
 def dataset_key(name: str, documents, golden) -> str:
     """The content hash a dataset is known by, in links and here: 'user-' + 16 hex digits of its name, documents
     (id, status, text) and golden rows (question, doc, anchor); the dashboard's uploads are keyed the same way."""

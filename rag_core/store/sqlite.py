@@ -30,9 +30,15 @@ from rag_core.datadir import ENV, switch_to_wal
 from rag_core.store.records import SCHEMA, written_by
 
 BUSY_MS = 30_000                            # how long a writer waits for another one before giving up
-TABLES = {"datasets": "datasets", "runs": "runs"}    # the names in Store's SQL -> the tables in the file
+TABLES = {"datasets": "datasets", "runs": "runs", "labels": "labels"}   # the names in Store's SQL -> the tables
 _MAGIC = b"SQLite format 3\x00"
 NEEDED = ("openbook_schema", "datasets", "runs")          # the tables of a whole store file
+LABELS = """
+CREATE TABLE IF NOT EXISTS labels (id TEXT PRIMARY KEY, dataset_key TEXT NOT NULL, question TEXT NOT NULL,
+    answer TEXT NOT NULL, spans TEXT NOT NULL, label TEXT NOT NULL, anchor TEXT, doc TEXT, source TEXT NOT NULL,
+    created_at TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS labels_by_dataset ON labels (dataset_key, created_at);
+"""                                   # people's labels: added to format 1 (created in a file that lacks them)
 _TABLES = """
 CREATE TABLE openbook_schema (version INTEGER NOT NULL);
 CREATE TABLE datasets (key TEXT PRIMARY KEY, name TEXT NOT NULL, documents INTEGER NOT NULL, words INTEGER NOT NULL,
@@ -42,7 +48,7 @@ CREATE TABLE runs (id INTEGER PRIMARY KEY AUTOINCREMENT, created_at TEXT NOT NUL
     model TEXT NOT NULL, questions INTEGER NOT NULL, answered INTEGER NOT NULL, found INTEGER NOT NULL,
     chunks INTEGER, results TEXT NOT NULL);
 CREATE INDEX runs_by_dataset ON runs (dataset_key, id);
-"""
+""" + LABELS
 
 
 class SqliteFile:
@@ -169,6 +175,8 @@ class SqliteFile:
         if missing:
             raise ValueError(f"The data file {self.path} is damaged: its table {', '.join(missing)} is missing (dropped "
                              f"by hand, or changed by another program), so what it held is gone. {self._fix()}")
+        if "labels" not in tables and not self.read_only:     # a file from before labels: they start empty
+            con.executescript(LABELS)
 
     @staticmethod
     def _wal(con: sqlite3.Connection) -> None:
