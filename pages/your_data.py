@@ -8,7 +8,7 @@ from rag_core.data.corpus import Corpus, label_problem
 from rag_core.data.golden import GoldenRow, golden_problems
 from rag_core.data.golden_csv import GOLDEN_COLUMNS, GOLDEN_HEADER
 from rag_core.data.ingest import Limits, documents_to_jsonl
-from ui import captions, charts, data, engine_form, export, frame, widgets
+from ui import captions, charts, data, engine_form, export, frame, reading, widgets
 
 frame.ensure(__file__)          # a first request that runs this page without app.py draws the frame here
 SHOWN_PROBLEMS = 20             # reading problems drawn as warnings; all of them are in a download
@@ -70,7 +70,7 @@ default_status = st.text_input("Status given to documents that have none", value
 cannot_read = limits_problem() or label_problem(default_status)
 if files and cannot_read:
     widgets.error(f"Your files are not read: {cannot_read}")
-result = data.read_uploads(tuple((f.name, f.getvalue()) for f in files), default_status) \
+result = reading.read_uploads(tuple((f.name, f.getvalue()) for f in files), default_status) \
     if files and not cannot_read else None
 if result is not None:
     show_problems(result.problems, result.all_problems, "data_dl_problems")

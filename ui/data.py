@@ -4,7 +4,7 @@
   (st.cache_resource, read-only); an upload's is a session-scoped resource, released when its session
   disconnects, and the freed memory is then handed back to the system (gc, then glibc's malloc_trim).
 - `table(name, chunker)`: a rag_core table as a DataFrame (st.cache_data, per dataset and settings).
-- `read_uploads`, `read_golden`: the user's files, read once per session.
+- `read_golden`: the user's golden set, read once (the documents: `ui.reading`).
 - `latency()`: the latency table, timed live.
 - `tour_step(n, chunker, controls)`: a step of the tour (rag_core.evaluation.tour), per dataset and settings.
 - `compute_status()`: where the trained encoder runs (this process, or the sidebar's Ray: one session per
@@ -33,7 +33,7 @@ import streamlit as st
 from rag_core import ARTICLE_CHUNKER, ChunkerConfig, Workbench
 from rag_core.data.corpus import Corpus, bundled_corpus
 from rag_core.data.golden import load_golden
-from rag_core.data.ingest import IngestResult, Limits, read_files, read_golden_csv
+from rag_core.data.ingest import Limits, read_golden_csv
 from rag_core.evaluation import tables
 from rag_core.retrieval.engines import registry        # names the engines; psycopg only when one is made
 from rag_core.retrieval.ray_sessions import RAY             # ray itself only when a session is opened
@@ -487,22 +487,6 @@ def warm_up() -> threading.Thread:
     thread = threading.Thread(target=work, name="openbook-warm-up", daemon=True)
     thread.start()
     return thread
-
-
-def read_uploads(files: tuple, default_status: str) -> IngestResult:
-    """Documents from uploaded (name, bytes) pairs, with the limits of the environment (see README).
-
-    The last result is kept in this session only (not in a cache shared across sessions), so the bytes
-    of an upload are released when its session ends.
-    """
-    signature = hashlib.sha256(repr([(n, len(b), hashlib.sha256(b).hexdigest()) for n, b in files]
-                                    + [default_status]).encode()).hexdigest()
-    held = st.session_state.get("_read_uploads")
-    if held is None or held[0] != signature:
-        with st.spinner("Reading your files…"):
-            held = (signature, read_files(files, Limits.from_env(), default_status))
-        st.session_state["_read_uploads"] = held
-    return held[1]
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
