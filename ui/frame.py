@@ -20,7 +20,7 @@ import streamlit as st
 from rag_core.retrieval.retrievers import DESCRIPTIONS, RERANKERS, RETRIEVERS
 from rag_core.retrieval.engines.base import EngineError
 from ui.widgets import RERANKER_NAMES, RETRIEVER_NAMES
-from ui import compute_form, data, engine_form, model_config, model_form, navigation, settings, widgets
+from ui import compute_form, data, engine_form, memory, model_config, model_form, navigation, settings, widgets
 
 
 _drawn = threading.local()            # set when the frame is drawn in this script run (one thread per run)
@@ -30,7 +30,7 @@ def draw():
     """Declare the pages, show the link warnings, draw the sidebar; returns the page to run."""
     st.set_page_config(page_title="Open Book — a RAG workbench", page_icon="📖", layout="wide")
     pg = st.navigation(navigation.pages())
-    data.return_memory_when_the_session_ends()
+    memory.return_memory_when_the_session_ends()
 
     for warning in settings.init(settings.SHARED) + [w for w in [data.dataset_from_link()] if w]:
         widgets.warn(warning)
