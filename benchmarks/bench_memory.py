@@ -9,6 +9,8 @@ process) is read:
              -> a generated .jsonl of D documents of W words (different every time) and a golden CSV ->
              'Use these documents' -> the active-dataset heading -> the Ablations page with every chart
              drawn; RSS is read with the session open, then the context is closed;
+  ended      once every context is closed and ui.memory.GRACE_S (10 s) + ENDED_S more have passed, with no
+             other visitor: the sessions have ended (closed at the end of their grace), their memory returned;
   after      polled every few seconds once every context is closed. Streamlit keeps a disconnected
              session for server.disconnectedSessionTTL seconds (120 by default) so that a tab can
              reconnect; a session past its TTL is dropped only when the session store is next written,
@@ -44,10 +46,13 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
+GRACE_S = 10.0               # ui.memory.GRACE_S: a closed tab's session ends this long after its disconnect
+
 from browser import (MAIN, SLOW_MS, StreamlitServer, chromium_missing, launch_chromium, page_path,  # noqa: E402
                      upload, wait_charts, wait_idle)
 
 POLL_S = 5.0                 # how often RSS is read while waiting for sessions to be dropped
+ENDED_S = 10.0               # after the sessions' grace: time for the close and the memory's return
 MB = 1024 * 1024
 
 
@@ -235,24 +240,29 @@ def main() -> int:
                 closed_at = time.monotonic()
                 print(f"{args.uploads} uploads in {closed_at - t0:.0f} s; every context is closed now", flush=True)
                 read("all closed, at once")
+                ended = None
                 # sessions past their TTL are dropped at the next write to the session store
                 while time.monotonic() - closed_at < args.ttl + args.settle:
                     time.sleep(POLL_S)          # a benchmark waiting on a server's memory, not on a page
-                    read(f"closed for {time.monotonic() - closed_at:4.0f} s")
+                    value = read(f"closed for {time.monotonic() - closed_at:4.0f} s")
+                    if ended is None and time.monotonic() - closed_at >= GRACE_S + ENDED_S:
+                        ended = value                   # the sessions' grace has passed; nobody else came
                 nudge(browser, srv.url)
                 read("after one more visitor (nudge)")
                 nudged = time.monotonic()
                 while time.monotonic() - nudged < args.settle:
                     time.sleep(POLL_S)
                     read(f"after nudge + {time.monotonic() - nudged:4.0f} s")
-                summary.append((r, max(v for _, v in readings[first:]), readings[-1][1]))
+                summary.append((r, max(v for _, v in readings[first:]), ended, readings[-1][1]))
         finally:
             browser.close()
     print(f"\nSummary: {args.uploads} uploads a round of {args.docs} docs x {args.words} words, TTL {args.ttl} s"
           + (f", MALLOC_ARENA_MAX={args.malloc_arena_max}" if args.malloc_arena_max else "")
           + f": fresh {fresh / MB:.0f} MB, before {before / MB:.0f} MB")
-    for r, peak, after in summary:
-        print(f"  round {r}: peak {peak / MB:.0f} MB, after {after / MB:.0f} MB (after - before: {(after - before) / MB:+.0f} MB)")
+    for r, peak, ended, after in summary:
+        print(f"  round {r}: peak {peak / MB:.0f} MB, {GRACE_S + ENDED_S:.0f} s after the last tab closed {ended / MB:.0f} MB "
+              f"(- before: {(ended - before) / MB:+.0f} MB), after the TTL and a nudge {after / MB:.0f} MB "
+              f"(- before: {(after - before) / MB:+.0f} MB)")
     return 0
 
 if __name__ == "__main__":

@@ -9,7 +9,7 @@ from rag_core.data.golden import GoldenRow, golden_problems
 from rag_core.data.golden_csv import GOLDEN_HEADER
 from rag_core.data.ingest import Limits, documents_to_jsonl
 from rag_core.text import shorten
-from ui import captions, charts, data, engine_form, export, frame, trust_form, widgets
+from ui import captions, charts, data, engine_form, export, frame, reading, trust_form, widgets
 
 frame.ensure(__file__)          # a first request that runs this page without app.py draws the frame here
 SHOWN_PROBLEMS = 20             # reading problems drawn as warnings; all of them are in a download
@@ -72,7 +72,7 @@ default_status = st.text_input("Status given to documents that have none", value
 cannot_read = limits_problem() or label_problem(default_status)
 if files and cannot_read:
     widgets.error(f"Your files are not read: {cannot_read}")
-result = data.read_uploads(tuple((f.name, f.getvalue()) for f in files), default_status) \
+result = reading.read_uploads(tuple((f.name, f.getvalue()) for f in files), default_status) \
     if files and not cannot_read else None
 if result is not None:
     show_problems(result.problems, result.all_problems, "data_dl_problems")

@@ -63,6 +63,7 @@ def test_docs_and_golden_from_files(capsys, tmp_path):
 
 @pytest.mark.parametrize("args, words", [
     (["--tables", "nope"], "Unknown table 'nope'"),
+    (["--tables", "ceiling,pipeline_model"], "pipeline_model is the pipeline table with a real model: add --generator"),
     (["--tables", ",,,"], "No table named in ',,,': give one or more of ceiling, strategies"),
     (["--tables", ""], "No table named in ''"),
     (["--corpus", "stdlib", "--modules", "nosuchmodule"], "cannot be imported"),
@@ -86,6 +87,19 @@ def test_errors_are_one_line_and_exit_2(capsys, args, words):
     assert main(["report", *args]) == 2
     out, err = capsys.readouterr()
     assert words in err and "Traceback" not in err and err.count("\n") == 1 and out == ""
+
+
+@pytest.mark.parametrize("asked, given", [("pipeline_model", ["pipeline_model"]),
+                                          ("pipeline_model,ceiling", ["ceiling", "pipeline_model"])])
+def test_pipeline_model_as_the_readme_lists_it(capsys, asked, given):
+    from fake_llm_server import start_server, stop_server
+    server, url = start_server()
+    try:
+        doc = run_json(capsys, "--tables", asked, "--generator", "ollama", "--llm-url", url, "--model", "abstain")
+    finally:
+        stop_server(server)
+    assert list(doc["tables"]) == given
+    assert [r["abstained"] for r in doc["tables"]["pipeline_model"]] == [18, 18]
 
 
 def test_a_side_effect_module_is_refused_before_it_is_imported(capsys):

@@ -123,7 +123,6 @@ def test_second_run_with_the_same_settings_is_free(server):
     ("error-500", None, "500"),
     ("missing-model", None, "missing-model"),
     ("malformed", None, "JSON"),
-    ("empty", None, "empty"),
     ("cut", None, "cut off"),
 ])
 @pytest.mark.parametrize("protocol", ["ollama", "openai"])

@@ -2,9 +2,9 @@
 
 - `workbench()`: the active dataset's Workbench. The built-in datasets are shared by every session
   (st.cache_resource, read-only); an upload's is a session-scoped resource, released when its session
-  disconnects, and the freed memory is then handed back to the system (gc, then glibc's malloc_trim).
+  disconnects, and the freed memory is then handed back to the system (`ui.memory`).
 - `table(name, chunker)`: a rag_core table as a DataFrame (st.cache_data, per dataset and settings).
-- `read_uploads`, `read_golden`: the user's files, read once per session.
+- `read_golden`: the user's golden set, read once (the documents: `ui.reading`).
 - `latency()`: the latency table, timed live.
 - `tour_step(n, chunker, controls)`: a step of the tour (rag_core.evaluation.tour), per dataset and settings.
 - `compute_status()`: where the trained encoder runs (this process, or the sidebar's Ray: one session per
@@ -18,8 +18,6 @@ Left out on purpose: any computation (it belongs to rag_core) and persistence ac
 from __future__ import annotations
 
 import contextlib
-import ctypes
-import gc
 import hashlib
 import os
 import threading
@@ -33,11 +31,12 @@ import streamlit as st
 from rag_core import ARTICLE_CHUNKER, ChunkerConfig, Workbench
 from rag_core.data.corpus import Corpus, bundled_corpus
 from rag_core.data.golden import load_golden
-from rag_core.data.ingest import IngestResult, Limits, read_files, read_golden_csv
+from rag_core.data.ingest import Limits, read_golden_csv
 from rag_core.evaluation import tables
 from rag_core.retrieval.engines import registry        # names the engines; psycopg only when one is made
 from rag_core.retrieval.ray_sessions import RAY             # ray itself only when a session is opened
 from rag_core.text import mask_secrets
+from ui import memory
 from ui.widgets import plain
 
 
@@ -312,72 +311,13 @@ def _dataset_workbench() -> Workbench:
     return _built_in(ds.key) if not ds.uploaded else _upload_workbench(ds.key, ds)
 
 
-@st.cache_resource(scope="session", max_entries=1, on_release=lambda wb: _return_memory_soon(),
+@st.cache_resource(scope="session", max_entries=1, on_release=lambda wb: memory.return_memory_soon(),
                    show_spinner="Reading and tokenizing the corpus…")
 def _upload_workbench(key: str, _ds: Dataset) -> Workbench:
     """An upload's Workbench (its tokens, indexes and rankings: most of what a session holds), in its session
     only. Streamlit drops it when the session disconnects, without waiting for the session itself to expire
     (server.disconnectedSessionTTL); a reconnecting tab rebuilds it from the dataset kept in session state."""
     return Workbench(Corpus(_ds.documents, name=_ds.name), _ds.golden or [])
-
-
-@st.cache_resource(scope="session", on_release=lambda _: _return_memory_soon())
-def _session_end() -> object:
-    return object()
-
-
-def return_memory_when_the_session_ends() -> None:
-    """Called by the frame at every run: when this session disconnects, memory is returned as after a release.
-    Streamlit drops the sessions whose TTL has passed while it stores another disconnecting one, so this also
-    returns what those held (their session state, the widgets' functions and the page globals these keep)."""
-    _session_end()
-
-
-_release = {"timer": None}               # the pending return of memory (a threading.Timer), one at a time
-_release_lock = threading.Lock()
-
-
-def _return_memory_soon(delay: float = 1.0) -> None:
-    """Once released Workbenches are dropped: collect their reference cycles, then hand the freed pages back to
-    the system (glibc's malloc_trim; without it the server's RSS stays at its peak). In a timer thread, so that a
-    disconnect never waits on it; a burst of disconnects is served by one pass, `delay` s after the last."""
-    with _release_lock:
-        if _release["timer"] is not None:
-            _release["timer"].cancel()
-        _release["timer"] = threading.Timer(delay, _return_memory)
-        _release["timer"].daemon = True
-        _release["timer"].start()
-
-
-def _glibc():
-    """The C library when it is glibc (malloc_trim, mallopt), else None (macOS, musl: their own policy)."""
-    try:
-        libc = ctypes.CDLL(None)
-        return libc if hasattr(libc, "malloc_trim") and hasattr(libc, "mallopt") else None
-    except OSError:
-        return None
-
-
-def _return_memory() -> None:
-    gc.collect()
-    if (libc := _glibc()) is not None:
-        libc.malloc_trim(0)
-
-
-def _allocator_for_a_server() -> None:
-    """glibc's defaults suit a short program, not a server whose every script run is a new thread: at most
-    2 heaps, not 8 per core each keeping its own peak (an explicit MALLOC_ARENA_MAX wins). Arrow (st.dataframe)
-    allocates with malloc too, instead of its own pool that keeps what each finished script thread used
-    (an explicit ARROW_DEFAULT_MEMORY_POOL wins)."""
-    if "ARROW_DEFAULT_MEMORY_POOL" not in os.environ:
-        import pyarrow
-        pyarrow.set_memory_pool(pyarrow.system_memory_pool())
-    libc = _glibc()
-    if libc is not None and "MALLOC_ARENA_MAX" not in os.environ:
-        libc.mallopt(-8, 2)                                 # M_ARENA_MAX
-
-
-_allocator_for_a_server()
 
 
 @st.cache_data(max_entries=256, show_spinner="Computing…")
@@ -495,22 +435,6 @@ def warm_up() -> threading.Thread:
     thread = threading.Thread(target=work, name="openbook-warm-up", daemon=True)
     thread.start()
     return thread
-
-
-def read_uploads(files: tuple, default_status: str) -> IngestResult:
-    """Documents from uploaded (name, bytes) pairs, with the limits of the environment (see README).
-
-    The last result is kept in this session only (not in a cache shared across sessions), so the bytes
-    of an upload are released when its session ends.
-    """
-    signature = hashlib.sha256(repr([(n, len(b), hashlib.sha256(b).hexdigest()) for n, b in files]
-                                    + [default_status]).encode()).hexdigest()
-    held = st.session_state.get("_read_uploads")
-    if held is None or held[0] != signature:
-        with st.spinner("Reading your files…"):
-            held = (signature, read_files(files, Limits.from_env(), default_status))
-        st.session_state["_read_uploads"] = held
-    return held[1]
 
 
 @st.cache_data(max_entries=16, show_spinner=False)

@@ -22,7 +22,8 @@ from rag_core.retrieval.chunkers import KINDS
 from rag_core.retrieval.retrievers import DESCRIPTIONS, RERANKERS, RETRIEVERS
 from rag_core.retrieval.engines.base import EngineError
 from ui.widgets import RERANKER_NAMES, RETRIEVER_NAMES
-from ui import compute_form, data, engine_form, model_config, model_form, navigation, settings, trust_form, widgets
+from ui import (compute_form, data, engine_form, memory, model_config, model_form, navigation, settings,
+                trust_form, widgets)
 
 
 _drawn = threading.local()            # set when the frame is drawn in this script run (one thread per run)
@@ -32,7 +33,7 @@ def draw():
     """Declare the pages, show the link warnings, draw the sidebar; returns the page to run."""
     st.set_page_config(page_title="Open Book — a RAG workbench", page_icon="📖", layout="wide")
     pg = st.navigation(navigation.pages())
-    data.return_memory_when_the_session_ends()
+    memory.return_memory_when_the_session_ends()
 
     links = [data.dataset_from_link(), trust_form.from_link()]       # first: what is trusted sets Ask's filter
     keys = settings.SHARED + navigation.settings_of(pg)             # the sidebar's settings and the page's own

@@ -26,7 +26,8 @@ HELP = "compute and print the tables"
 def parser() -> argparse.ArgumentParser:
     r = OneLineParser(prog="python -m rag_core report", description="The article's tables for a corpus.")
     r.add_argument("--format", choices=("markdown", "json"), default="markdown")
-    r.add_argument("--tables", help=f"comma-separated subset of: {', '.join(tables_report.TABLE_NAMES)}")
+    r.add_argument("--tables", help=f"comma-separated subset of: {', '.join(tables_report.TABLE_NAMES)} "
+                                    f"(and {', '.join(tables_report.MODEL_TABLES)} with --generator ollama or openai)")
     add_data_options(r)
     add_model_options(r, "a real model adds the table pipeline_model (its outcomes with and without the filter)")
     add_retrieval_options(r)
@@ -51,6 +52,10 @@ def tables_of(args) -> tuple:
     """(the workbench, its tables by name) the options ask for; ValueError in one sentence when they cannot."""
     check_database_url(args, [args.engine])
     names = tables_report.parse_tables(args.tables)
+    if args.generator == "scripted" and set(names) & set(tables_report.MODEL_TABLES):
+        raise ValueError("pipeline_model is the pipeline table with a real model: add --generator ollama (or "
+                         "openai) with --llm-url and --model, or ask for pipeline (the scripted generator's).")
+    names = [n for n in names if n not in tables_report.MODEL_TABLES]   # model_tables adds it with a real model
     wb = load_workbench(args)
     check_engines(wb, [args.engine])
     if args.generator != "scripted" and not wb.check.valid:

@@ -7,7 +7,7 @@ often grouped into one sentence (`problems`). A bad file never costs the others,
 .jsonl file costs that line only.
 
 Formats, chosen by extension: .txt and .md (UTF-8; cp1252 or latin-1 as a reported fallback: `decode`),
-.pdf (the text layer, via pypdf: `pdf`), .jsonl (one {"id", "text", "status"} object a line: `jsonl`)
+.pdf (the text layer, via pypdf: `pdf`, within a budget of pages and seconds: `budget`), .jsonl (one {"id", "text", "status"} object a line: `jsonl`)
 and .zip (members read in memory, never written to disk, one level deep: `zips`). `limits.Limits` caps
 the size of one file, the total read in one go and the number of files, and treats zip members that
 expand too much as zip bombs; `files` reads from disk (regular files only, bounded) and walks folders.
@@ -29,6 +29,7 @@ import zipfile
 from dataclasses import dataclass
 from typing import Iterable, Iterator
 
+from rag_core.data.budget import Budget
 from rag_core.data.corpus import Document, label_problem
 from rag_core.data.decode import decode_text
 from rag_core.data.files import (SUPPORTED, SUPPORTED_TEXT, existing_path, extension, file_kind, folder_files,
@@ -55,9 +56,13 @@ class IngestResult:
 
 
 def read_files(files: Iterable[tuple[str, bytes]], limits: Limits = Limits(),
-               default_status: str = "current") -> IngestResult:
-    """Read (name, bytes) pairs into documents; every skipped or altered file gets a problem sentence."""
-    reader = _Reader(limits, default_status)
+               default_status: str = "current", on_progress=None) -> IngestResult:
+    """Read (name, bytes) pairs into documents; every skipped or altered file gets a problem sentence.
+
+    on_progress(file, its pages read, pages read in all) is called at each file and a few times a second while a
+    PDF is read (budget.Budget): a page shows its progress there, and may stop the reading by raising.
+    """
+    reader = _Reader(limits, default_status, on_progress)
     for name, data in _pairs(files):
         if reader.stopped:
             break
@@ -65,13 +70,13 @@ def read_files(files: Iterable[tuple[str, bytes]], limits: Limits = Limits(),
     return reader.result()
 
 
-def read_path(path, limits: Limits = Limits(), default_status: str = "current") -> IngestResult:
+def read_path(path, limits: Limits = Limits(), default_status: str = "current", on_progress=None) -> IngestResult:
     """Read a folder (recursively, sorted, ids relative to it), a single file or a zip from disk.
 
     A file that cannot be opened (permissions, a broken disk) is reported and skipped like a bad upload.
     """
     root = existing_path(path)
-    reader = _Reader(limits, default_status)
+    reader = _Reader(limits, default_status, on_progress)
     for name, file in ([(root.name, root)] if not root.is_dir() else folder_files(root)):
         if reader.stopped:
             break
@@ -120,12 +125,13 @@ def _pairs(files) -> Iterator[tuple[str, bytes]]:
 class _Reader:
     """The state of one reading: documents and problems so far, and what counts against the limits."""
 
-    def __init__(self, limits: Limits, default_status: str):
+    def __init__(self, limits: Limits, default_status: str, on_progress=None):
         if not isinstance(default_status, str) or not default_status.strip():
             raise ValueError("default_status must be a non-empty label such as 'current'.")
         if label_problem(default_status):
             raise ValueError(f"default_status: {label_problem(default_status)}")
         self.limits, self.default_status = limits, default_status
+        self.budget = Budget(limits, on_progress)   # PDF pages and seconds spent, in all and on the file read
         self.documents: list[Document] = []
         self.problems = Problems()
         self.ids: set[str] = set()
@@ -230,16 +236,22 @@ class _Reader:
         self.content(path, label, data)
 
     def content(self, doc_id: str, label: str, data: bytes) -> None:
-        """Turn one file's bytes into document(s) according to its extension."""
+        """Turn one file's bytes into document(s) according to its extension; stop the reading after it when
+        the budget of pages or seconds for everything read at once is spent."""
         kind = extension(doc_id)
+        self.budget.start(label)
         if kind == ".jsonl":
             self.jsonl(label, data)
-            return
-        text, problem = pdf_text(data, label) if kind == ".pdf" else decode_text(data, label)
-        if problem:
-            self.note(problem, label)
-        if text is not None:
-            self.add(doc_id, label, text, self.default_status)
+        else:
+            text, problem = pdf_text(data, label, self.budget) if kind == ".pdf" else decode_text(data, label)
+            if problem:
+                self.note(problem, label)
+            if text is not None:
+                self.add(doc_id, label, text, self.default_status)
+        spent = self.budget.left()
+        if spent:
+            self.stop(f"Stopped after {label}: {spent} was reached, so any files after it were not read. "
+                      "Raise the limit (see the README's OPENBOOK_MAX_* settings) to read more.")
 
     def jsonl(self, label: str, data: bytes) -> None:
         """One JSON object a line; a bad line is reported with its number and the others are kept."""

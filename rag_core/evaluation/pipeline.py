@@ -69,9 +69,16 @@ def ask(index: Index, question: str, k_candidates: int = 20, k_final: int = 3, r
 
 
 def model_answerer(cfg) -> Callable[[str, list], str]:
-    """A generator for `ask`/`tables.pipeline` that sends the grounding prompt to a real model (llm.LLMConfig)."""
-    from rag_core.generation.llm import generate   # httpx: only with a real model
+    """A generator for `ask`/`tables.pipeline` that sends the grounding prompt to a real model (llm.LLMConfig).
+
+    An empty answer is returned as the empty text it is (the checker refuses it: "The answer is empty."), so that
+    one empty answer never stops a loop over questions; every other failure raises LLMError and stops it.
+    """
+    from rag_core.generation.llm import EmptyAnswer, generate   # httpx: only with a real model
 
     def answer(question: str, spans: list) -> str:
-        return generate(build_prompt(question, spans), cfg).text
+        try:
+            return generate(build_prompt(question, spans), cfg).text
+        except EmptyAnswer:
+            return ""
     return answer

@@ -36,7 +36,7 @@ from urllib.parse import urlsplit
 import httpx
 
 from rag_core.generation.citation_grammar import GRAMMARS
-from rag_core.generation.llm_wire import (ANY_MODEL, MAX_BODY_BYTES, LLMError, model_list,  # noqa: F401
+from rag_core.generation.llm_wire import (ANY_MODEL, MAX_BODY_BYTES, EmptyAnswer, LLMError, model_list,  # noqa: F401
                                           stream_answer, too_slow, unexpected, whole_answer)
 from rag_core.text import mask_secrets
 

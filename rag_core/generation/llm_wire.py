@@ -47,6 +47,11 @@ class LLMError(Exception):
         super().__init__(mask_secrets(str(message)), *args)
 
 
+class EmptyAnswer(LLMError):
+    """The server answered, well formed, with nothing in it: a failure for one question asked alone, an answer
+    (refused: "The answer is empty.") for a loop over many (`pipeline.model_answerer`)."""
+
+
 # --- one piece of an answer, whatever the protocol ----------------------------------------------
 
 ANY_MODEL = "(any)"     # the model of a configuration that only lists models
@@ -311,8 +316,8 @@ def _malformed(cfg: LLMConfig, excerpt: str) -> LLMError:
                     "Check that the server URL and the protocol (ollama or openai) match the server.")
 
 
-def _empty(cfg: LLMConfig) -> LLMError:
-    return LLMError(f"The model returned an empty answer ({cfg.model} at {cfg.base_url}). Try again, "
+def _empty(cfg: LLMConfig) -> EmptyAnswer:
+    return EmptyAnswer(f"The model returned an empty answer ({cfg.model} at {cfg.base_url}). Try again, "
                     "allow a longer answer, or try another model.")
 
 
