@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import io
 import logging
-
-logging.getLogger("pypdf").addHandler(logging.NullHandler())
 from typing import Iterator
 
 from rag_core.data.budget import Budget
 from rag_core.data.limits import Limits
+
+logging.getLogger("pypdf").addHandler(logging.NullHandler())
 
 _INHERITED = ("/Resources", "/MediaBox", "/CropBox", "/Rotate")   # what a page takes from its ancestors
 _MAX_DEPTH = 100                                                  # page-tree levels followed (a loop stops here)
