@@ -26,7 +26,9 @@ TIMEOUT = WAIT_MS     # ms; generous for a 2-core machine kept busy by other wor
 # database written next to the code. A test asks for more or fewer with @settings(max_examples=...).
 settings.register_profile("openbook", max_examples=100, derandomize=True, deadline=None, database=None,
                           print_blob=True, suppress_health_check=[HealthCheck.too_slow])
-settings.register_profile("explore", max_examples=int(os.environ.get("OPENBOOK_EXAMPLES", "1500")), deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
+# OPENBOOK_HYPOTHESIS=explore: new random examples on each run (OPENBOOK_EXAMPLES of them), to hunt for bugs by hand.
+settings.register_profile("explore", max_examples=int(os.environ.get("OPENBOOK_EXAMPLES", "1500")), deadline=None,
+                          database=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile(os.environ.get("OPENBOOK_HYPOTHESIS", "openbook"))
 
 
