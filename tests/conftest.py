@@ -14,10 +14,22 @@ import pytest
 
 os.environ.setdefault("OPENBOOK_DATA_DIR", tempfile.mkdtemp(prefix="openbook-tests-"))
 
+from hypothesis import HealthCheck, settings  # noqa: E402
+
 from rag_core import Workbench  # noqa: E402
 from browser import WAIT_MS, StreamlitServer, chromium_problem, launch_chromium  # noqa: E402
 
 TIMEOUT = WAIT_MS     # ms; generous for a 2-core machine kept busy by other work (a pass takes a fraction)
+
+# Property tests (tests/test_properties_*.py): the same examples on every run and machine (derandomize: a seed drawn
+# from each test's name), a fixed number of them, no deadline (a busy machine is slow, not wrong) and no example
+# database written next to the code. A test asks for more or fewer with @settings(max_examples=...).
+settings.register_profile("openbook", max_examples=100, derandomize=True, deadline=None, database=None,
+                          print_blob=True, suppress_health_check=[HealthCheck.too_slow])
+# OPENBOOK_HYPOTHESIS=explore: new random examples on each run (OPENBOOK_EXAMPLES of them), to hunt for bugs by hand.
+settings.register_profile("explore", max_examples=int(os.environ.get("OPENBOOK_EXAMPLES", "1500")), deadline=None,
+                          database=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile(os.environ.get("OPENBOOK_HYPOTHESIS", "openbook"))
 
 
 def pytest_collection_modifyitems(config, items):

@@ -147,7 +147,7 @@ SHARED = ("chunker", "size", "overlap", "retriever", "reranker", "engine")      
 
 def init(keys) -> list[str]:
     """Give each setting its value: this session's, else the URL's, else the default. Returns warnings."""
-    warnings = []
+    warnings, fresh = [], []                        # fresh: the settings given a value here (not this session's)
     for key in keys:
         if key in st.session_state:
             continue
@@ -168,6 +168,29 @@ def init(keys) -> list[str]:
                                 f"using {s.said(value)}.")
         st.session_state[key] = value
         st.session_state[shadow] = value
+        fresh.append(key)
+    return warnings + _fitted(fresh)
+
+
+def _fitted(fresh: list) -> list[str]:
+    """Settings of a link that do not fit together would stop a page with an error: an overlap not below the chunk
+    size ("?size=1" with the default 32) is lowered to the strategy's default overlap, or to size - 1 when that is
+    not below either; a k above the candidates ("?ask_k=50&ask_candidates=1") raises the candidates to k. Returns
+    the warnings."""
+    state, warnings = st.session_state, []
+    if {"size", "overlap"} & set(fresh) and {"chunker", "size", "overlap"} <= set(state):
+        kind, size, overlap = state["chunker"], state["size"], state["overlap"]
+        if kind != "structure" and overlap >= size:
+            value = min(STRATEGY_DEFAULTS[kind][1], size - 1)
+            state["overlap"] = state["_keep_overlap"] = value
+            warnings.append(f"The link's overlap {overlap} is not smaller than its chunk size {size} (the window "
+                            f"would never advance); using overlap {value}.")
+    if {"ask_k", "ask_candidates"} & set(fresh) and {"ask_k", "ask_candidates"} <= set(state):
+        k, candidates = state["ask_k"], state["ask_candidates"]
+        if k > candidates:
+            state["ask_candidates"] = state["_keep_ask_candidates"] = k
+            warnings.append(f"The link's k {k} is more than its {candidates} candidates (the k chunks handed over are "
+                            f"kept out of the candidates); using {k} candidates.")
     return warnings
 
 

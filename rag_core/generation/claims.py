@@ -123,7 +123,9 @@ _A_BEFORE = {"hundred", "thousand", "million", "half", "quarter"}          # "a 
 _TOKENS = "|".join(sorted([*_ONES, *_TENS, *_SCALES, *_PARTS, "point", "and", "a"], key=len, reverse=True))
 _FIRST = "".join(sorted({w[0] for w in _TOKENS.split("|")}))           # a first letter to look for: 3x faster
 WORD_NUMBER = re.compile(rf"(?=[{_FIRST}])(?<![\w.])(?:{_TOKENS})(?!\w)(?:[\s-]+(?:{_TOKENS})(?!\w))*", re.I)
-_PIECE, _LAST_WORD, _FIRST_WORD = re.compile(r"[^\s-]+"), re.compile(r"(\w+)\W{0,3}$"), re.compile(r"\W{0,3}(\w+)")
+_PIECE = re.compile(r"[^\s-]+")
+# the word before or after a "one", within its sentence ("the. One is" starts a sentence: a number)
+_LAST_WORD, _FIRST_WORD = re.compile(r"(\w+)[^\w.!?]{0,3}$"), re.compile(r"[^\w.!?]{0,3}(\w+)")
 _PRONOUN_BEFORE = frozenset("the this that which each every any no some another".split())
 _PRONOUN_AFTER = frozenset("of another can could may might must should would will".split())
 ROMAN = re.compile(r"(?<![\w.])(?=[IVX]{2})X{0,3}(?:IX|IV|V?I{0,3})(?!\w|\.\w)")   # "II", "XIV."; not "I", "IIII"
