@@ -44,6 +44,9 @@ EXAMPLE = "Why shouldn't I check two secret tokens against each other with a pla
 def try_example():
     """A question in a user's words (no function name): the article's encoder ranks its answer 28th, MiniLM first
     (and the lexical reranker would push it down again: the example reranks by MiniLM too)."""
+    before = (st.session_state["retriever"], st.session_state["reranker"])
+    if before != ("minilm", "dense"):
+        st.session_state["_ask_example_from"] = before          # said below the button, with the way back
     settings.set_value("ask_question", EXAMPLE)
     settings.set_value("retriever", "minilm")
     settings.set_value("reranker", "dense")
@@ -53,6 +56,7 @@ def try_example():
 st.button("Example: a question in your own words, with the trained encoder", key="ask_example", on_click=try_example,
           icon=":material/lightbulb:", help="Sets the retriever and the reranker to MiniLM; the comparison below shows "
                                              "what the article's encoder would have handed over instead.")
+ask_view.example_note()
 ask_view.settings_form(statuses, wb.trusted)
 
 question = st.session_state["ask_question"]
@@ -87,16 +91,7 @@ elif a.spans and not any(terms & set(words(t)) for t in a.spans):
             f"is not a match: {WITHOUT_SHARED_WORDS[wb.retriever]}. The answer below can only abstain or be refused.")
 ask_view.chunk_cards(a, ix, holders, q_pos is not None, terms, statuses, rerank)
 
-st.subheader("What changes if you flip a switch")
-ask_view.flips_table(wb, ix, chunker, a, question, candidates, k, rerank, allowed, holders, statuses)
-
-# ---- the prompt
-size = prompt_size(a.prompt, len(a.spans))
-with st.expander(f"The prompt handed to the model: {size.words} words, {size.characters:,} characters",
-                 expanded=not widgets.is_phone()):
-    st.code(a.prompt, language=None, wrap_lines=True)
-
-# ---- the answers, each judged once
+# ---- the answers, each judged once: the scripted one right under the chunks, on the first screen
 judge = ask_view.judge_for(a, ix, row, wb.trusted)
 st.subheader("The scripted generator's answer, checked")
 st.caption("The scripted generator is not a model: it copies the sentence of the spans sharing the most words "
@@ -106,6 +101,14 @@ widgets.judgement(judge_answer(a.answer, a.spans, a.retrieved.ids, ix, row.doc i
                                row.anchor if row else None, wb.trusted, verdict=a.verdict,
                                key=row.key if row else None, question=row.question if row else None))
 marks.mark(a.answer, a.spans, a.question, "scripted", key="scripted")
+
+# ---- the prompt, folded: 600 words that pushed the verdict 3,400 px down
+size = prompt_size(a.prompt, len(a.spans))
+with st.expander(f"The prompt handed to the model: {size.words} words, {size.characters:,} characters"):
+    st.code(a.prompt, language=None, wrap_lines=True)
+
+st.subheader("What changes if you flip a switch")
+ask_view.flips_table(wb, ix, chunker, a, question, candidates, k, rerank, allowed, holders, statuses)
 
 st.subheader("A real model's answer, checked")
 ask_view.model_answer(a, judge)

@@ -126,8 +126,8 @@ def test_every_golden_question_shows_its_ranked_chunks_and_verdict(wb):
         assert chunk_labels(at) == expected_labels(wb, row.question), row.question
         assert status_badges(at) == [ix.status(int(c)) for c in a.retrieved.ids]
         assert verdict_badges(at)[0] == expected_outcome(wb, a.answer, a, row)
-        assert at.code[0].value == a.prompt and "[S1]" in a.prompt
-        assert at.code[1].value == a.answer
+        assert at.code[1].value == a.prompt and "[S1]" in a.prompt
+        assert at.code[0].value == a.answer
         holders = wb.holders(ARTICLE)[q_pos]
         hit = next((i for i, c in enumerate(a.retrieved.ids, 1) if int(c) in holders), None)
         if hit:
@@ -180,7 +180,7 @@ def test_k_sets_the_number_of_spans(wb, k):
     assert_fine(at)
     assert chunk_labels(at) == expected_labels(wb, CUTOFF, k=k)
     assert at.subheader[0].value == f"The {k} chunk(s) handed to the model"
-    prompt = at.code[0].value
+    prompt = at.code[1].value
     assert re.findall(r"^\[S(\d+)\]", prompt, re.M) == [str(i) for i in range(1, k + 1)]   # one span per line start
     assert at.dataframe[0].value.shape[0] == k          # the "flip a switch" comparison, one row per span
 
@@ -221,7 +221,7 @@ def test_a_question_with_a_script_tag_is_never_html(wb):
     assert chunk_labels(at)
     assert all("<script" not in body.lower() for body in html_bodies(at))
     # the question is shown as text: in the prompt (a code block), with its characters intact
-    assert f"QUESTION: {SCRIPT} cutoff" in at.code[0].value
+    assert f"QUESTION: {SCRIPT} cutoff" in at.code[1].value
 
 
 @pytest.fixture(scope="module")
@@ -437,3 +437,37 @@ def test_a_fresh_process_runs_pages_with_the_frame():
     at.switch_page(PAGES["corpus"][0]).run()      # and on the next run too
     assert_fine(at)
     assert at.sidebar.number_input(key="size").value == 160
+
+
+# ---------------------------------------------------------------- Ask: state that holds (issue 28)
+
+def test_your_answer_is_cleared_when_the_question_changes():
+    """An answer and its verdict belong to their question: a new question starts with an empty box."""
+    at = open_page("ask", query={"ask_question": CUTOFF})
+    at.text_area(key="ask_answer").set_value("The default cutoff is 0.6 [S1].").run()
+    assert any("golden answer" in m.value or "answer" in m.value for m in at.markdown)
+    assert at.text_area(key="ask_answer").value
+    at.text_input(key="ask_question").set_value("What does math.comb return when k > n?").run()
+    assert_fine(at)
+    assert at.text_area(key="ask_answer").value == ""
+
+
+def test_the_example_says_what_it_switched_and_offers_the_way_back():
+    at = open_page("ask")
+    at.button(key="ask_example").click().run()
+    assert_fine(at)
+    assert (at.session_state["retriever"], at.session_state["reranker"]) == ("minilm", "dense")
+    note = [i.value for i in at.info if "The example set the retriever" in i.value]
+    assert note and "they were" in note[0] and "for every page" in note[0], [i.value for i in at.info]
+    at.button(key="ask_example_undo").click().run()
+    assert_fine(at)
+    assert (at.session_state["retriever"], at.session_state["reranker"]) == ("hashing", "lexical")
+    assert not [i.value for i in at.info if "The example set the retriever" in i.value]
+
+
+def test_the_verdict_comes_before_the_prompt_which_is_folded():
+    at = open_page("ask", query={"ask_question": CUTOFF})
+    heads = [h.value for h in at.subheader]
+    assert heads.index("The scripted generator's answer, checked") == 1        # right after the chunks
+    prompt = next(e for e in at.expander if e.label.startswith("The prompt handed to the model"))
+    assert not prompt.proto.expanded

@@ -15,6 +15,7 @@ from rag_core.generation.llm import LLMError, fits_context, generate
 from rag_core.generation.presets import presets
 from rag_core.retrieval.flips import flips
 from ui import data, marks, model_config, settings, widgets
+from ui.widgets import RERANKER_NAMES, RETRIEVER_NAMES
 
 
 def settings_form(statuses: list, trusted: tuple) -> None:
@@ -125,8 +126,31 @@ def model_answer(a, judge) -> None:
         marks.mark(gen.text, a.spans, a.question, f"model:{gen.model}", key="model")
 
 
+def example_note() -> None:
+    """After the Example button: what it changed for every page, and the way back (while those settings hold)."""
+    before = st.session_state.get("_ask_example_from")
+    if not before or (st.session_state["retriever"], st.session_state["reranker"]) != ("minilm", "dense"):
+        st.session_state.pop("_ask_example_from", None)
+        return
+    was = f"{RETRIEVER_NAMES[before[0]]} and {RERANKER_NAMES[before[1]]}"
+    st.info(f"The example set the retriever to {RETRIEVER_NAMES['minilm']} and the reranker to "
+            f"{RERANKER_NAMES['dense']} in the sidebar, for every page (they were {was}).",
+            icon=":material/info:")
+
+    def put_back():
+        settings.set_value("retriever", before[0])
+        settings.set_value("reranker", before[1])
+        st.session_state.pop("_ask_example_from", None)
+
+    st.button(f"Put back {was}", key="ask_example_undo", on_click=put_back, icon=":material/undo:")
+
+
 def own_answer(question: str, a, anchor, statuses_of_spans: list, judge) -> None:
-    """Answers to try (built from these spans, named for what they are) and a box for any answer, judged."""
+    """Answers to try (built from these spans, named for what they are) and a box for any answer, judged. An answer
+    written for another question is cleared when the question changes (its verdict would be about the old one)."""
+    if st.session_state.setdefault("_ask_answer_for", question) != question:
+        st.session_state["ask_answer"], st.session_state["ask_preset"] = "", None
+        st.session_state["_ask_answer_for"] = question
     tries = {p.kind: p.answer for p in presets(question, a.spans, anchor, statuses_of_spans)}
 
     def use_preset():

@@ -75,6 +75,7 @@ def open_in_ask(question: str, answer: str) -> None:
     st.session_state["ask_golden"] = question if question in golden else None
     st.session_state["ask_preset"] = None
     st.session_state["ask_answer"] = answer
+    st.session_state["_ask_answer_for"] = question              # written for this question: Ask keeps it
     st.session_state["judge_open_ask"] = True
 
 
