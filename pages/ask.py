@@ -32,12 +32,13 @@ def type_question():
 
 
 # ---- the question and the settings (drawn before anything can stop the page, so they never lose their values)
-st.selectbox("Golden questions", list(golden), index=None, key="ask_golden", on_change=pick_golden,
-             placeholder="Pick a golden question (its answer sentence is known)…",
-             help="Questions with a known anchor: for these the page also tells whether the answer was retrieved.")
-st.text_input("Your question", key="ask_question", value=settings.now("ask_question"),
-              on_change=type_question, max_chars=20000,
-              placeholder="e.g. What does lru_cache do when maxsize is None?")
+pick, typed = st.columns(2)
+pick.selectbox("Golden questions", list(golden), index=None, key="ask_golden", on_change=pick_golden,
+               placeholder="Pick a golden question (its answer sentence is known)…",
+               help="Questions with a known anchor: for these the page also tells whether the answer was retrieved.")
+typed.text_input("Your question", key="ask_question", value=settings.now("ask_question"),
+                 on_change=type_question, max_chars=20000,
+                 placeholder="e.g. What does lru_cache do when maxsize is None?")
 EXAMPLE = "Why shouldn't I check two secret tokens against each other with a plain equality test?"
 
 
@@ -78,29 +79,32 @@ except ValueError as e:
 for note in a.retrieved.notes:
     widgets.warn(note)
 
-# ---- the ranked chunks
+# ---- the ranked chunks, and beside them the scripted answer judged: question, chunks and verdict on one screen
 q_pos, row = golden.get(question.strip(), (None, None))
 holders = wb.holders(chunker)[q_pos] if q_pos is not None else set()
 terms = set(words(question))
-st.subheader(f"The {len(a.spans)} chunk(s) handed to the model")
-if q_pos is not None:
-    tone, sentence = anchor_note(bool(holders), anchor_place(a.retrieved.ids, holders, ix, wb.trusted), len(a.spans))
-    {"error": widgets.error, "warning": widgets.warn, "success": widgets.success}[tone](sentence)
-elif a.spans and not any(terms & set(words(t)) for t in a.spans):
-    st.info(f"None of these chunks shares a word with the question: nothing relevant was found. Their similarity "
-            f"is not a match: {WITHOUT_SHARED_WORDS[wb.retriever]}. The answer below can only abstain or be refused.")
-ask_view.chunk_cards(a, ix, holders, q_pos is not None, terms, statuses, rerank)
-
-# ---- the answers, each judged once: the scripted one right under the chunks, on the first screen
+chunks_side, verdict_side = st.columns([3, 2], gap="medium")        # one above the other on a phone
+with chunks_side:
+    st.subheader(f"The {len(a.spans)} chunk(s) handed to the model")
+    if q_pos is not None:
+        tone, sentence = anchor_note(bool(holders), anchor_place(a.retrieved.ids, holders, ix, wb.trusted),
+                                     len(a.spans))
+        {"error": widgets.error, "warning": widgets.warn, "success": widgets.success}[tone](sentence)
+    elif a.spans and not any(terms & set(words(t)) for t in a.spans):
+        st.info(f"None of these chunks shares a word with the question: nothing relevant was found. Their "
+                f"similarity is not a match: {WITHOUT_SHARED_WORDS[wb.retriever]}. The answer beside can only "
+                "abstain or be refused.")
+    ask_view.chunk_cards(a, ix, holders, q_pos is not None, terms, statuses, rerank)
 judge = ask_view.judge_for(a, ix, row, wb.trusted)
-st.subheader("The scripted generator's answer, checked")
-st.caption("The scripted generator is not a model: it copies the sentence of the spans sharing the most words "
-           "with the question, and cites it.")
-st.code(a.answer, language=None, wrap_lines=True)
-widgets.judgement(judge_answer(a.answer, a.spans, a.retrieved.ids, ix, row.doc if row else None,
-                               row.anchor if row else None, wb.trusted, verdict=a.verdict,
-                               key=row.key if row else None, question=row.question if row else None))
-marks.mark(a.answer, a.spans, a.question, "scripted", key="scripted")
+with verdict_side:
+    st.subheader("The scripted generator's answer, checked")
+    st.caption("The scripted generator is not a model: it copies the sentence of the spans sharing the most words "
+               "with the question, and cites it.")
+    st.code(a.answer, language=None, wrap_lines=True)
+    widgets.judgement(judge_answer(a.answer, a.spans, a.retrieved.ids, ix, row.doc if row else None,
+                                   row.anchor if row else None, wb.trusted, verdict=a.verdict,
+                                   key=row.key if row else None, question=row.question if row else None))
+    marks.mark(a.answer, a.spans, a.question, "scripted", key="scripted")
 
 # ---- the prompt, folded: 600 words that pushed the verdict 3,400 px down
 size = prompt_size(a.prompt, len(a.spans))

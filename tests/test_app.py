@@ -182,7 +182,7 @@ def test_k_sets_the_number_of_spans(wb, k):
     assert at.subheader[0].value == f"The {k} chunk(s) handed to the model"
     prompt = at.code[1].value
     assert re.findall(r"^\[S(\d+)\]", prompt, re.M) == [str(i) for i in range(1, k + 1)]   # one span per line start
-    assert at.dataframe[0].value.shape[0] == k          # the "flip a switch" comparison, one row per span
+    assert at.dataframe[1].value.shape[0] == k   # [0]: the verdict's sentences; then the flips, a row a span
 
 
 def test_more_spans_than_candidates_is_an_error(wb):

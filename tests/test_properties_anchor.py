@@ -1,4 +1,4 @@
-"""Properties of the anchor judgement (generation.anchor.states_anchor, evaluation.judgement.judge_answer), over
+"""Properties of the anchor judgement (generation.answer_key.check_key, evaluation.judgement.judge_answer), over
 generated anchors: an answer that states a number different from every number of the anchor never states it, and
 is never green, even when it is grounded in a trusted span of the right document.
 
@@ -10,7 +10,7 @@ from decimal import Decimal
 from hypothesis import assume, given, strategies as st
 
 from rag_core.evaluation.judgement import judge_answer
-from rag_core.generation.anchor import states_anchor
+from rag_core.generation.answer_key import check_key
 
 # words of an anchor around its numbers: none is a number, a version word or a unit ("python 3.10", "5 s")
 CONTEXT = ("the", "default", "cutoff", "is", "optional", "arg", "returns", "list", "of", "matches", "(", ")",
@@ -54,9 +54,9 @@ def anchor_and_answer(draw):
 @given(anchor_and_answer())
 def test_an_answer_with_other_numbers_never_states_the_anchor(pair):
     anchor, answer = pair
-    check = states_anchor(answer + " [S1].", anchor)
+    check = check_key(answer + " [S1].", anchor)
     assert not check.states and check.missing, (anchor, answer)
-    assert states_anchor(anchor + " [S1].", anchor).states          # the anchor itself does
+    assert check_key(anchor + " [S1].", anchor).states          # the anchor itself does
 
 
 @given(anchor_and_answer())

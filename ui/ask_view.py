@@ -28,7 +28,7 @@ def settings_form(statuses: list, trusted: tuple) -> None:
     def flip_filter():
         settings.set_value("ask_statuses", list(trusted) if st.session_state["ask_filter_switch"] else list(statuses))
 
-    with st.expander("Retrieval settings", expanded=True):
+    with st.expander("Retrieval settings"):         # folded: the chunks and the verdict fit on the first screen
         s = st.columns([1, 1, 1, 2, 1])
         s[0].number_input("Candidates", min_value=1, max_value=500, key="ask_candidates",
                           value=settings.now("ask_candidates"), on_change=settings.remember,
@@ -66,7 +66,8 @@ def chunk_cards(a, ix, holders: set, golden: bool, terms: set, statuses: list, r
             h[4].markdown((f"rerank **{rr:.3f}**" + (f" (#{was} before the rerank)" if was != i else "")) if rerank
                           else "rerank off")
             h[5].markdown((":green[**✓ holds the anchor**]" if c in holders else "no anchor") if golden else "")
-            st.html(widgets.marked(ix.texts[c], terms))
+            st.html('<div style="max-height:5em;overflow-y:auto">'          # 3 lines, the rest scrolls
+                    f"{widgets.marked(ix.texts[c], terms)}</div>")
 
 
 def flips_table(wb, ix, chunker, a, question: str, candidates: int, k: int, rerank: bool, allowed, holders: set,

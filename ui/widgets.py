@@ -273,10 +273,8 @@ def judgement(j) -> None:
     """A judgement (rag_core.evaluation.judgement.judge_answer) as drawn everywhere: the outcome as a badge in its
     colour (green only for an answer that states its golden answer key), its sentence, the article's verdict when it
     differs and why, and the check of every sentence. It computes nothing."""
-    c = st.columns([1, 5], vertical_alignment="center")
-    with c[0]:
-        st.badge(j.outcome, color=j.tone)
-    c[1].markdown(plain(j.sentence))
+    st.badge(j.outcome, color=j.tone)          # above its sentence: beside it, a narrow column cut it ("answ…")
+    st.markdown(plain(j.sentence))
     if j.article is not None:
         st.info(plain(f"The article's checker says '{j.article.verdict}' here, the strict checker "
                       f"'{j.verdict.verdict}': {j.why_they_differ or j.article.reason}"))
