@@ -2,11 +2,19 @@
 import streamlit as st
 
 from rag_core.evaluation import tour
-from ui import data, frame, settings, tour_view, widgets
+from ui import data, frame, settings, tour_keys, tour_view, widgets
 
 frame.ensure(__file__)          # a first request that runs this page without app.py draws the frame here
 
 PAGE_KEYS = ("tour_step",)
+asked = st.query_params.get("step")
+if asked is not None and "tour_step" in st.session_state:      # the browser's Back or Forward opened a step's link
+    try:
+        linked = settings.SETTINGS["tour_step"].read(asked)
+    except (ValueError, TypeError):
+        linked = None                                           # not a step: sync_url writes the session's back
+    if linked not in (None, st.session_state["tour_step"]):
+        settings.set_value("tour_step", linked)
 for w in settings.init(PAGE_KEYS):
     widgets.warn(w)
 settings.sync_url(settings.SHARED + PAGE_KEYS)
@@ -20,7 +28,10 @@ back.button("Back", key="tour_back", icon=":material/arrow_back:", disabled=numb
 forward.button("Next", key="tour_next", icon=":material/arrow_forward:", icon_position="right", type="primary",
                disabled=number == STEPS, width="stretch", on_click=settings.set_value, args=("tour_step", number + 1))
 where.markdown(f"### Step {number} of {STEPS} · {tour.TITLES[number - 1]}")
+tour_keys.keys()
 st.caption(tour.CLAIMS[number - 1])
+if number == 1:
+    st.caption(tour_keys.HELP)
 
 wb = data.workbench()
 chunker = settings.chunker_or_stop()
