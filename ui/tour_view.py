@@ -89,9 +89,13 @@ def _cuts(s, f, statuses):
                   value_name="cut")
     order = ["no overlap", "20 % overlap"]
     long["overlap"] = long.overlap.map(dict(zip(["cut_without_ovl", "cut_with_20_percent"], order)))
-    size = s.example.get("size")             # the sidebar's fixed window, drawn strong; the other sizes lighter
-    return alt.Chart(long.assign(now=long["size"] == size)).mark_bar().encode(
-        opacity=alt.condition("datum.now", alt.value(1), alt.value(0.45 if size in set(long["size"]) else 1)),
+    size, ovl = s.example.get("size"), s.example.get("overlap")
+    # the sidebar's chunker drawn strong: its window's bar of its overlap (both bars of its window when the overlap is
+    # neither 0 nor 20 %); the other bars lighter
+    shown = {0: order[0], (size or 0) / 5: order[1]}.get(ovl)
+    now = (long["size"] == size) & ((long.overlap == shown) if shown else True)
+    return alt.Chart(long.assign(now=now)).mark_bar().encode(
+        opacity=alt.condition("datum.now", alt.value(1), alt.value(0.45 if now.any() else 1)),
         x=alt.X("size:O", title="window size (words)"),
         y=alt.Y("cut:Q", title="anchors cut", axis=alt.Axis(**charts.COUNT_AXIS)),
         xOffset=alt.XOffset("overlap:N", sort=order),
