@@ -703,6 +703,25 @@ def test_the_loss_caption_quotes_only_the_table(seed):
     assert ("none is lost" in text) == (not lost)
 
 
+@pytest.mark.parametrize("seed", range(300))
+def test_the_loss_caption_says_why_the_ceiling_is_above_the_answered_count(seed):
+    """'7 of 18 answered' under 'ceiling 1.000' needs its reason: how many reach the spans (the ceiling's count)
+    and how many of those the answer misses, counted from the table's retrieval and answer stages."""
+    df = _account(random.Random(seed))
+    text = captions.losses(df)
+    if df.empty or df.questions.sum() == 0:
+        return
+    kept = df.set_index("stage").questions
+    n, answered = int(kept.sum()), int(kept.get("answered", 0))
+    reached = n - sum(int(kept.get(s, 0)) for s in STAGES[:5])
+    said = re.search(r"(\d+) of (\d+) reach the spans handed over \(what the ceiling counts\); an answer must also "
+                     r"state the anchor, and (\d+) of them (?:does|do) not\.", text)
+    if reached > answered:
+        assert said and tuple(map(int, said.groups())) == (reached, n, reached - answered)
+    else:
+        assert said is None
+
+
 # ---------------------------------------------------------------- the trap-3 caption
 
 def _trap3_table(rng: random.Random) -> pd.DataFrame:

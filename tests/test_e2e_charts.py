@@ -6,9 +6,12 @@ Measured in the drawn SVG (vega's own `path.background` of the plot, and each `t
 """
 from __future__ import annotations
 
-import pytest
+import re
 
-from browser import SLOW_MS, wait_charts, wait_idle, wait_loaded
+import pytest
+from playwright.sync_api import expect
+
+from browser import MAIN, SLOW_MS, wait_charts, wait_idle, wait_loaded
 
 # per chart: the chart's box, the plot's box (the background of the outermost view), and the texts that are cut or
 # stick out left or right of the chart (a rotated axis title's box is its glyphs' advance turned sideways: not
@@ -52,3 +55,22 @@ def test_every_chart_draws_whole_at_this_width(new_page, server, width, height):
             problems += [f"{where}: cut text {t!r}" for t in c["cut"]]
             problems += [f"{where}: text past the edge {t!r}" for t in c["out"]]
     assert not problems, "\n".join(problems)
+
+
+# a metric's label that is cut ("Questions with a contradicting ch…"): its text wider than its box
+CUT_LABELS = """() => [...document.querySelectorAll('[data-testid="stMetricLabel"]')]
+    .filter(l => [l, ...l.querySelectorAll('*')].some(e => e.scrollWidth > e.clientWidth + 1))
+    .map(l => l.innerText)"""
+
+
+@pytest.mark.parametrize("width,height", WIDTHS, ids=["desktop", "phone"])
+def test_the_overview_s_figures_have_whole_labels_and_say_why_the_ceiling_beats_answered(new_page, server, width,
+                                                                                          height):
+    page = new_page(width, height)
+    page.goto(server.url + "/")
+    charts_of(page)
+    labels = page.locator('[data-testid="stMetricLabel"]').all_inner_texts()
+    assert len(set(labels)) == len(labels) == 6
+    assert page.evaluate(CUT_LABELS) == []
+    expect(page.locator(MAIN).get_by_text(re.compile(r"reach the spans handed over \(what the ceiling counts\)"))) \
+        .to_be_visible()
