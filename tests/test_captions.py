@@ -638,6 +638,21 @@ def test_ablations_captions_and_notes_are_the_ones_computed_here(wb):
     assert all(c in notes["rerank"] for c in frames["rerank"].chunk)
 
 
+def test_ablations_say_the_sidebar_s_chunker_is_not_theirs():
+    at = AppTest.from_file(str(APP), default_timeout=60)
+    at.query_params.update({"chunker": "fixed", "size": "120", "overlap": "24"})
+    at.switch_page("pages/ablations.py")
+    at.run()
+    said = " ".join(i.value for i in at.info)
+    assert "the sidebar's (fixed window 120, overlap 24) is not used here" in said, said
+
+
+def test_the_rerank_note_names_the_reranker_it_is_given():
+    assert "reranked by the lexical surrogate" in captions.notes()["rerank"]
+    dense = captions.notes("the MiniLM similarity (bi-encoder) reranker")["rerank"]
+    assert "reranked by the MiniLM similarity (bi-encoder) reranker" in dense and "surrogate" not in dense
+
+
 def test_overview_reading_is_the_one_computed_here_and_writes_shares_one_way(wb):
     at = page("")
     f = tables.filter_effect(wb, ARTICLE)

@@ -359,8 +359,9 @@ def reading(df: pd.DataFrame, quote=str) -> str:
 
 # ---------------------------------------------------------------- the notes under each Ablations title
 
-def notes() -> dict[str, str]:
-    """name -> the settings a table is computed with, from rag_core.evaluation.tables' named constants."""
+def notes(reranker: str = "the lexical surrogate") -> dict[str, str]:
+    """name -> the settings a table is computed with, from rag_core.evaluation.tables' named constants; `reranker`:
+    the sidebar's reranker, as the rerank table uses it ('the MiniLM similarity (bi-encoder)')."""
     ks, cut, configs, pairs = tables.CEILING_KS, tables.CUT_SIZES, tables.STRATEGIES, tables.SIZE_OVERLAP
     overlaps = {s: [str(o) for t, o in pairs if t == s] for s, _ in pairs}    # size -> its overlaps
     article = tables.ARTICLE_CHUNKER.label                                   # the chunker of the single-chunker tables
@@ -374,7 +375,7 @@ def notes() -> dict[str, str]:
         "cut_anchors": f"{len(cut)} window sizes from {min(cut)} to {max(cut)} words, each without overlap and with "
                        "20 % (size // 5): how many anchors fit whole in no window of their document.",
         "filter": f"Chunker: {chunker['filter']}; the filter is applied before ranking.",
-        "rerank": "Filter on, 50 candidates from the bi-encoder, reranked by the lexical surrogate; fixed window "
+        "rerank": f"Filter on, 50 candidates from the bi-encoder, reranked by {reranker}; fixed window "
                   + ", ".join(f"{s}/{o}" for s, o in tables.RERANK_SIZES) + ".",
         "latency": f"Chunker: {chunker['latency']}; filter on; 50 candidates, reranked or not.",
         "pipeline": f"Chunker: {chunker['pipeline']}. All valid golden questions through retrieval "
