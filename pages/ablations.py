@@ -10,11 +10,12 @@ st.caption("Each measurement of the article, computed now on the active dataset.
            "numbers in the table, and every table downloads as CSV.")
 wb = data.workbench()
 widgets.stop_without_questions(wb, "there is nothing to measure")
+sidebar = settings.chunker_or_stop()
 st.info(f"Ranked by the {frame.RETRIEVER_NAMES[wb.retriever]} retriever, reranked by the "
         f"{frame.RERANKER_NAMES[wb.reranker]} reranker (change them under Retrieval in the sidebar)"
         + (": the article's settings." if (wb.retriever, wb.reranker) == ("hashing", "lexical") else ".")
-        + f" The chunkers are the article's, named under each title: the sidebar's ({settings.chunker_or_stop().label}) "
-          "is not used here (the other pages use it).")
+        + (f" The chunkers are the article's, named under each title: the sidebar's ({sidebar.label}) is not used "
+           "here (the other pages use it)." if sidebar != data.ARTICLE_CHUNKER else ""))
 
 SECTIONS = [("Ceiling at k", "ceiling"), ("Chunking strategies", "strategies"),          # (title, table)
             ("Chunk size × overlap", "size_overlap"), ("Anchors cut by a chunk boundary", "cut_anchors"),
