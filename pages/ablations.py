@@ -1,7 +1,7 @@
 """Ablations: every table of the article as a chart beside its table, with a caption read from the data."""
 import streamlit as st
 
-from ui import article_view, captions, charts, data, export, frame, widgets
+from ui import article_view, captions, charts, data, export, frame, settings, widgets
 
 frame.ensure(__file__)          # a first request that runs this page without app.py draws the frame here
 
@@ -10,15 +10,19 @@ st.caption("Each measurement of the article, computed now on the active dataset.
            "numbers in the table, and every table downloads as CSV.")
 wb = data.workbench()
 widgets.stop_without_questions(wb, "there is nothing to measure")
+sidebar = settings.chunker_or_stop()
 st.info(f"Ranked by the {frame.RETRIEVER_NAMES[wb.retriever]} retriever, reranked by the "
         f"{frame.RERANKER_NAMES[wb.reranker]} reranker (change them under Retrieval in the sidebar)"
-        + (": the article's settings." if (wb.retriever, wb.reranker) == ("hashing", "lexical") else "."))
+        + (": the article's settings." if (wb.retriever, wb.reranker) == ("hashing", "lexical") else ".")
+        + (f" The chunkers are the article's, named under each title: the sidebar's ({sidebar.label}) is not used "
+           "here (the other pages use it)." if sidebar != data.ARTICLE_CHUNKER else ""))
 
 SECTIONS = [("Ceiling at k", "ceiling"), ("Chunking strategies", "strategies"),          # (title, table)
             ("Chunk size × overlap", "size_overlap"), ("Anchors cut by a chunk boundary", "cut_anchors"),
             ("The metadata filter", "filter"), ("Reranking, before and after", "rerank"), ("Latency", "latency"),
             ("Pipeline outcomes", "pipeline")]
-notes = captions.notes()                                     # the settings each table is computed with
+notes = captions.notes("the lexical surrogate" if wb.reranker == "lexical" else
+                       f"the {frame.RERANKER_NAMES[wb.reranker]} reranker")     # the settings of each table
 bar = st.container()                                         # the one progress bar, while the encoder works
 slots = {name: st.container() for _, name in SECTIONS}       # each section in its place, drawn when it is ready
 slots["verifier_cases"], slots["trap3"] = st.container(), st.container()

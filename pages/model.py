@@ -106,7 +106,9 @@ for col, (label, df) in zip(cols, done.items()):
         st.caption(f"Checker accepted (grounded, right or not): {m['checker_accepted_rate']:.0%}. "
                    f"False refusals: {m['false_refusals']}.")
         st.dataframe(df.outcome.value_counts().rename_axis("outcome").reset_index(), hide_index=True, width="stretch")
-        st.dataframe(df[["question", "outcome", "reason", "answer"]], hide_index=True, width="stretch")
+        st.dataframe(df[["question", "answer", "outcome", "reason"]], hide_index=True, width="stretch",  # the answer
+                     column_config={"question": st.column_config.TextColumn(width="medium"),  # on a phone's
+                                    "answer": st.column_config.TextColumn(width="large")})  # first screen
         widgets.download(st, f"Download ({widgets.plain(label)}) CSV", export.safe_csv(df),
                          f"model-outcomes-{'filter' if 'status' in label else 'no-filter'}.csv", "text/csv",
                          key=f"model_dl_{label}")

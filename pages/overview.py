@@ -58,10 +58,10 @@ m[2].metric("Ceiling at k = 1 · filter on · no rerank", captions.share(on.reca
 m[3].metric("Ceiling at k = 3 · filter on · no rerank", captions.share(on.recall_at_3), delta=change(on.recall_at_3, off.recall_at_3),
             help=f"With {widgets.plain(on['filter'])}.")
 m = st.columns(4)
-m[0].metric("Questions with a contradicting chunk in the top 3 · no filter", f"{off.contradicted_top_3}/{n}",
+m[0].metric("Contradicted in the top 3 · no filter", f"{off.contradicted_top_3}/{n}",
             help="Questions with at least one chunk of a draft or outdated document among the three best.")
 
-m[1].metric("Questions with a contradicting chunk in the top 3 · filter on", f"{on.contradicted_top_3}/{n}",
+m[1].metric("Contradicted in the top 3 · filter on", f"{on.contradicted_top_3}/{n}",
             delta=int(on.contradicted_top_3 - off.contradicted_top_3) or None, delta_color="inverse",
             help=f"With {widgets.plain(on['filter'])}: questions with a draft or outdated chunk among the three best.")
 

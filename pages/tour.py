@@ -2,10 +2,18 @@
 import streamlit as st
 
 from rag_core.evaluation import tour
-from ui import data, frame, settings, tour_view, widgets
+from ui import data, frame, settings, tour_keys, tour_view, widgets
 
 frame.ensure(__file__)          # a first request that runs this page without app.py draws the frame here
 
+asked = st.query_params.get("step")      # the frame gave tour_step its value: this session's, else the link's
+if asked is not None:                    # the browser's Back or Forward opened a step's link: the page follows it
+    try:
+        linked = settings.SETTINGS["tour_step"].read(asked)
+    except (ValueError, TypeError):
+        linked = None                    # not a step: the frame said so and wrote the session's step back
+    if linked not in (None, st.session_state["tour_step"]):
+        settings.set_value("tour_step", linked)
 STEPS = len(tour.TITLES)
 number = int(st.session_state["tour_step"])
 
@@ -16,7 +24,10 @@ back.button("Back", key="tour_back", icon=":material/arrow_back:", disabled=numb
 forward.button("Next", key="tour_next", icon=":material/arrow_forward:", icon_position="right", type="primary",
                disabled=number == STEPS, width="stretch", on_click=settings.set_value, args=("tour_step", number + 1))
 where.markdown(f"### Step {number} of {STEPS} · {tour.TITLES[number - 1]}")
+tour_keys.keys()
 st.caption(tour.CLAIMS[number - 1])
+if number == 1:
+    st.caption(tour_keys.HELP)
 
 wb = data.workbench()
 chunker = settings.chunker_or_stop()

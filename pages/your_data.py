@@ -35,9 +35,9 @@ def show_problems(problems: tuple, everything: tuple, key: str) -> None:
 
 
 st.title("Your data")
-st.caption("Measure the ceiling on your own documents. What you upload is seen by this browser session only; "
-           "once used, it is also kept in the data folder, when that is on, so that a link to it still works after a "
-           "reload (below).")
+st.caption("Measure the ceiling on your own documents. Until you use them, your files are in this browser session "
+           "only; once used, they are kept in this server's data folder (when that is on), so that this page's link "
+           "opens them after a reload and in any other browser that reaches this server.")
 
 # ---- which dataset the pages use
 choices = {data.BUNDLED.key: data.BUNDLED, data.BUNDLED_USER.key: data.BUNDLED_USER}
@@ -121,7 +121,7 @@ if edited is not None:
         st.caption(f"Against these documents: {len(golden_rows) - len(bad)} of {len(golden_rows)} golden "
                    "question(s) valid.")
         if bad:
-            st.warning(f"{len(bad)} golden question(s) would be excluded:\n\n" + widgets.problems(bad))
+            st.warning(f"{len(bad)} golden question(s) would be excluded:\n\n" + widgets.problems(bad))  # one a line
 
 # ---- use them
 if pending is not None:
@@ -167,7 +167,9 @@ engine_form.stored_indexes()        # when the pages search on PostgreSQL: what 
 
 # ---- the article's trap 3, side by side
 st.subheader("The article's questions against questions phrased as a user would")
-st.caption("Same corpus, same anchors, trusted statuses only, for every retriever. The article's questions reuse the "
+st.caption(("The bundled corpus, not yours: only its golden set has each question also phrased as a user would. "
+            if data.dataset().key != data.BUNDLED.key else "")
+           + "Same corpus, same anchors, trusted statuses only, for every retriever. The article's questions reuse the "
            "library's words (function names); a lexical encoder loves that. Rephrased as a user would ask, the "
            "ceiling drops: that is trap 3. The article says a trained encoder changes the numbers, not the shape.")
 side = data.trap3_table()

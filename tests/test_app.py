@@ -77,8 +77,8 @@ def expected_overview(wb, cfg) -> dict:
             "Ceiling at k = 3 · no filter · no rerank": f"{off.recall_at_3:.3f}",
             "Ceiling at k = 1 · filter on · no rerank": f"{on.recall_at_1:.3f}",
             "Ceiling at k = 3 · filter on · no rerank": f"{on.recall_at_3:.3f}",
-            "Questions with a contradicting chunk in the top 3 · no filter": f"{off.contradicted_top_3}/{n}",
-            "Questions with a contradicting chunk in the top 3 · filter on": f"{on.contradicted_top_3}/{n}"}
+            "Contradicted in the top 3 · no filter": f"{off.contradicted_top_3}/{n}",
+            "Contradicted in the top 3 · filter on": f"{on.contradicted_top_3}/{n}"}
 
 
 def test_sidebar_chunker_changes_the_overview_metrics(wb):

@@ -638,6 +638,21 @@ def test_ablations_captions_and_notes_are_the_ones_computed_here(wb):
     assert all(c in notes["rerank"] for c in frames["rerank"].chunk)
 
 
+def test_ablations_say_the_sidebar_s_chunker_is_not_theirs():
+    at = AppTest.from_file(str(APP), default_timeout=60)
+    at.query_params.update({"chunker": "fixed", "size": "120", "overlap": "24"})
+    at.switch_page("pages/ablations.py")
+    at.run()
+    said = " ".join(i.value for i in at.info)
+    assert "the sidebar's (fixed window 120, overlap 24) is not used here" in said, said
+
+
+def test_the_rerank_note_names_the_reranker_it_is_given():
+    assert "reranked by the lexical surrogate" in captions.notes()["rerank"]
+    dense = captions.notes("the MiniLM similarity (bi-encoder) reranker")["rerank"]
+    assert "reranked by the MiniLM similarity (bi-encoder) reranker" in dense and "surrogate" not in dense
+
+
 def test_overview_reading_is_the_one_computed_here_and_writes_shares_one_way(wb):
     at = page("")
     f = tables.filter_effect(wb, ARTICLE)
@@ -701,6 +716,25 @@ def test_the_loss_caption_quotes_only_the_table(seed):
     assert {s: int(c) for c, s in quoted} == lost
     assert [s for _, s in quoted] == [s for s in STAGES if s in lost]          # pipeline order
     assert ("none is lost" in text) == (not lost)
+
+
+@pytest.mark.parametrize("seed", range(300))
+def test_the_loss_caption_says_why_the_ceiling_is_above_the_answered_count(seed):
+    """'7 of 18 answered' under 'ceiling 1.000' needs its reason: how many reach the spans (the ceiling's count)
+    and how many of those the answer misses, counted from the table's retrieval and answer stages."""
+    df = _account(random.Random(seed))
+    text = captions.losses(df)
+    if df.empty or df.questions.sum() == 0:
+        return
+    kept = df.set_index("stage").questions
+    n, answered = int(kept.sum()), int(kept.get("answered", 0))
+    reached = n - sum(int(kept.get(s, 0)) for s in STAGES[:5])
+    said = re.search(r"(\d+) of (\d+) reach the spans handed over \(what the ceiling counts\); an answer must also "
+                     r"state the anchor, and (\d+) of them (?:does|do) not\.", text)
+    if reached > answered:
+        assert said and tuple(map(int, said.groups())) == (reached, n, reached - answered)
+    else:
+        assert said is None
 
 
 # ---------------------------------------------------------------- the trap-3 caption

@@ -129,3 +129,37 @@ def test_an_upload_with_a_golden_set_takes_the_tour(new_page, server, tmp_path):
             page.locator(MAIN).get_by_role("button", name="Next").click()
         shows_step(page, mine, n)
     assert "draft chunk outranks" in tour.step(mine, 4, ARTICLE).sentence     # the rule found the uploaded draft
+
+
+# ---------------------------------------------------------------- a presenter: the browser's Back, a clicker's keys
+
+def test_the_browser_back_button_steps_back_through_the_tour(page, server, wb):
+    page.goto(server.url + "/tour")
+    shows_step(page, wb, 1)
+    for n in (2, 3):
+        with rerun(page):
+            page.locator(MAIN).get_by_role("button", name="Next").click()
+        shows_step(page, wb, n)
+    for n in (2, 1):
+        page.go_back()
+        shows_step(page, wb, n)
+    page.go_forward()
+    shows_step(page, wb, 2)
+
+
+def test_a_clickers_keys_move_a_step_and_keys_typed_in_a_box_do_not(page, server, wb):
+    page.goto(server.url + "/tour")
+    shows_step(page, wb, 1)
+    expect(page.locator(MAIN).get_by_text(re.compile("A clicker works: → , PageDown or Space"))).to_be_visible()
+    for key, n in (("PageDown", 2), ("Space", 3), ("ArrowRight", 4), ("ArrowLeft", 3), ("PageUp", 2)):
+        with rerun(page):
+            page.keyboard.press(key)
+        shows_step(page, wb, n)
+    size = page.locator('[data-testid="stSidebar"]').get_by_role("spinbutton", name=re.compile("^Size"))
+    size.focus()
+    for key in ("ArrowLeft", "PageUp"):                     # the caret's keys in the box: no step moves
+        size.press(key)
+    size.blur()
+    with rerun(page):
+        page.keyboard.press("PageDown")
+    shows_step(page, wb, 3)                                  # had the box's keys moved back, this would be 2

@@ -168,3 +168,19 @@ def test_golden_set_through_a_model_server(server, page, fake_llm):
     screenshot(page, "model-golden-run")
     table = main.locator('[data-testid="stDataFrame"]').first
     expect(table).to_contain_text(re.compile(r"answer.rate"))       # column names in words on screen
+
+
+def test_an_upload_s_page_says_what_is_kept_lists_excluded_rows_one_a_line_and_names_trap3_s_corpus(server, page,
+                                                                                                   tmp_path):
+    docs, golden = files(tmp_path)
+    open_your_data(page, server)
+    main = page.locator(MAIN)
+    expect(main).to_contain_text("once used, they are kept in this server's data folder")
+    expect(main).not_to_contain_text("seen by this browser session only")
+    upload(page, "Documents", docs)
+    upload(page, "Golden set", [golden])
+    excluded = page.locator('[data-testid="stAlert"]').filter(has_text="would be excluded")
+    expect(excluded.locator("li")).to_have_count(2)            # one row a line, not run together
+    expect(excluded.locator("li").first).to_contain_text("nowhere.txt")
+    use_these_documents(page)
+    expect(main).to_contain_text("The bundled corpus, not yours: only its golden set has each question also phrased")

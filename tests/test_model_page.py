@@ -80,6 +80,16 @@ def test_golden_set_through_a_model_gives_outcomes_and_metrics(server, protocol)
     assert len(outcomes) == n and set(outcomes.columns) >= {"question", "outcome", "reason", "answer"}
 
 
+def test_the_answer_is_the_second_column_of_the_per_question_table(server):
+    """At 482 px the last column was off screen: the answer comes right after the question, at a set width."""
+    import json
+    at = run_golden(page("pages/model.py", LLMConfig("ollama", server, "echo-cite", timeout_s=10)))
+    table = at.dataframe[2]
+    assert list(table.value.columns[:2]) == ["question", "answer"]
+    widths = {k: v.get("width") for k, v in json.loads(table.proto.columns).items()}
+    assert widths.get("question") == "medium" and widths.get("answer") == "large"
+
+
 def test_invented_number_is_refused_with_the_reason(server):
     at = run_golden(page("pages/model.py", LLMConfig("ollama", server, "invented", timeout_s=10)))
     wb = Workbench.bundled()

@@ -352,3 +352,20 @@ def test_step_9_control_sets_the_setup_s_k(wb):
 def tour_plain(text: str) -> str:
     from ui.widgets import plain
     return plain(text)
+
+
+def _strong_bars(at) -> list:
+    """The (size, overlap) of step 3's bars drawn at full opacity, read from the chart the page sent."""
+    import pyarrow as pa
+    frames = [pa.ipc.open_stream(d.data.data).read_pandas() for d in at.get("vega_lite_chart")[0].proto.datasets]
+    bars = next(f for f in frames if "now" in f)
+    return sorted((int(r.size), r.overlap) for r in bars.itertuples() if r.now)
+
+
+@pytest.mark.parametrize("overlap_on,strong", [(True, "20 % overlap"), (False, "no overlap")])
+def test_step_3_draws_strong_the_bar_of_the_sidebar_s_overlap(overlap_on, strong):
+    at = open_tour({"step": "3"})
+    at.select_slider(key="tour_size").set_value(60).run()
+    at.toggle(key="tour_overlap").set_value(overlap_on).run()
+    assert at.session_state["overlap"] == (12 if overlap_on else 0)
+    assert _strong_bars(at) == [(60, strong)]

@@ -23,6 +23,9 @@ import math
 import pandas as pd
 
 from rag_core.evaluation import tables
+from rag_core.evaluation.losses import STAGES
+
+RETRIEVAL_STAGES = STAGES[:5]           # cut ... lost by rerank: the question never reaches the spans handed over
 
 LOW_RANKING_GAP = 0.2    # a ceiling rising by at least this much from k = 1 to k = 3: the answer is found, ranked low
 
@@ -357,8 +360,9 @@ def reading(df: pd.DataFrame, quote=str) -> str:
 
 # ---------------------------------------------------------------- the notes under each Ablations title
 
-def notes() -> dict[str, str]:
-    """name -> the settings a table is computed with, from rag_core.evaluation.tables' named constants."""
+def notes(reranker: str = "the lexical surrogate") -> dict[str, str]:
+    """name -> the settings a table is computed with, from rag_core.evaluation.tables' named constants; `reranker`:
+    the sidebar's reranker, as the rerank table uses it ('the MiniLM similarity (bi-encoder)')."""
     ks, cut, configs, pairs = tables.CEILING_KS, tables.CUT_SIZES, tables.STRATEGIES, tables.SIZE_OVERLAP
     overlaps = {s: [str(o) for t, o in pairs if t == s] for s, _ in pairs}    # size -> its overlaps
     article = tables.ARTICLE_CHUNKER.label                                   # the chunker of the single-chunker tables
@@ -372,7 +376,7 @@ def notes() -> dict[str, str]:
         "cut_anchors": f"{len(cut)} window sizes from {min(cut)} to {max(cut)} words, each without overlap and with "
                        "20 % (size // 5): how many anchors fit whole in no window of their document.",
         "filter": f"Chunker: {chunker['filter']}; the filter is applied before ranking.",
-        "rerank": "Filter on, 50 candidates from the bi-encoder, reranked by the lexical surrogate; fixed window "
+        "rerank": f"Filter on, 50 candidates from the bi-encoder, reranked by {reranker}; fixed window "
                   + ", ".join(f"{s}/{o}" for s, o in tables.RERANK_SIZES) + ".",
         "latency": f"Chunker: {chunker['latency']}; filter on; 50 candidates, reranked or not.",
         "pipeline": f"Chunker: {chunker['pipeline']}. All valid golden questions through retrieval "
@@ -385,7 +389,9 @@ def losses(df: pd.DataFrame, quote=str) -> str:
     """The loss account (stage, questions) in words: every stage that loses a question, in pipeline order, and how
     many are answered. Stages with no question are left out; an empty table says so.
 
-    [answered 17, wrong source 1] -> 'Of 18 golden questions, 17 are answered; 1 is lost at wrong source.'
+    [answered 17, wrong source 1] -> 'Of 18 golden questions, 17 are answered; 1 is lost at wrong source. 18 of 18
+    reach the spans handed over (what the ceiling counts); an answer must also state the anchor, and 1 of them does
+    not.' (the last sentence only when retrieval keeps more than are answered)
     """
     if df.empty or df.questions.sum() == 0:
         return nothing("loss account")
@@ -396,7 +402,12 @@ def losses(df: pd.DataFrame, quote=str) -> str:
     text = f"Of {n} golden questions, {answered} {'is' if answered == 1 else 'are'} answered"
     if not lost:
         return text + ": none is lost."
-    return text + "; " + listing(f"{c} {'is' if c == 1 else 'are'} lost at {quote(s)}" for s, c in lost) + "."
+    text += "; " + listing(f"{c} {'is' if c == 1 else 'are'} lost at {quote(s)}" for s, c in lost) + "."
+    reached = n - sum(int(kept.get(s, 0)) for s in RETRIEVAL_STAGES)
+    if reached > answered:          # the ceiling counts these: say why it is higher than the answered ones
+        text += (f" {reached} of {n} reach the spans handed over (what the ceiling counts); an answer must also "
+                 f"state the anchor, and {reached - answered} of them {'does' if reached - answered == 1 else 'do'} not.")
+    return text
 
 
 LEXICAL = {"hashing", "bm25"}         # retrievers that match words, not meanings

@@ -24,8 +24,48 @@ RECALL = {"recall_at_1": "recall@1", "recall_at_3": "recall@3", "rec_at_1": "rec
           "rec_at_5": "recall@5", "rec_at_50": "recall@50"}        # column -> legend label
 COUNT_AXIS = {"format": "d", "tickMinStep": 1}                      # counts: whole ticks only
 SHARE = alt.Scale(domain=[0, 1])
+# a line style's legend: each entry drawn as its dash (a line layer's default symbol is a dot, the same for every
+# style), above the chart, so that the colours' legend below keeps a phone's width to itself
+DASHES = alt.Legend(orient="top", columns=1, symbolType="stroke", symbolStrokeColor="#333", symbolStrokeWidth=2, symbolSize=400)
 # setups are names, not verdicts: colours no outcome uses (slate, plum, teal, brown), as the status badges
 SETUP_COLOURS = ["#34506e", "#8a3f7a", "#0f6e78", "#7a5a2e"]
+
+
+PHONE_TEXT = 330          # px a label may take on one line: a phone's chart is 358 px wide
+CHAR = 0.55               # a character's mean width, in font sizes (Source Sans, the labels' font)
+
+
+def _wraps(font: int) -> int:
+    """How many characters fit on a phone's line at `font` px: 330 px / (0.55 * 20) -> 30."""
+    return int(PHONE_TEXT / (CHAR * font))
+
+
+def _lines(labels, font: int) -> int:
+    """1, or 2 when a label is longer than a phone's line (rows breaks it in two)."""
+    return 1 if all(len(str(x)) <= _wraps(font) for x in labels) else 2
+
+
+def rows(field: str, sort: list, *, bar: int = 22, font: int = 11, title=None) -> alt.Y:
+    """The band axis of horizontal bars, each label written above its bar inside the plot, so that a long label never
+    takes the bars' width (a phone leaves 358 px for the whole chart); a label longer than a phone's line breaks at
+    its last space that fits. Give the chart `height=row_step(sort, bar, font)`."""
+    lines, n, line = _lines(sort, font), _wraps(font), font + 2
+    cut = f"lastindexof(substring(datum.label, 0, {n + 1}), ' ')"         # the last space within a phone's line
+    # vega writes a label's lines downwards from its first: every label gets `lines` lines (a short one after an
+    # empty line), so that the last line of each sits just above its bar
+    wrap = ("datum.label" if lines == 1 else
+            f"length(datum.label) <= {n} || {cut} < 1 ? ['', datum.label] : "
+            f"[substring(datum.label, 0, {cut}), substring(datum.label, {cut} + 1)]")
+    gap = line * lines + 6          # the label's lines, above every bar (the first's too: all outer padding on top)
+    return alt.Y(field, title=title, sort=sort, scale=alt.Scale(paddingInner=gap / (bar + gap), paddingOuter=gap / (bar + gap) / 2, align=1),
+                 axis=alt.Axis(labelAlign="left", labelBaseline="bottom", labelPadding=-2, labelExpr=wrap,
+                               labelOffset=-bar / 2 - 3 - line * (lines - 1), labelLimit=0, labelFontSize=font,
+                               labelLineHeight=line, ticks=False, domain=False, minExtent=0, zindex=1))
+
+
+def row_step(sort: list, bar: int = 22, font: int = 11) -> alt.Step:
+    """The height of one row of `rows`: its bar and its label's lines (for the bands, not a yOffset's sub-bands)."""
+    return alt.Step(bar + (font + 2) * _lines(sort, font) + 6, **{"for": "position"})
 
 
 def _empty(what: str):
@@ -55,10 +95,10 @@ def strategies(df: pd.DataFrame, quote=str):
         return _empty("strategies"), captions.strategies(df, quote)
     long = _recalls(df, ["strategy", "chunks"], ["recall_at_1", "recall_at_3"])
     chart = alt.Chart(long).mark_bar().encode(
-        y=alt.Y("strategy:N", title=None, sort=list(df.strategy), axis=alt.Axis(labelLimit=320)),
-        x=alt.X("value:Q", scale=SHARE, title="recall"),
-        yOffset="measure:N", color=alt.Color("measure:N", title="measure"),
-        tooltip=["strategy", "chunks", "measure", alt.Tooltip("value:Q", format=".3f")])
+        y=rows("strategy:N", list(df.strategy), bar=30), x=alt.X("value:Q", scale=SHARE, title="recall"),
+        yOffset="measure:N", color=alt.Color("measure:N", title="measure", legend=alt.Legend(orient="bottom")),
+        tooltip=["strategy", "chunks", "measure", alt.Tooltip("value:Q", format=".3f")]).properties(
+            height=row_step(list(df.strategy), 30))
     return chart, captions.strategies(df, quote)
 
 
@@ -75,15 +115,13 @@ def size_overlap(df: pd.DataFrame):
     labelled = df.assign(overlap=[_overlap_label(s, o) for s, o in zip(df["size"], df.ovl)])
     long = _recalls(labelled, ["size", "ovl", "overlap", "chunks"], ["rec_at_1", "rec_at_3", "rec_at_5", "rec_at_50"])
     base = alt.Chart(long).encode(x=alt.X("size:O", title="chunk size (words)"),
-                                  y=alt.Y("value:Q", scale=SHARE, title="recall"), color=alt.Color("measure:N", title="measure"))
+                                  y=alt.Y("value:Q", scale=SHARE, title="recall"),
+                                  color=alt.Color("measure:N", title="measure", legend=alt.Legend(orient="bottom", columns=2)))
     order = list(dict.fromkeys(labelled.sort_values("ovl").overlap))            # no overlap first: the solid line
-    lines = base.mark_line().encode(strokeDash=alt.StrokeDash(
-        "overlap:N", title="overlap", sort=order,      # a line layer without points: its legend draws each dash
-        legend=alt.Legend(symbolType="stroke", symbolStrokeColor="#333", symbolStrokeWidth=2, symbolSize=400)))
+    lines = base.mark_line().encode(strokeDash=alt.StrokeDash("overlap:N", title="overlap", sort=order, legend=DASHES))
     points = base.mark_point(filled=True).encode(
         tooltip=["size", "ovl", "chunks", "measure", alt.Tooltip("value:Q", format=".3f")])
-    chart = lines + points
-    return chart, captions.size_overlap(df)
+    return (lines + points).properties(height=400), captions.size_overlap(df)
 
 
 def cut_anchors(df: pd.DataFrame, summary: pd.DataFrame, quote=str):
@@ -94,7 +132,7 @@ def cut_anchors(df: pd.DataFrame, summary: pd.DataFrame, quote=str):
     long["overlap"] = long.overlap.map(dict(zip(["cut_without_ovl", "cut_with_20_percent"], order)))
     chart = alt.Chart(long).mark_bar().encode(
         x=alt.X("size:O", title="window size (words)"), y=alt.Y("cut:Q", title="anchors cut", axis=alt.Axis(**COUNT_AXIS)),
-        xOffset=alt.XOffset("overlap:N", sort=order), color=alt.Color("overlap:N", title="overlap", sort=order),
+        xOffset=alt.XOffset("overlap:N", sort=order), color=alt.Color("overlap:N", title="overlap", sort=order, legend=alt.Legend(orient="bottom")),
         tooltip=["size", "overlap", "cut"])
     return chart, captions.cut_anchors(summary, quote)
 
@@ -104,9 +142,10 @@ def filter_effect(df: pd.DataFrame, quote=str):
         return _empty("filter"), captions.filter_effect(df, quote)
     long = _recalls(df, ["filter"], ["recall_at_1", "recall_at_3"])
     chart = alt.Chart(long).mark_bar().encode(
-        x=alt.X("value:Q", scale=SHARE, title="recall"), y=alt.Y("filter:N", title="filter"),
-        yOffset="measure:N", color=alt.Color("measure:N", title="measure"),
-        tooltip=["filter", "measure", alt.Tooltip("value:Q", format=".3f")])
+        x=alt.X("value:Q", scale=SHARE, title="recall"), y=rows("filter:N", list(df["filter"]), bar=30),
+        yOffset="measure:N", color=alt.Color("measure:N", title="measure", legend=alt.Legend(orient="bottom")),
+        tooltip=["filter", "measure", alt.Tooltip("value:Q", format=".3f")]).properties(
+            height=row_step(list(df["filter"]), 30))
     return chart, captions.filter_effect(df, quote)
 
 
@@ -131,12 +170,12 @@ def rerank_effect(df: pd.DataFrame, quote=str):
 def latency(df: pd.DataFrame, quote=str):
     if df.empty:
         return _empty("latency"), captions.latency(df, quote)
-    chart = alt.Chart(df).mark_bar().encode(
-        y=alt.Y("route:N", title="route"), x=alt.X("min_ms:Q", title="milliseconds per question"), x2="max_ms:Q",
+    base = alt.Chart(df).encode(y=rows("route:N", list(df.route)))
+    chart = base.mark_bar().encode(
+        x=alt.X("min_ms:Q", title="milliseconds per question"), x2="max_ms:Q",
         tooltip=["route", alt.Tooltip("min_ms:Q", format=".3f"), alt.Tooltip("max_ms:Q", format=".3f")])
-    ticks = alt.Chart(df).mark_tick(thickness=3, size=24).encode(y="route:N", x="max_ms:Q")
-    chart, ticks = chart.properties(height=140), ticks.properties(height=140)
-    return chart + ticks, captions.latency(df, quote)
+    ticks = base.mark_tick(thickness=3, size=22).encode(x="max_ms:Q")
+    return (chart + ticks).properties(height=row_step(list(df.route))), captions.latency(df, quote)
 
 
 def pipeline(df: pd.DataFrame, quote=str):
@@ -152,10 +191,10 @@ def pipeline(df: pd.DataFrame, quote=str):
     long = df.melt(id_vars=["filter"], value_vars=[c for c in names if c in df], var_name="outcome", value_name="questions")
     long["outcome"] = long.outcome.map(names)
     chart = alt.Chart(long).mark_bar().encode(         # stacked in the colour legend's order
-        y=alt.Y("filter:N", title="filter"), x=alt.X("questions:Q", title="questions", axis=alt.Axis(**COUNT_AXIS)),
+        y=rows("filter:N", list(df["filter"])), x=alt.X("questions:Q", title="questions", axis=alt.Axis(**COUNT_AXIS)),
         color=alt.Color("outcome:N", scale=scale, title="outcome", sort=list(scale.domain),
                         legend=alt.Legend(orient="bottom", columns=2)),
-        tooltip=["filter", "outcome", "questions"]).properties(height=140)
+        tooltip=["filter", "outcome", "questions"]).properties(height=row_step(list(df["filter"])))
     return chart, captions.pipeline(df, quote)
 
 
@@ -186,12 +225,13 @@ def trap3(df: pd.DataFrame):
     long["questions"] = long.questions.map({"article_questions": "the article's (library words)",
                                             "user_questions": "phrased as a user would"})
     order = list(dict.fromkeys(df.retriever))
-    return alt.Chart(long).mark_line(point=True).encode(
+    base = alt.Chart(long).encode(
         x=alt.X("k:O", title="k"), y=alt.Y("ceiling:Q", scale=SHARE, title="ceiling"),
-        color=alt.Color("retriever:N", sort=order, title="retriever", legend=alt.Legend(orient="bottom")),
-        strokeDash=alt.StrokeDash("questions:N", title="questions", legend=alt.Legend(orient="bottom")),
-        detail="questions:N",
-        tooltip=["retriever", "k", "questions", alt.Tooltip("ceiling:Q", format=".3f")]).properties(height=300)
+        color=alt.Color("retriever:N", sort=order, title="retriever", legend=alt.Legend(orient="bottom")))
+    lines = base.mark_line().encode(strokeDash=alt.StrokeDash("questions:N", title="questions", legend=DASHES))
+    points = base.mark_point(filled=True).encode(
+        detail="questions:N", tooltip=["retriever", "k", "questions", alt.Tooltip("ceiling:Q", format=".3f")])
+    return (lines + points).properties(height=400)
 
 
 # ---------------------------------------------------------------- setups side by side (compare page, Overview)
@@ -224,8 +264,9 @@ def losses(long: pd.DataFrame):
     colours = [long[long.stage == s].colour.iloc[0] for s in stages]
     long = long.assign(order=long.stage.map({s: i for i, s in enumerate(stages)}))
     return alt.Chart(long).mark_bar().encode(
-        y=alt.Y("setup:N", title=None, sort=list(dict.fromkeys(long.setup)), axis=alt.Axis(labelLimit=240)),
+        y=rows("setup:N", list(dict.fromkeys(long.setup))),
         x=alt.X("questions:Q", title="questions", axis=alt.Axis(**COUNT_AXIS)),
         color=alt.Color("stage:N", sort=stages, scale=alt.Scale(domain=stages, range=colours),
-                        title="where the question ends", legend=alt.Legend(orient="bottom", columns=3)),
-        order=alt.Order("order:Q"), tooltip=["setup", "stage", "questions"]).properties(height=alt.Step(34))
+                        title="where the question ends", legend=alt.Legend(orient="bottom", columns=2)),
+        order=alt.Order("order:Q"), tooltip=["setup", "stage", "questions"]).properties(
+            height=row_step(list(dict.fromkeys(long.setup))))

@@ -87,6 +87,7 @@ class Setting:
     what: str = ""                              # one of those, in words: "document", "status"
     blank: str = ""                             # how a warning says an empty default: "the first document"
     url: str | None = None                      # its name in the URL, when not the key (tour_step is ?step=)
+    always: bool = False                        # always in the link, its default too (the tour's step: Back steps)
 
     def name(self, key: str) -> str:
         return self.url or key
@@ -136,7 +137,7 @@ SETTINGS = {
     "retriever": Setting("hashing", _choice(RETRIEVERS)),
     "reranker": Setting("lexical", _choice(RERANKERS)),
     "engine": Setting("memory", _choice(ENGINES)),
-    "tour_step": Setting(1, int, lo=1, hi=9, url="step"),
+    "tour_step": Setting(1, int, lo=1, hi=9, url="step", always=True),
     "compare_setups": Setting("", str, url="setups"),      # Compare's setups as edited, one setup line each; "":
                                                            # the starting setups, from the sidebar and Ask
     "trusted": Setting(None, _statuses, _dump_statuses, within=_dataset_statuses, what="status",
@@ -241,7 +242,7 @@ def sync_url(keys) -> None:
 
 def _defaults(keys) -> dict:
     """What sync_url would write for these keys on a fresh session of the bundled corpus."""
-    out = {SETTINGS[k].name(k): SETTINGS[k].dump(SETTINGS[k].fallback()) for k in keys}
+    out = {SETTINGS[k].name(k): SETTINGS[k].dump(SETTINGS[k].fallback()) for k in keys if not SETTINGS[k].always}
     out["data"] = data.BUNDLED.key
     return out
 

@@ -26,6 +26,7 @@ from rag_core.evaluation.judgement import TONES
 
 FONT = 20                 # px of axis, legend and mark text: readable from the back of a room
 HEIGHT = 380              # px of a chart's plot area
+BAR = 28                  # px of a bar, with its label above it (charts.rows): a phone leaves the bars their width
 SHARE = alt.Scale(domain=[0, 1])
 
 
@@ -51,22 +52,32 @@ def chart(s: tour.Step, statuses=("current", "draft", "outdated")):
     f = s.figure
     if f.empty:
         return _message("Nothing to draw: this step needs golden questions")
-    return _CHARTS[s.number - 1](s, f, statuses).properties(height=HEIGHT)
+    drawn = _CHARTS[s.number - 1](s, f, statuses)
+    return drawn if isinstance(drawn.height, alt.Step) else drawn.properties(height=HEIGHT)   # rows: their own
+
+
+def _rows(field: str, sort: list) -> alt.Y:
+    return charts.rows(field, sort, bar=BAR, font=FONT)
+
+
+def _step(sort: list, bar: int = BAR) -> alt.Step:
+    return charts.row_step(sort, bar, FONT)
 
 
 def _documents(s, f, statuses):
     bars = alt.Chart(f).mark_bar().encode(
-        y=alt.Y("status:N", title=None, sort=list(f.status)), x=alt.X("documents:Q", title="documents",
-                                                                       axis=alt.Axis(**charts.COUNT_AXIS)),
+        y=_rows("status:N", list(f.status)), x=alt.X("documents:Q", title="documents", axis=alt.Axis(**charts.COUNT_AXIS)),
         color=alt.Color("status:N", scale=_status_scale(list(f.status)), legend=None), tooltip=["status", "documents"])
-    return bars + bars.mark_text(align="left", dx=6, size=FONT).encode(text="documents:Q")
+    return (bars + bars.mark_text(align="left", dx=6, size=FONT).encode(text="documents:Q")).properties(
+        height=_step(list(f.status)))
 
 
 def _ceiling(s, f, statuses):
     k = s.example.get("k")
     base = alt.Chart(f.assign(chosen=f.k == k)).encode(
         x=alt.X("k:O", title="k (chunks handed over)", axis=alt.Axis(labelAngle=0)),
-        y=alt.Y("ceiling:Q", scale=SHARE, title="ceiling"))
+        y=alt.Y("ceiling:Q", scale=alt.Scale(domain=[0, 1.12]), title="ceiling",    # room for a label over 1.000
+                axis=alt.Axis(values=[0, 0.2, 0.4, 0.6, 0.8, 1])))
     line = base.mark_line(point=alt.OverlayMarkDef(size=140), strokeWidth=4)
     chosen = base.transform_filter("datum.chosen").mark_point(size=900, filled=True, color="#6b3fa0")
     labels = base.mark_text(dy=-22, size=FONT).encode(text=alt.Text("ceiling:Q", format=".3f"))
@@ -78,9 +89,13 @@ def _cuts(s, f, statuses):
                   value_name="cut")
     order = ["no overlap", "20 % overlap"]
     long["overlap"] = long.overlap.map(dict(zip(["cut_without_ovl", "cut_with_20_percent"], order)))
-    size = s.example.get("size")             # the sidebar's fixed window, drawn strong; the other sizes lighter
-    return alt.Chart(long.assign(now=long["size"] == size)).mark_bar().encode(
-        opacity=alt.condition("datum.now", alt.value(1), alt.value(0.45 if size in set(long["size"]) else 1)),
+    size, ovl = s.example.get("size"), s.example.get("overlap")
+    # the sidebar's chunker drawn strong: its window's bar of its overlap (both bars of its window when the overlap is
+    # neither 0 nor 20 %); the other bars lighter
+    shown = {0: order[0], (size or 0) / 5: order[1]}.get(ovl)
+    now = (long["size"] == size) & ((long.overlap == shown) if shown else True)
+    return alt.Chart(long.assign(now=now)).mark_bar().encode(
+        opacity=alt.condition("datum.now", alt.value(1), alt.value(0.45 if now.any() else 1)),
         x=alt.X("size:O", title="window size (words)"),
         y=alt.Y("cut:Q", title="anchors cut", axis=alt.Axis(**charts.COUNT_AXIS)),
         xOffset=alt.XOffset("overlap:N", sort=order),
@@ -89,25 +104,25 @@ def _cuts(s, f, statuses):
 
 
 def _spans(s, f, statuses):
-    f = f.assign(label=[f"{r.span} · {r.document} · chunk {r.chunk}" for r in f.itertuples()],
-                 mark=["✓ holds the anchor" if h else "" for h in f.holds_anchor])
-    bars = alt.Chart(f).mark_bar().encode(
-        y=alt.Y("label:N", title=None, sort=list(f.label)), x=alt.X("similarity:Q", title="similarity to the question"),
-        color=alt.Color("status:N", scale=_status_scale(statuses), title="status", legend=alt.Legend(orient="top")),
-        tooltip=["span", "document", "chunk", "status", "holds_anchor"])
-    return bars + bars.mark_text(align="left", dx=6, size=FONT, color="#1b7f3b", fontWeight="bold").encode(
-        text="mark:N", color=alt.value("#1b7f3b"))
+    f = f.assign(label=[f"{r.span} · {r.document} · chunk {r.chunk}" + (" · ✓\u00a0anchor" if r.holds_anchor else "")
+                        for r in f.itertuples()])          # above its bar: the bar keeps a phone's width
+    return alt.Chart(f).mark_bar().encode(
+        y=_rows("label:N", list(f.label)), x=alt.X("similarity:Q", title="similarity to the question"),
+        color=alt.Color("status:N", scale=_status_scale(statuses), title="status",
+                        legend=alt.Legend(orient="top", columns=2)),
+        tooltip=["span", "document", "chunk", "status", "holds_anchor"]).properties(height=_step(list(f.label)))
 
 
 def _filter(s, f, statuses):
     on = s.example.get("filter_on", True)
     chosen = f["filter"].iloc[1 if on else 0]
     base = alt.Chart(f.assign(shown=f["filter"] == chosen)).encode(
-        y=alt.Y("filter:N", title=None, sort=list(f["filter"])),
-        x=alt.X("contradicted_top_3:Q", title="questions with an untrusted chunk in the top 3",
+        y=_rows("filter:N", list(f["filter"])),
+        x=alt.X("contradicted_top_3:Q", title=["questions with an untrusted", "chunk in the top 3"],
                 axis=alt.Axis(**charts.COUNT_AXIS)))
     bars = base.mark_bar(color="#b85c00").encode(opacity=alt.condition("datum.shown", alt.value(1), alt.value(0.3)))
-    return bars + base.mark_text(align="left", dx=6, size=FONT).encode(text="contradicted_top_3:Q")
+    return (bars + base.mark_text(align="left", dx=6, size=FONT).encode(text="contradicted_top_3:Q")).properties(
+        height=_step(list(f["filter"])))
 
 
 def _rerank(s, f, statuses):
@@ -119,9 +134,9 @@ def _rerank(s, f, statuses):
     long["rank"] = long["rank"].clip(upper=top + 1)
     return alt.Chart(long).mark_point(size=260, filled=True).encode(
         x=alt.X("question:O", title="golden question", axis=alt.Axis(labelAngle=0)),
-        y=alt.Y("rank:Q", title="rank of the anchor's chunk", scale=alt.Scale(reverse=True, domain=[1, top + 1]),
+        y=alt.Y("rank:Q", title=["rank of the", "anchor's chunk"], scale=alt.Scale(reverse=True, domain=[1, top + 1]),
                 axis=alt.Axis(**charts.COUNT_AXIS)),
-        color=alt.Color("order:N", title=None, legend=alt.Legend(orient="top"),
+        color=alt.Color("order:N", title=None, legend=alt.Legend(orient="top", columns=1),
                         scale=alt.Scale(domain=["before the rerank", "after the rerank"], range=["#9aa4b1", "#0f7c8c"])),
         shape=alt.Shape("order:N", legend=None), tooltip=["question", "order", "rank", "move"])
 
@@ -130,13 +145,13 @@ def _answers(s, f, statuses):
     chosen = s.example.get("kind")
     domain = list(dict.fromkeys(f.outcome))
     base = alt.Chart(f.assign(one=1, shown=f.kind == chosen)).encode(
-        y=alt.Y("kind:N", title=None, sort=list(f.kind)), x=alt.X("one:Q", axis=None, title=None))
+        y=_rows("kind:N", list(f.kind)), x=alt.X("one:Q", axis=None, title=None))
     bars = base.mark_bar().encode(
-        color=alt.Color("outcome:N", title="outcome", legend=alt.Legend(orient="top"),
+        color=alt.Color("outcome:N", title="outcome", legend=alt.Legend(orient="top", columns=2),
                         scale=alt.Scale(domain=domain, range=[OUTCOME_COLOURS.get(o, "#555") for o in domain])),
         opacity=alt.condition("datum.shown", alt.value(1), alt.value(0.55)), tooltip=["kind", "outcome", "answer"])
-    return bars + base.mark_text(align="left", size=FONT, color="white", fontWeight="bold").encode(
-        text="outcome:N", x=alt.value(12))
+    return (bars + base.mark_text(align="left", size=FONT, color="white", fontWeight="bold").encode(
+        text="outcome:N", x=alt.value(12))).properties(height=_step(list(f.kind)))
 
 
 def _trap3(s, f, statuses):
@@ -144,23 +159,24 @@ def _trap3(s, f, statuses):
                   value_name="ceiling")
     order = ["the golden set's words", "phrased as a user would"]
     long["questions"] = long.questions.map(dict(zip(["article_questions", "user_questions"], order)))
-    base = alt.Chart(long).encode(y=alt.Y("retriever:N", title=None, sort=list(f.retriever)),
+    base = alt.Chart(long).encode(y=charts.rows("retriever:N", list(f.retriever), bar=2 * BAR, font=FONT),
                                   yOffset=alt.YOffset("questions:N", sort=order),
                                   x=alt.X("ceiling:Q", scale=SHARE, title=f"ceiling at k = {tour.TRAP3_K}"))
-    bars = base.mark_bar().encode(color=alt.Color("questions:N", sort=order, title=None, legend=alt.Legend(orient="top"),
+    bars = base.mark_bar().encode(color=alt.Color("questions:N", sort=order, title=None, legend=alt.Legend(orient="top", columns=1),
                                                   scale=alt.Scale(domain=order, range=["#1f5fbf", "#b85c00"])))
-    return bars + base.mark_text(align="left", dx=6, size=FONT - 2).encode(text=alt.Text("ceiling:Q", format=".3f"))
+    return (bars + base.mark_text(align="left", dx=6, size=FONT - 2).encode(text=alt.Text("ceiling:Q", format=".3f"))
+            ).properties(height=_step(list(f.retriever), 2 * BAR))
 
 
 def _losses(s, f, statuses):
     lost = f[f.questions > 0]
     stages = list(lost.stage)
     bars = alt.Chart(lost).mark_bar().encode(
-        y=alt.Y("stage:N", title=None, sort=stages), x=alt.X("questions:Q", title="questions",
-                                                             axis=alt.Axis(**charts.COUNT_AXIS)),
+        y=_rows("stage:N", stages), x=alt.X("questions:Q", title="questions", axis=alt.Axis(**charts.COUNT_AXIS)),
         color=alt.Color("stage:N", legend=None, scale=alt.Scale(domain=stages, range=list(lost.colour))),
         tooltip=["stage", "questions", "meaning"])
-    return bars + bars.mark_text(align="left", dx=6, size=FONT).encode(text="questions:Q", color=alt.value("#222"))
+    return (bars + bars.mark_text(align="left", dx=6, size=FONT).encode(text="questions:Q", color=alt.value("#222"))
+            ).properties(height=_step(stages))
 
 
 _CHARTS = (_documents, _ceiling, _cuts, _spans, _filter, _rerank, _answers, _trap3, _losses)

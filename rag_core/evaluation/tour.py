@@ -291,7 +291,8 @@ def _step3(wb, chunker, c):
     example = _row(wb, cut[0]) if cut else {}
     sentence = cut_sentence(len(cut), n, chunker.label, example.get("question"))
     if chunker.kind == "fixed":
-        example["size"] = chunker.size              # the chart draws this window size strong
+        example["size"] = chunker.size              # the chart draws this window and overlap strong
+        example["overlap"] = chunker.overlap
     return _make(3, sentence, fig, example,
                  {"corpus_doc": example["doc"]} if "doc" in example else {})
 
