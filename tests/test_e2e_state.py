@@ -81,17 +81,22 @@ def back(page) -> str:
     return page.url
 
 
-def test_back_after_a_page_switch_shows_the_page_before(server, new_page):
-    """One history entry per view: Back from Glossary shows Ask, and the next Back leaves the app (the frame and the
-    page each wrote the URL, and a bare address was rewritten on load: each write was an entry of its own)."""
-    page = new_page(1440, 900)
-    page.goto("data:text/html,<p>before</p>")
-    page.goto(server.url + "/ask")
+def ask_then_glossary(page, url: str) -> None:
+    """Open Ask at url, then Glossary through the menu, each page idle."""
+    page.goto(url)
     expect(page.get_by_role("heading", name="Ask", exact=True)).to_be_visible(timeout=WAIT_MS)
     wait_idle(page)
     page.get_by_test_id("stSidebarNav").get_by_role("link", name="Glossary", exact=True).click()
     expect(page.get_by_role("heading", name="Glossary", exact=True)).to_be_visible(timeout=WAIT_MS)
     wait_idle(page)
+
+
+def test_back_after_a_page_switch_shows_the_page_before(server, new_page):
+    """One history entry per view: Back from Glossary shows Ask, and the next Back leaves the app (the frame and the
+    page each wrote the URL, and a bare address was rewritten on load: each write was an entry of its own)."""
+    page = new_page(1440, 900)
+    page.goto("data:text/html,<p>before</p>")
+    ask_then_glossary(page, server.url + "/ask")
     assert "/ask" in back(page)
     expect(page.get_by_role("heading", name="Ask", exact=True)).to_be_visible(timeout=WAIT_MS)
     assert back(page).startswith("data:"), page.url         # the page before the app: no entry of the same view
@@ -99,12 +104,7 @@ def test_back_after_a_page_switch_shows_the_page_before(server, new_page):
 
 def test_back_after_settings_were_chosen_shows_the_page_before(server, new_page):
     page = new_page(1440, 900)
-    page.goto(server.url + "/ask?size=120&overlap=24")
-    expect(page.get_by_role("heading", name="Ask", exact=True)).to_be_visible(timeout=WAIT_MS)
-    wait_idle(page)
-    page.get_by_test_id("stSidebarNav").get_by_role("link", name="Glossary", exact=True).click()
-    expect(page.get_by_role("heading", name="Glossary", exact=True)).to_be_visible(timeout=WAIT_MS)
-    wait_idle(page)
+    ask_then_glossary(page, server.url + "/ask?size=120&overlap=24")
     back(page)
     expect(page.get_by_role("heading", name="Ask", exact=True)).to_be_visible(timeout=WAIT_MS)
     assert "size=120" in page.url
