@@ -19,7 +19,14 @@ contradicts  another value where the key has one ("the default cutoff is 1": a n
     check_key("Close words are found [S1].", "0.6").right                                      -> None
 
 right: True (answered: states it, contradicts nothing), False (wrong answer: contradicts it, whatever else it
-states), None (not confirmed: neither; the answer may be right in other words).
+states), None (not confirmed: neither, or a doubt; the answer may be right in other words).
+
+doubt        what the rule saw but cannot tell from a right answer: never red, never green. Another number where
+             the key's value is a count word ("the smaller one" for "the two middle values") or in an example
+             ("e.g. ... returns 3"); an opposite inside a condition ("unless it is set to False"); a key word
+             negated after "unless" and stated before it; a dropped negation in an answer with a negation of its
+             own ("Not by default; set ... to match them"); an opposite of an anchor word outside the key
+             (lexicon.ASIDE: "automatically" / "yourself").
 
 A negation counts where it governs a key word: within the four words before it in the same phrase (a comma, a
 bracket, "but", "and" end the phrase), or anywhere in a sentence with "unless" or "isn't true". So "No, the
@@ -41,19 +48,15 @@ from typing import NamedTuple
 
 from rag_core.generation import claims
 from rag_core.generation.answer_forms import COMPARISON, FRACTION, calls, comparisons, fractions, pairs, symbols
-from rag_core.generation.inflect import fold, folded_words, words_of
-from rag_core.generation.negation import NEGATIONS, WINDOW, negated_at, tokens, uncertain_at
+from rag_core.generation.lexicon import ANTONYMS  # noqa: F401 (re-exported)
+from rag_core.generation.lexicon import ASIDE_OPPOSITE, OPPOSITE as _OPPOSITE, same as fold, \
+    stem_set as folded_words, stems as words_of
+from rag_core.generation.negation import NEGATIONS, WINDOW, conditional_at, is_negation, negated_at, tokens, uncertain_at
 from rag_core.generation.verifier import strip_citations
-from rag_core.text import normalize, words
+from rag_core.text import STOP, normalize, words
 
 FILLERS = frozenset("whether just also very really simply instead".split())     # words an answer may drop
 _APOSTROPHES = re.compile(r"[\u2018\u2019\u02bc\u00b4\u0060\u2032]")           # ’ ‘ ʼ ´ ` ′ are '
-ANTONYMS = [("smaller", "larger"), ("smallest", "largest"), ("leftmost", "rightmost"), ("left", "right"),
-            ("before", "after"), ("enabled", "disabled"), ("enable", "disable"), ("more", "less"),
-            ("shorter", "longer"), ("true", "false"), ("first", "last"), ("lower", "higher"),
-            ("minimum", "maximum"), ("increase", "decrease"), ("above", "below"), ("faster", "slower"),
-            ("ascending", "descending"), ("always", "never"), ("readable", "unreadable")]
-_OPPOSITE = {fold(a): fold(b) for a, b in ANTONYMS} | {fold(b): fold(a) for a, b in ANTONYMS}
 _RETRACTION = re.compile(
     r"(?:[\u2014\u2013]|--|\s-\s|[,;:.(])\s*(?:false|wrong|incorrect|untrue)\s*[,;:!\u2014\u2013]"
     r"|\b(?:that|this|which)(?:'s|\s+is|\s+was)\s+(?:false|wrong|incorrect|untrue|not\s+(?:true|correct|right))\b"
@@ -69,10 +72,17 @@ class KeyCheck(NamedTuple):
     contradiction: str          # "" or what the answer says against the key, in words
     decided_by: tuple           # the words that decided: the key's that were found, or the contradicting ones
     key: str                    # the key it was read against
+    doubt: str = ""             # "" or what the rule saw but cannot tell apart from a right answer (right is None)
 
     def as_dict(self) -> dict:
         return {"right": self.right, "states_key": self.states, "missing_from_answer": list(self.missing),
-                "contradiction": self.contradiction or None, "decided_by": list(self.decided_by), "key": self.key}
+                "contradiction": self.contradiction or None, "decided_by": list(self.decided_by), "key": self.key,
+                "doubt": self.doubt or None}
+
+
+class _Doubt(tuple):
+    """(why, words) of a check that saw something against the key but cannot tell it from a right answer: the
+    answer is not confirmed, never a wrong answer (a count word "two" against "one"; "unless" on both sides)."""
 
 
 def plain(text: str) -> str:
@@ -90,6 +100,10 @@ def key_words(key: str) -> list[str]:
     return list(dict.fromkeys(kept))
 
 
+# a number word that counts the content word after it ("the two middle values"), and what introduces an example
+_COUNT = re.compile(r"\b((?!zero\b)(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve))\s+(?!(?:"
+                    + "|".join(sorted(STOP)) + r")\b)[a-z]", re.I)
+_EXAMPLE = re.compile(r"\b(?:e\.g\.|for example|for instance|such as)", re.I)
 PLACES = 20                     # occurrences of a key word, number or name read for negations (the first ones)
 RIVALS = 200                    # distinct numbers of an answer read as rival values (the first ones)
 
@@ -138,6 +152,7 @@ class _Key:
         around = (anchor or "") + " " + (question or "") + " " + self.text
         self.known = {v for _, v in claims.numbers(around) if isinstance(v, Decimal)}   # values that are no rival
         self.known_fractions = set(fractions(around))
+        self.counts = {v for m in _COUNT.finditer(self.text) for _, v in claims.numbers(m[1])}   # "two middle values"
         first = self._first_value_at()
         lead = [s for p, s in words_of(context[max(0, first - 80):first])][-WINDOW:] if first is not None else []
         self.subject = {s for s in lead + self.words if s not in FILLERS and s not in NEGATIONS}
@@ -188,9 +203,10 @@ def check_key(answer: str, key: str, anchor: str | None = None, question: str | 
     if not _in_order(k.symbols, symbols(COMPARISON.sub(" ", text))):
         missing.append(" ".join(k.symbols))
     states = not missing
-    why, words_against = _contradiction(text, k, have, stems, said_cmp)
-    right = False if why else (True if states else None)
-    return KeyCheck(right, states, tuple(missing), why, tuple(words_against) if why else tuple(found), k.text)
+    why, words_against, doubt = _contradiction(text, k, have, stems, said_cmp)
+    right = False if why else (True if states and not doubt else None)
+    decided = words_against if why else doubt[1] if doubt else found
+    return KeyCheck(right, states, tuple(missing), why, tuple(decided), k.text, doubt[0] if doubt and not why else "")
 
 
 def _in_order(wanted: list, have: list) -> bool:
@@ -198,14 +214,17 @@ def _in_order(wanted: list, have: list) -> bool:
     return all(any(w == h for h in it) for w in wanted)
 
 
-def _contradiction(text: str, k: _Key, have, stems: set, said_cmp) -> tuple[str, list]:
-    """(what the answer says against the key, the words that show it), or ("", [])."""
-    checks = (_rival_value, _swapped, _negation, _antonym, _retraction)
+def _contradiction(text: str, k: _Key, have, stems: set, said_cmp) -> tuple[str, list, _Doubt | None]:
+    """(what the answer says against the key, the words that show it, the first doubt), or ("", [], doubt)."""
+    checks = (_rival_value, _swapped, _negation, _antonym, _retraction, _aside)
+    doubt = None
     for check in checks:
         found = check(text, k, have, stems, said_cmp)
-        if found:
-            return found
-    return "", []
+        if isinstance(found, _Doubt):
+            doubt = doubt or found
+        elif found:
+            return found[0], found[1], None
+    return "", [], doubt
 
 
 def _rival_value(text, k: _Key, have, stems, said_cmp):
@@ -221,14 +240,29 @@ def _rival_value(text, k: _Key, have, stems, said_cmp):
                     f"answer says {shown}", [f"{f.numerator}/{f.denominator}"])
     fraction_parts = {Decimal(x) for pair in FRACTION.findall(text) for x in pair}
     keyed = [x for x, v in have.numbers if v in key_values] + [x for x, v in k.numbers if isinstance(v, Decimal)]
+    counts_only = not k.fractions and key_values <= k.counts
+    doubt = None
     for lit, v in itertools.islice(dict.fromkeys(have.numbers), RIVALS):
         if not isinstance(v, Decimal) or v in key_values or v in k.known or v in fraction_parts or \
                 any(abs(Fraction(v) - f) < Fraction(1, 10 ** 9) for f in k.fractions):     # "four thirds"
             continue
         for p in _number_places(text, lit):
             if _alternative(text, p, lit, keyed) or _after_subject(text, p, k):
-                return f"it says {lit} where the golden answer says {shown}", [lit]
-    return None
+                why = f"it says {lit} where the golden answer says {shown}"
+                if not (counts_only or _in_example(text, p)):
+                    return why, [lit]
+                doubt = doubt or _Doubt((why + (", but there it counts things" if counts_only else ", but in an "
+                                                "example") + ": the rule cannot tell whether it is another value", [lit]))
+    return doubt
+
+
+def _in_example(text: str, p: int) -> bool:
+    """Whether the number at p follows "e.g.", "for example", "for instance" or "such as" in its sentence."""
+    before = text[max(0, p - 200):p]
+    last = None
+    for last in _EXAMPLE.finditer(before):
+        pass
+    return last is not None and not re.search(r"[.!?]\s", before[last.end():])
 
 
 def _alternative(text: str, p: int, lit: str, keyed: list) -> bool:
@@ -285,24 +319,34 @@ def _negation(text, k: _Key, have, stems, said_cmp):
         first = k.symbols[0]
         elements = [(first, [m.start() for m in re.finditer(re.escape(first), text)],
                      [m.start() for m in re.finditer(re.escape(first), k.context)])]
+    doubt = None
     for what, places, key_places in elements:
-        places = [p for p in places if not uncertain_at(text, p)]          # "0.6 unless you pass another"
-        if not places:
+        sure = [p for p in places if not uncertain_at(text, p)]            # "0.6 unless you pass another"
+        if not sure:
             continue
         key_negated = k.negated(key_places)
-        said = [negated_at(text, p) for p in places]
+        said = [negated_at(text, p) for p in sure]
         if key_negated and not any(said):
-            return f"it drops the negation: the golden answer says it is not {_shown(k, what)}", [what]
-        if not key_negated and all(said):
-            return f"it negates {_shown(k, what)}, which the golden answer states", [what]
-    return None
+            why = f"it drops the negation: the golden answer says it is not {_shown(k, what)}"
+            if not any(is_negation(t) for _, t in tokens(text)):
+                return why, [what]
+            doubt = doubt or _Doubt((why + ", but it has a negation of its own elsewhere: the rule cannot tell "
+                                     "what that negates", [what]))
+        elif not key_negated and all(said):
+            why = f"it negates {_shown(k, what)}, which the golden answer states"
+            if len(sure) == len(places):
+                return why, [what]
+            doubt = doubt or _Doubt((why + " after 'unless', and states it before: the rule cannot tell which "
+                                     "holds", [what]))
+    return doubt
 
 
-def _shown(k: _Key, stem: str) -> str:
-    """The key's own word for a stem: 'matched' for 'match'."""
-    for p, s in words_of(k.text):
+def _shown(k: _Key, stem: str, where: str | None = None) -> str:
+    """The key's own word for a stem (or the anchor's, where=k.context): 'matched' for 'match'."""
+    where = k.text if where is None else where
+    for p, s in words_of(where):
         if s == stem:
-            return "'" + re.match(r"[A-Za-z0-9]+", k.text[p:])[0] + "'"
+            return "'" + re.match(r"[A-Za-z0-9]+", where[p:])[0] + "'"
     return f"'{stem}'"
 
 
@@ -313,7 +357,11 @@ def _antonym(text, k: _Key, have, stems, said_cmp):
         if o is None or o not in stems:
             continue
         if w not in stems:
-            return f"it says the opposite of {_shown(k, w)}", [o]
+            why = f"it says the opposite of {_shown(k, w)}"
+            if all(conditional_at(text, p) for p in _word_places(text, o)):
+                return _Doubt((why + " in a condition ('unless', 'if'): the rule cannot tell what the answer "
+                                     "says", [o]))
+            return why, [o]
         for i, s in enumerate(toks):                        # "the smaller or the larger", "larger or smaller"
             if s in (w, o):
                 near = toks[i + 1:i + 6]
@@ -354,4 +402,18 @@ def _retraction(text, k: _Key, have, stems, said_cmp):
                 any(f in fractions(before) for f in k.fractions) or \
                 (k.symbols and _in_order(k.symbols[:1], symbols(before))):
             return f"it takes the answer back ('{m[0].strip(' ,;:.(')}')", [m[0].strip(" ,;:.(")]
+    return None
+
+
+def _aside(text, k: _Key, have, stems, said_cmp):
+    """An opposite of a word of the anchor outside the key ("... so you have to delete it yourself" where the
+    anchor says "automatically deleted"): a doubt, since the rule cannot tell what it governs."""
+    anchor_stems = folded_words(k.context)
+    for a in anchor_stems - set(k.words):
+        for o in ASIDE_OPPOSITE.get(a, ()):
+            said = [p for p in _word_places(text, o) if not negated_at(text, p)]
+            if said:
+                word = re.match(r"\w+", text[said[0]:])[0]
+                return _Doubt((f"it says '{word}' where the golden answer's passage says "
+                               f"{_shown(k, a, k.context)}: the rule cannot tell what that goes against", [word]))
     return None
