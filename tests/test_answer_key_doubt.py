@@ -85,3 +85,21 @@ def test_an_opposite_in_a_condition_is_a_doubt_and_stated_outright_still_red():
     got = check_key("Yes, by default it is rotated, unless the 'keep' flag is set to False [S1].", key, AUTO)
     assert got.right is None and "condition" in got.doubt
     assert check_key("By default it is rotated, and the flag is False [S1].", key, AUTO).right is False
+
+
+POOL = ("## pool\n\nThe queue may hold more than size items.\n\n"
+        "If \"bounded\" is set, put() blocks a producer thread while the queue holds more than size items.")
+
+
+def judged_pool(answer):
+    return judge_answer(answer, [POOL], [0], _Spans(), "guide", "The queue may hold more than size items.",
+                        key="more than size")
+
+
+def test_the_key_in_the_words_of_another_sentence_of_the_span_is_not_confirmed():
+    other = judged_pool("put() blocks a producer thread when the queue holds more than size items [S1].")
+    assert other.outcome == "not confirmed" and "another sentence" in other.sentence and "bounded" in other.sentence
+    assert judged_pool("The queue may hold more than size items [S1].").outcome == "answered"
+    assert judged_pool("The queue may hold more than size items; put() blocks only if bounded [S1].").outcome \
+        == "answered"                                                          # it quotes the anchor itself
+    assert judged_pool("It can hold more than size items in the queue [S1].").outcome == "answered"

@@ -36,6 +36,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from rag_core.generation.answer_key import KeyCheck, check_key
+from rag_core.generation.passage import elsewhere
 from rag_core.generation.verifier import Verdict, disagreement_of, nothing_to_check, verify
 
 OUTCOMES = ("answered", "wrong answer", "not confirmed", "grounded", "wrong source", "refused", "abstained")
@@ -133,6 +134,10 @@ def judge_answer(answer: str, spans: list, span_ids, index, expected_doc: str | 
                                      "answer to compare with: the checker proves where the words come from, not "
                                      "that they answer it.", strict, sources=sources, **extra)
     check = check_key(answer, key if key else anchor, anchor, question)
+    other = elsewhere(answer, check.key, anchor, [spans[n - 1] for n in cited]) if check.right and anchor else ""
+    if other:                                   # the key in the words of another sentence of the span
+        check = check._replace(right=None, doubt=f"it states the golden answer in the words of another sentence "
+                                                 f"of the span, '{_short(other)}', not the golden answer's")
     where = (f"It cites {_spans(cited)}, from {expected_doc}, the document that holds the answer" if unchecked else
              f"Grounded in {_spans(cited)}, from {expected_doc}, the document that holds the answer")
     if check.right is False and not unchecked:
