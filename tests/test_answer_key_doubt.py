@@ -103,3 +103,14 @@ def test_the_key_in_the_words_of_another_sentence_of_the_span_is_not_confirmed()
     assert judged_pool("The queue may hold more than size items; put() blocks only if bounded [S1].").outcome \
         == "answered"                                                          # it quotes the anchor itself
     assert judged_pool("It can hold more than size items in the queue [S1].").outcome == "answered"
+
+
+@pytest.mark.parametrize("answer,right", [
+    ("Yes, by default the log is automatically rotated [S1].", True),
+    ("The log is rotated by default [S1].", True),
+    ("By default the log is not rotated [S1].", False),
+    ("By default the log is rotated only when rotate=False is passed [S1].", False),
+    ("The log is rotated [S1].", None),
+])
+def test_by_default_states_a_key_of_default_true(answer, right):
+    assert check_key(answer, "rotated (default True)", AUTO).right is right

@@ -4,7 +4,8 @@ A golden row's answer key is the few words of its anchor that answer the questio
 (default 0.6)"; without one, the anchor is the key). `check_key` reads an answer against it:
 
 states       every number of the key, by value (0.6 = 0.60 = six tenths, 0 = zero), every technical name, every
-             content word with inflections folded (default/defaults, deleted/deletes), the key's symbols in order
+             content word with inflections folded (default/defaults, deleted/deletes; "True" of "(default True)" also
+             by "by default" without "False"), the key's symbols in order
              ('-' before '+'), its comparisons ("k > n" = "n < k" = "k is greater than n") and fractions (4/3 = 8/6)
 contradicts  another value where the key has one ("the default cutoff is 1": a number right after a word that
              introduces the key's value; the inverse fraction 3/4; "0.6 or 0.9"), swapped arguments
@@ -195,8 +196,10 @@ def check_key(answer: str, key: str, anchor: str | None = None, question: str | 
     for n in k.names:
         (found if have.has_name(n) else missing).append(n)
     said_words = [w for w in k.words]
-    for w in said_words:
-        (found if w in stems else missing).append(_shown(k, w).strip("'"))      # as the key writes it
+    by_default = fold("default") in k.words and fold("default") in stems and fold("false") not in stems
+    for w in said_words:                        # "(default True)" is stated by "by default it is deleted"
+        ok = w in stems or (w == fold("true") and by_default)
+        (found if ok else missing).append(_shown(k, w).strip("'"))      # as the key writes it
     said_cmp = comparisons(text)
     for c in k.comparisons:
         (found if c in said_cmp else missing).append(" ".join(c))
