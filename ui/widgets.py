@@ -76,7 +76,7 @@ GLOSSARY = {
                       "retraction.",
     "Nothing to check": "A sentence with no number, no technical name and not most of its words in the span it "
                         "cites ('The answer is: [S3].') claims nothing the checker can test: the strict checker "
-                        "refuses the answer.",
+                        "refuses it, and the outcome is not confirmed (grey), never green.",
     "Strict checker": "The default checker: numbers are compared by value as whole numbers (0.6 is not 0 or 6), "
                       "names as whole names, and an abstention must be the whole answer.",
     "Article's checker": "The article's checker: it looks for each number or name as a piece of the span's text, "
@@ -87,8 +87,9 @@ GLOSSARY = {
                 "status), and the answer states the answer key and contradicts none of it. The only green outcome.",
     "Wrong answer": "Grounded, and from the right document, but the answer contradicts the answer key: another "
                     "value, a negation added or removed, the opposite word, both alternatives, or a retraction (red).",
-    "Not confirmed": "Grounded, and from the right document, but the answer neither states the answer key nor "
-                     "contradicts it: it may be right in other words; the page shows the key (grey).",
+    "Not confirmed": "From the right document, but the answer neither states the answer key nor contradicts it, "
+                     "or the rule saw something it cannot be sure of, or a sentence has nothing to check: it may "
+                     "be right in other words; the page says why and shows the key (grey).",
     "Grounded": "For a question with no golden answer: every claim is in trusted spans, but nobody can say whether "
                 "it answers (grey).",
     "Wrong source": "Grounded, but on a span of another document or an untrusted status: a faithful quote of the "

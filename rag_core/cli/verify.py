@@ -99,6 +99,8 @@ def right_line(v, key) -> str:
         return f"right: answered: it states the key '{key.key}' ({found}) and contradicts none of it"
     if key.right is False:
         return f"right: wrong answer: {key.contradiction}"
+    if key.doubt:
+        return f"right: not confirmed: {key.doubt}"
     return (f"right: not confirmed: it neither states the key '{key.key}' nor contradicts it; missing from the "
             f"answer: {', '.join(key.missing)}")
 
@@ -107,7 +109,7 @@ def key_json(v, key) -> dict:
     """The keys --anchor adds to the JSON: right (null unless the checker accepts the answer) and why."""
     doc = key.as_dict()
     if v.verdict != "anchored":
-        doc.update(right=None, decided_by=[], contradiction=None)
+        doc.update(right=None, decided_by=[], contradiction=None, doubt=None)
     return doc
 
 

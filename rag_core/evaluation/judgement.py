@@ -14,8 +14,9 @@ says it in one sentence a non-programmer can read.
 Outcomes (OUTCOMES), each with one colour on every page (TONES for badges, COLOURS for charts):
     answered       green   grounded on the key's document, of a trusted status; states the key, contradicts nothing
     wrong answer   red     grounded and from the right source, but it contradicts the key (which word or number)
-    not confirmed  gray    grounded and from the right source; neither states nor contradicts the key: it may be
-                           right in other words, and the page shows the key
+    not confirmed  gray    from the right source; neither states nor contradicts the key, or the rule has a doubt
+                           (KeyCheck.doubt), or a sentence has nothing to check (verifier.nothing_to_check): it
+                           may be right in other words, and the page says why and shows the key
     grounded       gray    a question with no golden anchor: grounded on trusted spans, nothing to compare with
     wrong source   orange  grounded on a draft, outdated or other document (a faithful quote of the wrong page)
     refused        red     the checker refused it
@@ -35,7 +36,8 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from rag_core.generation.answer_key import KeyCheck, check_key
-from rag_core.generation.verifier import Verdict, disagreement_of, verify
+from rag_core.generation.passage import elsewhere
+from rag_core.generation.verifier import Verdict, disagreement_of, nothing_to_check, verify
 
 OUTCOMES = ("answered", "wrong answer", "not confirmed", "grounded", "wrong source", "refused", "abstained")
 GOLDEN_OUTCOMES = tuple(o for o in OUTCOMES if o != "grounded")   # a golden question always has an anchor
@@ -48,14 +50,15 @@ MEANING = {
                 "answer key and contradicts none of it. The only green outcome.",
     "wrong answer": "Grounded, and from the right document, but it contradicts the golden answer: another value, "
                     "a negation, the opposite word, both alternatives, or a retraction.",
-    "not confirmed": "Grounded, and from the right document, but it neither states the golden answer key nor "
-                     "contradicts it: it may be right in other words; compare it with the key.",
+    "not confirmed": "From the right document, but it neither states the golden answer key nor contradicts it, "
+                     "or the rule cannot be sure, or a sentence has nothing in it to check against its span: it "
+                     "may be right in other words; compare it with the key.",
     "grounded": "Grounded on trusted documents; the question has no golden answer to compare with, so nobody can "
                 "say whether it is right.",
     "wrong source": "Grounded, but on a draft, an outdated note or another document: a faithful quote of the wrong "
                     "page.",
     "refused": "The checker refused it: a sentence without a citation, a citation to a span that does not exist, "
-               "a number or name the cited span lacks, or a sentence with nothing to check.",
+               "or a number or name the cited span lacks.",
     "abstained": "The answer says NOT IN THE CONTEXT: nothing was claimed.",
 }
 
@@ -108,7 +111,8 @@ def judge_answer(answer: str, spans: list, span_ids, index, expected_doc: str | 
     differs = article is not None and article.verdict != strict.verdict
     extra = dict(article=article if differs else None,
                  why_they_differ=disagreement_of(answer, spans, strict, article) if differs else None)
-    if strict.verdict == "refused":
+    unchecked = nothing_to_check(strict)         # a paraphrase ("After them [S1].") is not a grounding fault
+    if strict.verdict == "refused" and not unchecked:
         return Judgement("refused", f"The checker refused this answer. {strict.reason}", strict, **extra)
     if strict.verdict == "abstained":
         return Judgement("abstained", "The answer says the spans do not contain it: nothing was claimed.", strict,
@@ -130,18 +134,25 @@ def judge_answer(answer: str, spans: list, span_ids, index, expected_doc: str | 
                                      "answer to compare with: the checker proves where the words come from, not "
                                      "that they answer it.", strict, sources=sources, **extra)
     check = check_key(answer, key if key else anchor, anchor, question)
-    where = f"Grounded in {_spans(cited)}, from {expected_doc}, the document that holds the answer"
-    if check.right is False:
+    other = elsewhere(answer, check.key, anchor, [spans[n - 1] for n in cited]) if check.right and anchor else ""
+    if other:                                   # the key in the words of another sentence of the span
+        check = check._replace(right=None, doubt=f"it states the golden answer in the words of another sentence "
+                                                 f"of the span, '{_short(other)}', not the golden answer's")
+    where = (f"It cites {_spans(cited)}, from {expected_doc}, the document that holds the answer" if unchecked else
+             f"Grounded in {_spans(cited)}, from {expected_doc}, the document that holds the answer")
+    if check.right is False and not unchecked:
         holder = next((n for n in cited if anchor and " ".join(anchor.split()) in " ".join(spans[n - 1].split())), None)
         says = (f" S{holder} says: '{_short(anchor)}'." if holder else
                 f" The document says: '{_short(anchor)}'." if anchor else "")
         return Judgement("wrong answer", f"{where}, but it contradicts the golden answer: {check.contradiction}."
                                          f"{says}", strict, key=check, sources=sources, **extra)
-    if check.right is None:
+    if check.right is None or unchecked:
         lacks = f" (it lacks {_quoted(check.missing)})" if check.missing else ""
-        return Judgement("not confirmed", f"{where}, but the answer neither states the golden answer "
-                                          f"'{_short(check.key)}' nor contradicts it{lacks}: it may be right in "
-                                          "other words; compare it with the golden answer.", strict, key=check,
+        said = (f"nothing in it can be checked: {unchecked}" if unchecked else
+                f"{check.doubt[0].lower()}{check.doubt[1:]}" if check.doubt else
+                f"the answer neither states the golden answer '{_short(check.key)}' nor contradicts it{lacks}")
+        return Judgement("not confirmed", f"{where}, but {said}: it may be right in other words; compare it with "
+                                          f"the golden answer '{_short(check.key)}'.", strict, key=check,
                          sources=sources, **extra)
     return Judgement("answered", f"Every claim is in {_spans(cited)}, from {expected_doc}, the document that holds "
                                  f"the answer, and the answer states the golden answer '{_short(check.key)}' and "

@@ -57,8 +57,9 @@ MEANING = {
                     "status.",
     "wrong answer": "The anchor was handed over and the answer is grounded on the anchor's document, but it "
                     "contradicts the golden answer key.",
-    "not confirmed": "The anchor was handed over and the answer is grounded on the anchor's document, but it "
-                     "neither states the golden answer key nor contradicts it: it may be right in other words.",
+    "not confirmed": "The anchor was handed over and the answer cites the anchor's document, but it neither "
+                     "states the golden answer key nor contradicts it, the rule cannot be sure, or a sentence has "
+                     "nothing to check: it may be right in other words.",
     "answered": "The anchor was handed over, the answer is grounded on the anchor's document, states the golden "
                 "answer key and contradicts none of it.",
 }

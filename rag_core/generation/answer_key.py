@@ -4,7 +4,8 @@ A golden row's answer key is the few words of its anchor that answer the questio
 (default 0.6)"; without one, the anchor is the key). `check_key` reads an answer against it:
 
 states       every number of the key, by value (0.6 = 0.60 = six tenths, 0 = zero), every technical name, every
-             content word with inflections folded (default/defaults, deleted/deletes), the key's symbols in order
+             content word with inflections folded (default/defaults, deleted/deletes; "True" of "(default True)" also
+             by "by default" without "False"), the key's symbols in order
              ('-' before '+'), its comparisons ("k > n" = "n < k" = "k is greater than n") and fractions (4/3 = 8/6)
 contradicts  another value where the key has one ("the default cutoff is 1": a number right after a word that
              introduces the key's value; the inverse fraction 3/4; "0.6 or 0.9"), swapped arguments
@@ -19,7 +20,14 @@ contradicts  another value where the key has one ("the default cutoff is 1": a n
     check_key("Close words are found [S1].", "0.6").right                                      -> None
 
 right: True (answered: states it, contradicts nothing), False (wrong answer: contradicts it, whatever else it
-states), None (not confirmed: neither; the answer may be right in other words).
+states), None (not confirmed: neither, or a doubt; the answer may be right in other words).
+
+doubt        what the rule saw but cannot tell from a right answer: never red, never green. Another number where
+             the key's value is a count word ("the smaller one" for "the two middle values") or in an example
+             ("e.g. ... returns 3"); an opposite inside a condition ("unless it is set to False"); a key word
+             negated after "unless" and stated before it; a dropped negation in an answer with a negation of its
+             own ("Not by default; set ... to match them"); an opposite of an anchor word outside the key
+             (lexicon.ASIDE: "automatically" / "yourself").
 
 A negation counts where it governs a key word: within the four words before it in the same phrase (a comma, a
 bracket, "but", "and" end the phrase), or anywhere in a sentence with "unless" or "isn't true". So "No, the
@@ -41,19 +49,13 @@ from typing import NamedTuple
 
 from rag_core.generation import claims
 from rag_core.generation.answer_forms import COMPARISON, FRACTION, calls, comparisons, fractions, pairs, symbols
-from rag_core.generation.inflect import fold, folded_words, words_of
-from rag_core.generation.negation import NEGATIONS, WINDOW, negated_at, tokens, uncertain_at
-from rag_core.generation.verifier import strip_citations
-from rag_core.text import normalize, words
+from rag_core.generation.key_reading import Doubt, KeyReading, fraction_places, name_places, number_places, \
+    key_words, plain, shown_word, word_places  # noqa: F401 (key_words re-exported)
+from rag_core.generation.lexicon import ANTONYMS  # noqa: F401 (re-exported)
+from rag_core.generation.lexicon import ASIDE_OPPOSITE, OPPOSITE as _OPPOSITE, same as fold, \
+    stem_set as folded_words, stems as words_of
+from rag_core.generation.negation import WINDOW, conditional_at, is_negation, negated_at, tokens, uncertain_at
 
-FILLERS = frozenset("whether just also very really simply instead".split())     # words an answer may drop
-_APOSTROPHES = re.compile(r"[\u2018\u2019\u02bc\u00b4\u0060\u2032]")           # ’ ‘ ʼ ´ ` ′ are '
-ANTONYMS = [("smaller", "larger"), ("smallest", "largest"), ("leftmost", "rightmost"), ("left", "right"),
-            ("before", "after"), ("enabled", "disabled"), ("enable", "disable"), ("more", "less"),
-            ("shorter", "longer"), ("true", "false"), ("first", "last"), ("lower", "higher"),
-            ("minimum", "maximum"), ("increase", "decrease"), ("above", "below"), ("faster", "slower"),
-            ("ascending", "descending"), ("always", "never"), ("readable", "unreadable")]
-_OPPOSITE = {fold(a): fold(b) for a, b in ANTONYMS} | {fold(b): fold(a) for a, b in ANTONYMS}
 _RETRACTION = re.compile(
     r"(?:[\u2014\u2013]|--|\s-\s|[,;:.(])\s*(?:false|wrong|incorrect|untrue)\s*[,;:!\u2014\u2013]"
     r"|\b(?:that|this|which)(?:'s|\s+is|\s+was)\s+(?:false|wrong|incorrect|untrue|not\s+(?:true|correct|right))\b"
@@ -69,95 +71,19 @@ class KeyCheck(NamedTuple):
     contradiction: str          # "" or what the answer says against the key, in words
     decided_by: tuple           # the words that decided: the key's that were found, or the contradicting ones
     key: str                    # the key it was read against
+    doubt: str = ""             # "" or what the rule saw but cannot tell apart from a right answer (right is None)
 
     def as_dict(self) -> dict:
         return {"right": self.right, "states_key": self.states, "missing_from_answer": list(self.missing),
-                "contradiction": self.contradiction or None, "decided_by": list(self.decided_by), "key": self.key}
+                "contradiction": self.contradiction or None, "decided_by": list(self.decided_by), "key": self.key,
+                "doubt": self.doubt or None}
 
 
-def plain(text: str) -> str:
-    """The text as the rule reads it: NFKC, one apostrophe, citations out, whitespace collapsed."""
-    return normalize(strip_citations(_APOSTROPHES.sub("'", claims.normalize(text))))
-
-
-def key_words(key: str) -> list[str]:
-    """The content words of a key, folded, without numbers, names, negations and fillers, in order:
-    "empty, it raises a StatisticsError" -> ['empty', 'rais']; "zero when k > n" -> ['k', 'n']."""
-    text = claims.WORD.sub(lambda m: " " if claims.is_name(m[0]) else m[0], claims.normalize(key))
-    text = claims.WORD_NUMBER.sub(" ", COMPARISON.sub(lambda m: f" {m[1] or m[4] or m[7]} {m[3] or m[6] or m[9]} ",
-                                                      FRACTION.sub(" ", text)))
-    kept = [fold(w) for w in words(text) if not w.isdigit() and w not in FILLERS and w not in NEGATIONS]
-    return list(dict.fromkeys(kept))
-
-
-PLACES = 20                     # occurrences of a key word, number or name read for negations (the first ones)
+# what introduces an example, and how many rival numbers are read
+_EXAMPLE = re.compile(r"\b(?:e\.g\.|for example|for instance|such as)", re.I)
 RIVALS = 200                    # distinct numbers of an answer read as rival values (the first ones)
 
 
-def _first(found, n: int = PLACES) -> list[int]:
-    return [m.start() for m in itertools.islice(found, n)]
-
-
-def _word_places(text: str, stem: str) -> list[int]:
-    return list(itertools.islice((p for p, s in words_of(text) if s == stem), PLACES))
-
-
-def _number_places(text: str, literal: str) -> list[int]:
-    return _first(re.finditer(r"(?<![\w.])" + re.escape(literal) + r"(?![\w]|\.\d)", text))
-
-
-def _fraction_places(text: str, literal: str) -> list[int]:
-    """Where a fraction is written as the key writes it: "4/3" in "not 4/3", "4 / 3"."""
-    a, b = literal.split("/")
-    return _first(re.finditer(rf"(?<![\w./]){a}\s*/\s*{b}(?![\w/]|\.\d)", text))
-
-
-def _name_places(text: str, name: str) -> list[int]:
-    return _first(re.finditer(r"(?<![\w.])" + re.escape(name) + r"(?!\w)", text))
-
-
-class _Key:
-    """What a key asks for, read once: its numbers, fractions, names, words, symbols, comparisons, and which of
-    its words are negated where the anchor writes them."""
-
-    def __init__(self, key: str, anchor: str | None, question: str | None):
-        self.text = plain(key)
-        context = plain(anchor) if anchor and self.text in plain(anchor) else self.text
-        self.at = context.index(self.text)                  # where the key sits in its context
-        self.context = context
-        bare = FRACTION.sub(" ", self.text)
-        self.fractions = fractions(self.text)
-        self.fraction_literals = [f"{a}/{b}" for a, b in FRACTION.findall(self.text)]
-        self.numbers = [(lit, v) for lit, v in claims.numbers(bare)]
-        self.names = claims.names(self.text)
-        self.words = key_words(self.text)
-        self.comparisons = comparisons(self.text)
-        self.symbols = symbols(COMPARISON.sub(" ", self.text))
-        self.pairs = pairs(self.text)
-        self.calls = calls((anchor or "") + " " + (question or ""))
-        around = (anchor or "") + " " + (question or "") + " " + self.text
-        self.known = {v for _, v in claims.numbers(around) if isinstance(v, Decimal)}   # values that are no rival
-        self.known_fractions = set(fractions(around))
-        first = self._first_value_at()
-        lead = [s for p, s in words_of(context[max(0, first - 80):first])][-WINDOW:] if first is not None else []
-        self.subject = {s for s in lead + self.words if s not in FILLERS and s not in NEGATIONS}
-
-    def _first_value_at(self) -> int | None:
-        for lit, v in self.numbers:
-            places = _number_places(self.context[self.at:], lit)
-            if places:
-                return self.at + places[0]
-        found = FRACTION.search(self.context, self.at)
-        return found.start() if found and self.fractions else None
-
-    def negated(self, places) -> bool:
-        """Whether the key writes this element negated (in its anchor's words when the anchor holds it)."""
-        inside = [p for p in places if self.at <= p < self.at + len(self.text)]
-        return any(negated_at(self.context, p) for p in inside)
-
-    @property
-    def has_value(self) -> bool:
-        return any(isinstance(v, Decimal) for _, v in self.numbers) or bool(self.fractions)
 
 
 def check_key(answer: str, key: str, anchor: str | None = None, question: str | None = None) -> KeyCheck:
@@ -166,7 +92,7 @@ def check_key(answer: str, key: str, anchor: str | None = None, question: str | 
     `question`: its numbers and calls are not rival values."""
     if not isinstance(answer, str) or not isinstance(key, str) or not key.strip():
         raise ValueError("check_key needs the answer and a non-empty answer key as text.")
-    k = _Key(key, anchor, question)
+    k = KeyReading(key, anchor, question)
     text = plain(answer)
     have = claims.Claims(text)
     stems = folded_words(text)
@@ -180,17 +106,20 @@ def check_key(answer: str, key: str, anchor: str | None = None, question: str | 
     for n in k.names:
         (found if have.has_name(n) else missing).append(n)
     said_words = [w for w in k.words]
-    for w in said_words:
-        (found if w in stems else missing).append(_shown(k, w).strip("'"))      # as the key writes it
+    by_default = fold("default") in k.words and fold("default") in stems and fold("false") not in stems
+    for w in said_words:                        # "(default True)" is stated by "by default it is deleted"
+        ok = w in stems or (w == fold("true") and by_default)
+        (found if ok else missing).append(shown_word(k, w).strip("'"))      # as the key writes it
     said_cmp = comparisons(text)
     for c in k.comparisons:
         (found if c in said_cmp else missing).append(" ".join(c))
     if not _in_order(k.symbols, symbols(COMPARISON.sub(" ", text))):
         missing.append(" ".join(k.symbols))
     states = not missing
-    why, words_against = _contradiction(text, k, have, stems, said_cmp)
-    right = False if why else (True if states else None)
-    return KeyCheck(right, states, tuple(missing), why, tuple(words_against) if why else tuple(found), k.text)
+    why, words_against, doubt = _contradiction(text, k, have, stems, said_cmp)
+    right = False if why else (True if states and not doubt else None)
+    decided = words_against if why else doubt[1] if doubt else found
+    return KeyCheck(right, states, tuple(missing), why, tuple(decided), k.text, doubt[0] if doubt and not why else "")
 
 
 def _in_order(wanted: list, have: list) -> bool:
@@ -198,17 +127,20 @@ def _in_order(wanted: list, have: list) -> bool:
     return all(any(w == h for h in it) for w in wanted)
 
 
-def _contradiction(text: str, k: _Key, have, stems: set, said_cmp) -> tuple[str, list]:
-    """(what the answer says against the key, the words that show it), or ("", [])."""
-    checks = (_rival_value, _swapped, _negation, _antonym, _retraction)
+def _contradiction(text: str, k: KeyReading, have, stems: set, said_cmp) -> tuple[str, list, Doubt | None]:
+    """(what the answer says against the key, the words that show it, the first doubt), or ("", [], doubt)."""
+    checks = (_rival_value, _swapped, _negation, _antonym, _retraction, _aside)
+    doubt = None
     for check in checks:
         found = check(text, k, have, stems, said_cmp)
-        if found:
-            return found
-    return "", []
+        if isinstance(found, Doubt):
+            doubt = doubt or found
+        elif found:
+            return found[0], found[1], None
+    return "", [], doubt
 
 
-def _rival_value(text, k: _Key, have, stems, said_cmp):
+def _rival_value(text, k: KeyReading, have, stems, said_cmp):
     if not k.has_value:
         return None
     key_values = {v for _, v in k.numbers if isinstance(v, Decimal)}
@@ -221,14 +153,29 @@ def _rival_value(text, k: _Key, have, stems, said_cmp):
                     f"answer says {shown}", [f"{f.numerator}/{f.denominator}"])
     fraction_parts = {Decimal(x) for pair in FRACTION.findall(text) for x in pair}
     keyed = [x for x, v in have.numbers if v in key_values] + [x for x, v in k.numbers if isinstance(v, Decimal)]
+    counts_only = not k.fractions and key_values <= k.counts
+    doubt = None
     for lit, v in itertools.islice(dict.fromkeys(have.numbers), RIVALS):
         if not isinstance(v, Decimal) or v in key_values or v in k.known or v in fraction_parts or \
                 any(abs(Fraction(v) - f) < Fraction(1, 10 ** 9) for f in k.fractions):     # "four thirds"
             continue
-        for p in _number_places(text, lit):
+        for p in number_places(text, lit):
             if _alternative(text, p, lit, keyed) or _after_subject(text, p, k):
-                return f"it says {lit} where the golden answer says {shown}", [lit]
-    return None
+                why = f"it says {lit} where the golden answer says {shown}"
+                if not (counts_only or _in_example(text, p)):
+                    return why, [lit]
+                doubt = doubt or Doubt((why + (", but there it counts things" if counts_only else ", but in an "
+                                                "example") + ": the rule cannot tell whether it is another value", [lit]))
+    return doubt
+
+
+def _in_example(text: str, p: int) -> bool:
+    """Whether the number at p follows "e.g.", "for example", "for instance" or "such as" in its sentence."""
+    before = text[max(0, p - 200):p]
+    last = None
+    for last in _EXAMPLE.finditer(before):
+        pass
+    return last is not None and not re.search(r"[.!?]\s", before[last.end():])
 
 
 def _alternative(text: str, p: int, lit: str, keyed: list) -> bool:
@@ -240,7 +187,7 @@ def _alternative(text: str, p: int, lit: str, keyed: list) -> bool:
                           rf"(?<![\w.]){re.escape(lit)}\s*,?\s*(?:or|either)\s+(?:{keys})(?![\w]|\.\d)", near))
 
 
-def _after_subject(text: str, p: int, k: _Key) -> bool:
+def _after_subject(text: str, p: int, k: KeyReading) -> bool:
     """Whether a word that introduces the key's value stands among the WINDOW words before the number at p (no
     other number, bracket or sentence end between): "the default cutoff is 1" for the key 0.6 of "cutoff
     (default 0.6)"."""
@@ -259,7 +206,7 @@ def _after_subject(text: str, p: int, k: _Key) -> bool:
     return False
 
 
-def _swapped(text, k: _Key, have, stems, said_cmp):
+def _swapped(text, k: KeyReading, have, stems, said_cmp):
     for name, args in calls(text):
         for kname, kargs in k.calls:
             if name == kname and args != kargs and sorted(args) == sorted(kargs):
@@ -275,58 +222,63 @@ def _swapped(text, k: _Key, have, stems, said_cmp):
     return None
 
 
-def _negation(text, k: _Key, have, stems, said_cmp):
-    elements = [(w, _word_places(text, w), _word_places(k.context, w)) for w in k.words if w in stems]
-    elements += [(lit, _number_places(text, lit2), _number_places(k.context, lit))
+def _negation(text, k: KeyReading, have, stems, said_cmp):
+    elements = [(w, word_places(text, w), word_places(k.context, w)) for w in k.words if w in stems]
+    elements += [(lit, number_places(text, lit2), number_places(k.context, lit))
                  for lit, v in k.numbers for lit2, v2 in dict.fromkeys(have.numbers) if v2 == v]
-    elements += [(n, _name_places(text, n), _name_places(k.context, n)) for n in k.names]
-    elements += [(f, _fraction_places(text, f), _fraction_places(k.context, f)) for f in k.fraction_literals]
+    elements += [(n, name_places(text, n), name_places(k.context, n)) for n in k.names]
+    elements += [(f, fraction_places(text, f), fraction_places(k.context, f)) for f in k.fraction_literals]
     if not elements and k.symbols:            # a key of symbols only: "'-' instead of '+'" negated at its first
         first = k.symbols[0]
         elements = [(first, [m.start() for m in re.finditer(re.escape(first), text)],
                      [m.start() for m in re.finditer(re.escape(first), k.context)])]
+    doubt = None
     for what, places, key_places in elements:
-        places = [p for p in places if not uncertain_at(text, p)]          # "0.6 unless you pass another"
-        if not places:
+        sure = [p for p in places if not uncertain_at(text, p)]            # "0.6 unless you pass another"
+        if not sure:
             continue
         key_negated = k.negated(key_places)
-        said = [negated_at(text, p) for p in places]
+        said = [negated_at(text, p) for p in sure]
         if key_negated and not any(said):
-            return f"it drops the negation: the golden answer says it is not {_shown(k, what)}", [what]
-        if not key_negated and all(said):
-            return f"it negates {_shown(k, what)}, which the golden answer states", [what]
-    return None
+            why = f"it drops the negation: the golden answer says it is not {shown_word(k, what)}"
+            if not any(is_negation(t) for _, t in tokens(text)):
+                return why, [what]
+            doubt = doubt or Doubt((why + ", but it has a negation of its own elsewhere: the rule cannot tell "
+                                     "what that negates", [what]))
+        elif not key_negated and all(said):
+            why = f"it negates {shown_word(k, what)}, which the golden answer states"
+            if len(sure) == len(places):
+                return why, [what]
+            doubt = doubt or Doubt((why + " after 'unless', and states it before: the rule cannot tell which "
+                                     "holds", [what]))
+    return doubt
 
 
-def _shown(k: _Key, stem: str) -> str:
-    """The key's own word for a stem: 'matched' for 'match'."""
-    for p, s in words_of(k.text):
-        if s == stem:
-            return "'" + re.match(r"[A-Za-z0-9]+", k.text[p:])[0] + "'"
-    return f"'{stem}'"
-
-
-def _antonym(text, k: _Key, have, stems, said_cmp):
+def _antonym(text, k: KeyReading, have, stems, said_cmp):
     toks = [s for _, s in words_of(text)]
     for w in k.words:
         o = _OPPOSITE.get(w)
         if o is None or o not in stems:
             continue
         if w not in stems:
-            return f"it says the opposite of {_shown(k, w)}", [o]
+            why = f"it says the opposite of {shown_word(k, w)}"
+            if all(conditional_at(text, p) for p in word_places(text, o)):
+                return Doubt((why + " in a condition ('unless', 'if'): the rule cannot tell what the answer "
+                                     "says", [o]))
+            return why, [o]
         for i, s in enumerate(toks):                        # "the smaller or the larger", "larger or smaller"
             if s in (w, o):
                 near = toks[i + 1:i + 6]
                 other = o if s == w else w
                 if other in near and "or" in near[:near.index(other)]:
-                    return f"it offers both alternatives, {_shown(k, w)} and its opposite", [w, o]
-        for p in _word_places(text, o):                     # "the default is False" for "default True"
+                    return f"it offers both alternatives, {shown_word(k, w)} and its opposite", [w, o]
+        for p in word_places(text, o):                     # "the default is False" for "default True"
             if not negated_at(text, p) and _after_key_word(text, p, k, w):
-                return f"it says the opposite of {_shown(k, w)}", [o]
+                return f"it says the opposite of {shown_word(k, w)}", [o]
     return None
 
 
-def _after_key_word(text: str, p: int, k: _Key, own: str) -> bool:
+def _after_key_word(text: str, p: int, k: KeyReading, own: str) -> bool:
     """Whether another word of the key stands among the WINDOW words before position p, in the same phrase:
     "the default is False" for the key "deleted (default True)"."""
     seen = 0
@@ -345,7 +297,7 @@ def _after_key_word(text: str, p: int, k: _Key, own: str) -> bool:
     return False
 
 
-def _retraction(text, k: _Key, have, stems, said_cmp):
+def _retraction(text, k: KeyReading, have, stems, said_cmp):
     for m in itertools.islice(_RETRACTION.finditer(text), 5):
         before = text[:m.start()]
         said = folded_words(before)
@@ -354,4 +306,18 @@ def _retraction(text, k: _Key, have, stems, said_cmp):
                 any(f in fractions(before) for f in k.fractions) or \
                 (k.symbols and _in_order(k.symbols[:1], symbols(before))):
             return f"it takes the answer back ('{m[0].strip(' ,;:.(')}')", [m[0].strip(" ,;:.(")]
+    return None
+
+
+def _aside(text, k: KeyReading, have, stems, said_cmp):
+    """An opposite of a word of the anchor outside the key ("... so you have to delete it yourself" where the
+    anchor says "automatically deleted"): a doubt, since the rule cannot tell what it governs."""
+    anchor_stems = folded_words(k.context)
+    for a in anchor_stems - set(k.words):
+        for o in ASIDE_OPPOSITE.get(a, ()):
+            said = [p for p in word_places(text, o) if not negated_at(text, p)]
+            if said:
+                word = re.match(r"\w+", text[said[0]:])[0]
+                return Doubt((f"it says '{word}' where the golden answer's passage says "
+                               f"{shown_word(k, a, k.context)}: the rule cannot tell what that goes against", [word]))
     return None

@@ -82,3 +82,12 @@ def uncertain_at(text: str, pos: int) -> bool:
     """Whether "unless" follows the word at text[pos:] in its sentence: "'*' matches files unless they start with a
     dot" neither states nor denies that '*' matches; the rule counts such a word neither way."""
     return bool(_UNLESS.search(_sentence_of(text, pos)[1]))
+
+
+_CONDITION = re.compile(r"\b(?:unless|if)\b", re.I)
+
+
+def conditional_at(text: str, pos: int) -> bool:
+    """Whether the word at text[pos:] stands in a condition: after "unless" or "if" in its sentence ("deleted
+    unless 'delete' is set to False": False is what a caller may pass, not what the answer says)."""
+    return bool(_CONDITION.search(_sentence_of(text, pos)[0]))

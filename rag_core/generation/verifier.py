@@ -238,9 +238,26 @@ def check_sentence(sentence: str, spans: list[str], mode: str = "strict", hints:
                          f"Every number and technical name appears in {_spans_named(cited, 'or')}.")
 
 
+def nothing_to_check(v: Verdict) -> str:
+    """What is unchecked ("sentence 2 has no number, no technical name and not most of its words in S1") when a strict refusal has no fault but "nothing to check" (every sentence cites spans that exist,
+    no number or name is missing, and some sentence has nothing of its span in it), else "". Judgement makes such
+    an answer not confirmed instead of refused: a right paraphrase ("After them [S1].") is not a grounding fault."""
+    bad = [c for c in v.sentences if not c.ok]
+    if v.mode != "strict" or v.verdict != "refused" or not bad or any(
+            c.testable or not c.cited or c.out_of_range or c.missing_numbers or c.missing_names
+            or not c.explanation.startswith(_NOTHING) for c in bad):
+        return ""
+    which = "the answer" if len(bad) == len(v.sentences) else f"sentence {v.sentences.index(bad[0]) + 1}"
+    cited = tuple(dict.fromkeys(n for c in bad for n in c.cited))
+    return f"{which} has no number, no technical name and not most of its words in {_spans_named(cited, 'or')}"
+
+
+_NOTHING = "Nothing to check"
+
+
 def _nothing(cited: tuple, what: str) -> str:
     """'Nothing to check: <what> has no number, no technical name and not most of its words in S3'."""
-    return (f"Nothing to check: {what} has no number, no technical name and not most of its words in "
+    return (f"{_NOTHING}: {what} has no number, no technical name and not most of its words in "
             f"{_spans_named(cited, 'or')}")
 
 

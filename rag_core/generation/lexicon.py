@@ -1,0 +1,49 @@
+"""The few word meanings the answer-key rule knows: opposites, and single words that mean the same.
+
+    same("lower") -> "smaller";  same("greater") -> "larger";  same("matched") -> "match"  (folded, as inflect)
+    OPPOSITE["smaller"] -> "larger";  stems("the lower one") -> [(0, 'the'), (4, 'smaller'), (10, 'one')]
+
+A synonym is listed only when it is one word, means the same in every sentence about values or positions, and
+its opposite is listed too, so that it can never turn an opposite into agreement (lower = smaller, higher =
+larger). ASIDE: opposites of a word of the anchor outside its key (automatically / manually, yourself): the rule
+cannot tell what they govern, so they make an answer not confirmed, never a wrong answer.
+
+Left out on purpose: phrases ("to the right of" for "after", "switched off" for "disabled"), and words whose
+sense changes with the sentence ("removed" for "deleted", "none" for "no").
+"""
+from __future__ import annotations
+
+from rag_core.generation import inflect
+
+ANTONYMS = [("smaller", "larger"), ("smallest", "largest"), ("leftmost", "rightmost"), ("left", "right"),
+            ("before", "after"), ("enabled", "disabled"), ("enable", "disable"), ("more", "less"),
+            ("shorter", "longer"), ("true", "false"), ("first", "last"), ("lower", "higher"),
+            ("minimum", "maximum"), ("increase", "decrease"), ("above", "below"), ("faster", "slower"),
+            ("ascending", "descending"), ("always", "never"), ("readable", "unreadable")]
+SYNONYMS = [("smaller", "lower"), ("larger", "higher", "bigger", "greater"), ("smallest", "lowest"),
+            ("largest", "highest", "biggest", "greatest")]
+ASIDE = [("automatically", "manually"), ("automatically", "yourself"), ("automatically", "explicitly")]
+
+_SAME = {inflect.fold(w): inflect.fold(group[0]) for group in SYNONYMS for w in group}
+
+
+def same(word: str) -> str:
+    """The stem the rule reads for a word: folded, and a listed synonym as the first of its group."""
+    s = inflect.fold(word)
+    return _SAME.get(s, s)
+
+
+def stems(text: str) -> list[tuple[int, str]]:
+    """(position, stem) of every word, as inflect.words_of, with listed synonyms made one."""
+    return [(p, _SAME.get(s, s)) for p, s in inflect.words_of(text)]
+
+
+def stem_set(text: str) -> set[str]:
+    return {s for _, s in stems(text)}
+
+
+OPPOSITE = {same(a): same(b) for a, b in ANTONYMS} | {same(b): same(a) for a, b in ANTONYMS}
+ASIDE_OPPOSITE: dict[str, set] = {}
+for _a, _b in ASIDE:
+    ASIDE_OPPOSITE.setdefault(same(_a), set()).add(same(_b))
+    ASIDE_OPPOSITE.setdefault(same(_b), set()).add(same(_a))
