@@ -23,7 +23,7 @@ if cfg is None:
             "arrow at the top left opens the sidebar), fill in the server URL and the model name, and press "
             "**Use this model**. The Ask page then offers an 'Ask the model' button too.")
     st.stop()
-st.success(f"Model: **{widgets.plain(cfg.model)}** via {cfg.protocol} at {widgets.plain(mask_secrets(cfg.base_url))} "
+st.success(f"Model: **{widgets.plain(cfg.model)}** via {cfg.protocol} at {widgets.plain(mask_secrets(cfg.base_url, cfg.base_url))} "
            "(change it under Model server in the sidebar)")
 
 # ---- the golden set through the model

@@ -19,10 +19,12 @@ Left out on purpose: stemming, synonyms, any language other than the article's E
 """
 from __future__ import annotations
 
+import base64
 import functools
 import hashlib
 import logging
 import re
+import unicodedata
 
 import numpy as np
 
@@ -214,6 +216,17 @@ _SPECIAL = re.compile(r"(?P<char>[\\`*\[\]<>&$|~:!]|(?<![^\W_])_|_(?![^\W_])|(?<
                                                                        # any space: st.markdown strips the text)
 
 
+def question_key(question: str) -> str:
+    """What makes two golden questions the same: case, spacing and Unicode's compatible forms aside.
+
+        question_key("Café  timeout？") == question_key("cafe\u0301 timeout?")  -> True
+    """
+    return normalize(unicodedata.normalize("NFKC", question)).casefold()
+
+
+_INDENT = re.compile(r"^(?: {4,}|[ ]{0,3}\t)[ \t]*", re.M)      # a line indented as code (CommonMark)
+
+
 def plain(text, *, one_line: bool = False) -> str:
     """Markdown that shows `text` as the characters it holds, in Streamlit and in the Markdown exports: every
     special character escaped, and what a plugin would rewrite after parsing (addresses, e-mails, :codes:, arrows)
@@ -226,7 +239,8 @@ def plain(text, *, one_line: bool = False) -> str:
     text = str(text)
     if one_line:
         text = " ".join(text.splitlines())
-    runs = []                                    # [start, end] of each code span, touching runs as one
+    text = _INDENT.sub(lambda m: "\u00a0" * len(m.group().expandtabs(4)), text)  # no indented code block: the
+    runs = []                                                                    # indent as no-break spaces                                    # [start, end] of each code span, touching runs as one
     for start, end in _code_runs(text):
         if runs and runs[-1][1] == start:
             runs[-1][1] = end
@@ -303,7 +317,7 @@ _AUTHORITY_END = re.compile(r"[:/?#@]")
 _PATH_START = re.compile(r"[/?#]")
 _SECRET_PARAM = re.compile(r"(?P<head>\b[\w-]*(?:password|passwd|pwd|api[_-]?key|apikey|token|secret)\s*=\s*)"
                            r"(?P<value>'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|[^\s&;,]+)", re.I)
-_AUTHORIZATION = re.compile(r"(?P<head>\b(?:authorization\s*[:=]\s*(?:(?:bearer|basic|token)\s+)?|bearer\s+))"
+_AUTHORIZATION = re.compile(r"(?P<head>\b(?:authorization\s*[:=]\s*(?:(?:bearer|basic|token)\s+)?|bearer\s+|basic\s+(?=[A-Za-z0-9+/]{8,}=*\b)))"
                             r"(?P<value>[^\s'\",;\[*][^\s'\",;]*)", re.I)   # not "[key hidden]" nor "***"
 _ENCODED_TOKEN = re.compile(r"(?P<head>percent-encod\w*[^:\n]{0,40}:\s*)(?P<value>\"[^\"]*\"|'[^']*'|\S+?(?=[.,;]?(?:\s|$)))", re.I)
 
@@ -311,7 +325,10 @@ _ENCODED_TOKEN = re.compile(r"(?P<head>percent-encod\w*[^:\n]{0,40}:\s*)(?P<valu
 def url_secrets(url: str) -> list[tuple[int, int]]:
     """(start, end) of each secret of the one URL that starts `url` and runs to its end, in order:
 
-        url_secrets("http://ann:pw@h/v1;k=x?key=abc&sslmode=require#top") -> [(11, 13), (21, 22), (27, 30), (47, 50)]
+        url_secrets("postgresql://ann:pw@h/v1;k=x?key=abc&sslmode=require#top") -> [(17, 19), (27, 28), (33, 36), (53, 56)]
+
+    A database URL's harmless settings (HARMLESS_PARAMS: sslmode, host, port...) stay; in any other URL every query
+    value is a secret (a model server's `?user=` may well be one).
     """
     m = _SCHEME.search(url)
     if not m:
@@ -320,7 +337,7 @@ def url_secrets(url: str) -> list[tuple[int, int]]:
     cut = _first(_AUTHORITY_END, url, start)
     if cut < end and url[cut] == ":":                # user:password@host, the password up to the last @ before a host
         at = url.rfind("@", cut, end)
-        while at != -1 and not (at + 1 == end or url[at + 1].isalnum() or url[at + 1] in "_[/?%"):   # a host, or none
+        while at != -1 and not (at + 1 == end or not (url[at + 1].isspace() or url[at + 1] in "@'\"<>")):  # a host
             at = url.rfind("@", cut, at)
         if at != -1:
             if url[start:at] != _PLACEHOLDER:
@@ -343,7 +360,7 @@ def url_secrets(url: str) -> list[tuple[int, int]]:
             name, eq, value = item.group().partition("=")
             a = query + 1 + item.start() + (len(name) + 1 if eq else 0)
             b = query + 1 + item.end()
-            if a < b and not (eq and name.lower() in HARMLESS_PARAMS):
+            if a < b and not (eq and name.lower() in HARMLESS_PARAMS and m.group().lower().startswith("postgres")):
                 spans.append((a, b))
     if fragment != -1 and fragment + 1 < end:
         spans.append((fragment + 1, end))
@@ -393,7 +410,7 @@ def mask_secrets(text: str, *urls: str) -> str:
     encoded), e.g. in a driver's message:
 
         mask_secrets("no server at http://ann:s3cret@db:5432/x")        -> "no server at http://ann:***@db:5432/x"
-        mask_secrets("at 'http://h:9/v1?key=abc&sslmode=require'.")     -> "at 'http://h:9/v1?key=***&sslmode=require'."
+        mask_secrets("at 'postgresql://h:9/x?key=abc&sslmode=require'.") -> "at 'postgresql://h:9/x?key=***&sslmode=require'."
         mask_secrets("bad URL host=db password=s3cret")                 -> "bad URL host=db password=***"
         mask_secrets('invalid token: "p%ZZs"', "postgresql://u:p%ZZs@h") -> 'invalid token: "***"'
     """
@@ -402,6 +419,7 @@ def mask_secrets(text: str, *urls: str) -> str:
     secrets = {s for u in urls if u for s in _known_secrets(str(u))}
     forms = {f for s in secrets for f in (s, unquote(s), unquote_plus(s), quote(unquote(s), safe=""),
                                           quote(unquote(s)), quote_plus(unquote_plus(s)))}
+    forms |= {base64.b64encode(c.encode()).decode() for u in urls if u for c in _basic_credentials(str(u))}
     for form in sorted(forms, key=len, reverse=True):
         if len(form) >= 3:               # a one- or two-letter secret would blot out ordinary words
             text = text.replace(form, "***")
@@ -410,6 +428,16 @@ def mask_secrets(text: str, *urls: str) -> str:
     text = _SECRET_PARAM.sub(lambda m: m.group("head") + "***", text)
     text = _AUTHORIZATION.sub(lambda m: m.group("head") + "***", text)
     return _ENCODED_TOKEN.sub(lambda m: m.group("head") + "***", text)
+
+
+def _basic_credentials(url: str) -> list[str]:
+    """'user:password' of a URL, as HTTP Basic authentication sends it (base64 of it in a header a server may echo)."""
+    from urllib.parse import unquote, urlsplit
+    try:
+        parts = urlsplit(url.strip())
+    except ValueError:
+        return []
+    return [f"{unquote(parts.username)}:{unquote(parts.password)}"] if parts.username and parts.password else []
 
 
 class MaskSecrets(logging.Filter):

@@ -407,3 +407,13 @@ def test_rerank_keeps_candidates_and_orders_by_score(wb):
         assert sorted(got.ids.tolist()) == sorted(cand.tolist())
         assert list(got.rerank_score) == sorted(got.rerank_score, reverse=True)
         assert [cand.tolist().index(c) + 1 for c in got.ids] == got.bi_rank.tolist()
+
+
+def test_a_question_repeated_in_another_unicode_form_counts_once():
+    """'Café' composed and decomposed, '?' and its full-width form: the same question (found by an attack pass)."""
+    from rag_core.data.golden import check_golden
+    from rag_core.data.corpus import Corpus, Document
+    corpus = Corpus((Document("a", "The timeout is thirty seconds by default."),))
+    rows = [GoldenRow("Café timeout?", "a", "thirty seconds"), GoldenRow("Cafe\u0301 timeout\uff1f", "a", "thirty seconds")]
+    check = check_golden(rows, corpus)
+    assert len(check.valid) == 1 and "counts once" in check.frame().query("not valid").iloc[0].reason

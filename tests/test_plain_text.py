@@ -22,6 +22,7 @@ def check(text: str, md: str, cell: bool = False, spaced: bool = False) -> None:
     """md reads back as text (spaced: up to white space, which Streamlit dedents and Markdown collapses) and
     leaves nothing for Streamlit's plugins to rewrite."""
     back, nodes = shown(md, cell)
+    back, text = (t.replace("\u00a0", " ").expandtabs(4) for t in (back, text))   # an indent: no-break spaces
     assert back.split() == text.split() if spaced else back == text, (text, md)
     assert not [r for n in nodes for r in rewritten(n)], (text, md, nodes)
 
@@ -89,3 +90,13 @@ def test_a_link_to_the_tour_with_an_email_and_an_entity_warns_in_plain_text():
     warned = [w.value for w in at.warning if "for 'step' is not valid" in shown(w.value)[0]]
     assert warned and f"'{value}'" in shown(warned[0])[0], [w.value for w in at.warning]
     check(shown(warned[0])[0], warned[0])
+
+
+def test_an_indent_is_never_a_code_block():
+    """Four spaces or a tab at a line's start (after a blank line, or the text's start) would make CommonMark draw an
+    indented code block: the indent is drawn as as many no-break spaces instead (found by an attack pass)."""
+    for text in ("x\n\n    code", "\tcode", "  \tcode", "a\n\n        deep"):
+        md = plain(text)
+        assert not any(line.startswith(("    ", "\t")) or line.lstrip(" ").startswith("\t") for line in md.splitlines()), md
+        check(text, md)
+    assert plain("a  b") == "a  b" and plain("   three") == "   three"         # fewer than four: nothing to do

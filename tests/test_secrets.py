@@ -108,7 +108,7 @@ def test_no_secret_of_a_url_is_shown_in_any_text(form, url, fragments):
 
 
 @pytest.mark.parametrize("text, shown", [
-    ("at 'http://h:9/v1?key=abc&sslmode=require'.", "at 'http://h:9/v1?key=***&sslmode=require'."),
+    ("at 'postgresql://h:9/x?key=abc&sslmode=require'.", "at 'postgresql://h:9/x?key=***&sslmode=require'."),
     ("http://127.0.0.1:9/v1?key=hunter2&token=tok", "http://127.0.0.1:9/v1?key=***&token=***"),
     ("https://tok@github.com/x", "https://***@github.com/x"),
     ("postgresql://ann@db/ob", "postgresql://ann@db/ob"),
@@ -122,7 +122,7 @@ def test_what_stays_readable(text, shown):
 
 
 def test_url_secrets_docstring_example():
-    url = "http://ann:pw@h/v1;k=x?key=abc&sslmode=require#top"
+    url = "postgresql://ann:pw@h/v1;k=x?key=abc&sslmode=require#top"
     assert [url[a:b] for a, b in url_secrets(url)] == ["pw", "x", "abc", "top"]
 
 
@@ -320,3 +320,36 @@ def test_libpq_s_password_file_warning_is_one_line_of_ours(tmp_path, pg):
                           env={**env, "PGPASSFILE": str(pw), "OPENBOOK_DATA_DIR": "off"})
     assert done.returncode == 2 and done.stderr.count("\n") == 1 and done.stderr.startswith("error: "), done.stderr
     assert "asks for a password" in done.stderr and f"The password file {pw} was not read" in done.stderr
+
+
+# ---------------------------------------------------------------- found by the second attack pass
+
+@pytest.mark.parametrize("url", ["http://ann:hunter2X@-h/v1", "postgresql://ann:hunter2X@-h/x",
+                                 "postgresql://ann:hunter2X@.h/x", "http://ann:hunter2X@~h/v1"])
+def test_a_password_before_a_host_that_starts_oddly_is_masked(url):
+    assert "hunter2X" not in mask_secrets(f"error: Could not reach the model server at {url}")
+
+
+@pytest.mark.parametrize("name", ["user", "sslmode", "host", "port"])
+def test_a_harmless_name_is_harmless_only_in_a_database_url(name):
+    assert "hunter2X" not in mask_secrets(f"check that http://127.0.0.1:1/v1?{name}=hunter2X is right")
+    assert f"{name}=bob" in mask_secrets(f"at postgresql://h/x?{name}=bob")
+
+
+def test_a_url_inside_a_query_value_is_masked_when_the_url_is_known():
+    url = "http://127.0.0.1:1/v1?key=http://hunter2X"
+    assert "hunter2X" not in mask_secrets(f"Model: m at {url}", url)
+
+
+def test_basic_credentials_echoed_by_a_server_are_masked():
+    import base64
+    echoed = base64.b64encode(b"ann:hunter2X").decode()
+    assert echoed not in mask_secrets(f'It said: "bad Basic {echoed}"')
+    assert echoed not in mask_secrets(f'It said: "{echoed}"', "http://ann:hunter2X@127.0.0.1:1/v1")
+
+
+def test_a_links_bad_value_is_said_masked():
+    from apptest_helpers import open_page
+    at = open_page("ask", query={"ask_k": "https://a:hunter2X@evil.example/?key=hunter2X"})
+    said = " ".join(w.value for w in at.warning)
+    assert "is not valid" in said and "hunter2X" not in said

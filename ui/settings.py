@@ -27,7 +27,7 @@ from rag_core import ChunkerConfig
 from rag_core.retrieval.chunkers import KINDS, STRATEGY_DEFAULTS
 from rag_core.retrieval.engines.registry import ENGINES
 from rag_core.retrieval.retrievers import RERANKERS, RETRIEVERS
-from rag_core.text import shorten
+from rag_core.text import mask_secrets, shorten
 from ui import data, widgets
 
 
@@ -165,7 +165,7 @@ def init(keys) -> list[str]:
             except (ValueError, TypeError) as e:
                 value = s.fallback()
                 why = f" ({e})" if s.within is not None and str(e).startswith("this dataset") else ""
-                warnings.append(f"The link's value {shorten(st.query_params[name], 200)!r} for '{name}' is not valid{why}; "
+                warnings.append(f"The link's value {shorten(mask_secrets(st.query_params[name]), 200)!r} for '{name}' is not valid{why}; "
                                 f"using {s.said(value)}.")
         st.session_state[key] = value
         st.session_state[shadow] = value

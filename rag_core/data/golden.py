@@ -35,7 +35,7 @@ from typing import NamedTuple
 import numpy as np
 
 from rag_core.data.corpus import DATA, Corpus, Document
-from rag_core.text import MAX_QUESTION_CHARS, check_question, normalize, shorten, words
+from rag_core.text import MAX_QUESTION_CHARS, check_question, normalize, question_key, shorten, words
 
 GOLDEN_FILES = {"article": DATA / "golden.json",      # the article's questions, in the library's own words
                 "user": DATA / "golden_user.json"}     # the same anchors, asked as a user would (trap 3)
@@ -319,7 +319,7 @@ def _validate(rows: tuple, docs: _Documents) -> tuple[list[GoldenRow], list[Prob
     valid, problems, asked = [], [], {}           # asked: a valid question, whitespace collapsed, casefolded -> row
     for i, row in enumerate(rows):
         doc_id, reason = _check_row(row, docs)
-        same = normalize(row.question).casefold() if not reason else ""
+        same = question_key(row.question) if not reason else ""
         if same in asked:
             reason = (f"The same question as row {asked[same] + 1}: it counts once. Remove this row, or reword it "
                       "if it asks something else.")

@@ -31,7 +31,7 @@ from rag_core.data.problems import Problems
 from rag_core.data.decode import decode_text
 from rag_core.data.files import read_bounded, usable_path
 from rag_core.data.limits import Limits, too_big
-from rag_core.text import normalize, shorten
+from rag_core.text import normalize, question_key, shorten
 
 GOLDEN_COLUMNS = ("question", "doc", "anchor")
 GOLDEN_HEADER = ",".join(GOLDEN_COLUMNS)
@@ -58,7 +58,7 @@ def read_golden_csv(data: bytes | str, name: str = "golden.csv",
         elif any(c.strip() for c in cells):
             row = _row(cells, columns, f"{name} line {first}", problems)
             rows += [row] if row else []
-            same = normalize(row.question).casefold() if row else None
+            same = question_key(row.question) if row else None
             if same in asked:
                 problems.append(f"{name} line {first}: the same question as line {asked[same]}; it counts once.")
             elif row:
