@@ -133,7 +133,7 @@ def test_without_ray_installed_the_sidebar_says_how_to_get_it(shared_ray, monkey
     monkeypatch.setitem(sys.modules, "ray", None)          # what an environment without Ray looks like
     at = open_page("overview", session={"compute": "ray"})
     errors = [e.value for e in at.sidebar.error]
-    assert len(errors) == 1 and "Ray is not installed" in errors[0] and "requirements\\-ray\\.txt" in errors[0], errors
+    assert len(errors) == 1 and "Ray is not installed" in errors[0] and "requirements-ray.txt" in errors[0], errors
     assert not at.exception
 
 

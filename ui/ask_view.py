@@ -28,7 +28,7 @@ def settings_form(statuses: list, trusted: tuple) -> None:
     def flip_filter():
         settings.set_value("ask_statuses", list(trusted) if st.session_state["ask_filter_switch"] else list(statuses))
 
-    with st.expander("Retrieval settings"):         # folded: the chunks and the verdict fit on the first screen
+    with st.expander("Retrieval settings", expanded=True):
         s = st.columns([1, 1, 1, 2, 1])
         s[0].number_input("Candidates", min_value=1, max_value=500, key="ask_candidates",
                           value=settings.now("ask_candidates"), on_change=settings.remember,
