@@ -83,3 +83,14 @@ def spans_box(page):
 def pill(page, group_label: str, name: str):
     group = main(page).get_by_role("toolbar", name=group_label)
     return group.get_by_role("button", name=name, exact=True)
+
+
+def prompt_box(page):
+    """The Ask page's prompt, its folded expander opened first."""
+    expander = main(page).locator('[data-testid="stExpander"]').filter(has_text="The prompt handed to the model")
+    header = expander.locator("summary")
+    expect(header).to_be_visible()
+    prompt = expander.locator('[data-testid="stCode"]')
+    if not prompt.is_visible():
+        header.click()
+    return prompt

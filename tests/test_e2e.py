@@ -21,7 +21,7 @@ from rag_core.evaluation.pipeline import ask
 
 from playwright.sync_api import expect  # requirements-dev.txt pins it; `make test` installs it
 from e2e_helpers import (ask_question, expect_chunks, expected_labels, main, no_exception, open_view, pick_golden,  # noqa: F401
-                         pill, question_box, span_header, spans_box, status_badges)
+                         pill, prompt_box, question_box, span_header, spans_box, status_badges)
 
 CUTOFF = "What is the default cutoff of get_close_matches?"
 PAGES = {  # title in the sidebar menu -> (url path, the page's h1)
@@ -88,12 +88,7 @@ def test_the_rerank_toggle_reorders_the_spans(page, server, wb):
 def test_prompt_cites_S1_and_the_verdict_is_shown(page, server):
     open_view(page, server.url + "/ask")
     ask_question(page, CUTOFF)
-    expander = main(page).locator('[data-testid="stExpander"]').filter(has_text="The prompt handed to the model")
-    header = expander.locator("summary")
-    expect(header).to_be_visible()
-    prompt = expander.locator('[data-testid="stCode"]')
-    if not prompt.is_visible():
-        header.click()
+    prompt = prompt_box(page)
     expect(prompt).to_contain_text("[S1]")
     expect(prompt).to_contain_text(f"QUESTION: {CUTOFF}")
     verdict = main(page).locator(".stMarkdownBadge").filter(has_text=VERDICT)
@@ -123,7 +118,7 @@ def test_a_question_with_html_is_shown_as_text_never_run(page, server):
     expect(main(page).get_by_role("heading", name=re.compile(r"chunk\(s\) handed to the model"))).to_be_visible()
     expect(question_box(page)).to_have_value(evil)
     # the literal characters are on screen (in the prompt), and no <img src="x"> element exists
-    expect(main(page).locator('[data-testid="stCode"]').filter(has_text=f"QUESTION: {evil}")).to_be_visible()
+    expect(prompt_box(page)).to_contain_text(f"QUESTION: {evil}")
     expect(page.locator('img[src="x"]')).to_have_count(0)
     no_exception(page)
     assert dialogs == [], f"a dialog fired: {dialogs}"
