@@ -41,10 +41,13 @@ def test_three_honest_states_on_the_ask_page(page, server):
 
 
 def test_every_page_names_its_dataset_and_overview_has_its_own_address(page, server):
-    for path in ("ablations", "compare", "your_data", "overview"):
-        page.goto(f"{server.url}/{path}")
+    for path in ("ablations", "compare", "your_data", "overview"):    # a link the page corrects is written whole
+        page.goto(f"{server.url}/{path}?size=-5")
         wait_idle(page)
         expect(page).to_have_url(re.compile(r"[?&]data=bundled(&|$)"))
+    page.goto(f"{server.url}/ablations")          # a bare address already opens the defaults: left bare (no history entry)
+    wait_idle(page)
+    assert page.url.endswith("/ablations"), page.url
     page.goto(server.url + "/overview")
     wait_idle(page)
     expect(page.get_by_role("heading", name=re.compile("Open Book: watch a RAG system work"))).to_be_visible()
