@@ -12,7 +12,7 @@ from collections import defaultdict
 
 from playwright.sync_api import expect
 
-from browser import MAIN, SLOW_MS, StreamlitServer, launch_chromium, page_path, upload, wait_idle
+from browser import MAIN, SLOW_MS, StreamlitServer, page_path, upload, wait_idle
 
 MB = 1_000_000
 
@@ -32,13 +32,12 @@ def uploads_and_state(url: str) -> float:
     return sum(v for k, v in figures.items() if "upload" in k.lower() or k == "st_session_state")
 
 
-def test_a_closed_tabs_session_state_and_uploads_go_within_its_grace():
-    from playwright.sync_api import sync_playwright
+def test_a_closed_tabs_session_state_and_uploads_go_within_its_grace(context):
+    """On a server of its own, through the suite's browser (a second Playwright in one process fails)."""
     text = " ".join(f"Sentence number {i} of a long note about the office." for i in range(60_000)).encode()
-    with StreamlitServer() as srv, sync_playwright() as p:
-        browser = launch_chromium(p)
+    with StreamlitServer() as srv:
+        ctx = context.browser.new_context(viewport={"width": 1280, "height": 1000})
         try:
-            ctx = browser.new_context(viewport={"width": 1280, "height": 1000})
             page = ctx.new_page()
             page.goto(srv.url + page_path("Your data"))
             expect(page.locator(MAIN)).to_contain_text("Active dataset: Bundled corpus", timeout=SLOW_MS)
@@ -53,4 +52,4 @@ def test_a_closed_tabs_session_state_and_uploads_go_within_its_grace():
                 gone.wait(0.5)                                  # poll the server's figure, not a fixed wait
             assert uploads_and_state(srv.url) <= 0.1 * MB, (open_bytes, held(srv.url))
         finally:
-            browser.close()
+            ctx.close()
