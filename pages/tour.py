@@ -6,14 +6,7 @@ from ui import data, frame, settings, tour_keys, tour_view, widgets
 
 frame.ensure(__file__)          # a first request that runs this page without app.py draws the frame here
 
-asked = st.query_params.get("step")      # the frame gave tour_step its value: this session's, else the link's
-if asked is not None:                    # the browser's Back or Forward opened a step's link: the page follows it
-    try:
-        linked = settings.SETTINGS["tour_step"].read(asked)
-    except (ValueError, TypeError):
-        linked = None                    # not a step: the frame said so and wrote the session's step back
-    if linked not in (None, st.session_state["tour_step"]):
-        settings.set_value("tour_step", linked)
+# the frame gave tour_step its value: the link's when Back or Forward opened one (settings.SETTINGS' always)
 STEPS = len(tour.TITLES)
 number = int(st.session_state["tour_step"])
 

@@ -289,7 +289,7 @@ def test_a_page_without_its_own_error_handling_says_the_search_stopped(pg, reade
         assert PASSWORD not in everything_shown(at)
     at.button(key="engine_failed_rerun").click().run()                 # allowed again: the page is whole
     assert_fine(at)
-    assert not at.main.error and len(at.dataframe) == 9
+    assert not at.main.error and len(at.dataframe) == 9 + 2      # and the two "what the article's words mean" tables
 
 
 def test_compare_on_postgres_keeps_its_runs_in_the_same_database(reader, monkeypatch):

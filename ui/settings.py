@@ -146,10 +146,25 @@ SETTINGS = {
 SHARED = ("chunker", "size", "overlap", "retriever", "reranker", "engine")        # shown in the sidebar of every page
 
 
+def _follow_link(key: str) -> None:
+    """A setting always in its link (the tour's step) follows a valid link over this session's value: the browser's
+    Back or Forward opened that link, and the frame must not write the session's value back over it."""
+    s, shadow = SETTINGS[key], "_keep_" + key
+    if not s.always or s.name(key) not in st.query_params or shadow not in st.session_state:
+        return
+    try:
+        linked = s.read(st.query_params[s.name(key)])
+    except (ValueError, TypeError):
+        return                                  # not a value: init's warning and the session's value, as ever
+    if linked != st.session_state[shadow]:
+        st.session_state[key] = st.session_state[shadow] = linked
+
+
 def init(keys) -> list[str]:
     """Give each setting its value: this session's, else the URL's, else the default. Returns warnings."""
     warnings, fresh = [], []                        # fresh: the settings given a value here (not this session's)
     for key in keys:
+        _follow_link(key)
         if key in st.session_state:
             continue
         shadow = "_keep_" + key
