@@ -59,7 +59,7 @@ if cfg is None:
                "WRONG and one line of why, at temperature 0).")
 else:
     ids = tuple(x.id for x in counted)
-    if st.button(f"Let {cfg.model} judge these {len(counted)} answers", key="judge_model",
+    if st.button(f"Let {widgets.plain(cfg.model)} judge these {len(counted)} answers", key="judge_model",
                  icon=":material/smart_toy:"):
         bar = st.progress(0.0, text="The model is judging...")
 
