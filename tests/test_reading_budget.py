@@ -14,7 +14,7 @@ from pypdf import PdfReader, PdfWriter
 from rag_core.data.budget import Budget
 from rag_core.data.ingest import Limits, read_files
 from rag_core.data.pdf import pdf_text
-from test_ingest import make_pdf
+from pdf_bytes import make_pdf, pdf_of
 
 
 def long_pdf(n: int) -> bytes:
@@ -87,14 +87,7 @@ def nested_pdf() -> bytes:
     for text in ("Alpha one.", "Beta two.", "Gamma three."):
         stream = f"BT /F1 12 Tf 72 720 Td ({text}) Tj ET".encode()
         objects.append(b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream")
-    out, offsets = b"%PDF-1.4\n", []
-    for number, body in enumerate(objects, 1):
-        offsets.append(len(out))
-        out += f"{number} 0 obj\n".encode() + body + b"\nendobj\n"
-    xref = len(out)
-    out += f"xref\n0 {len(objects) + 1}\n0000000000 65535 f \n".encode()
-    out += b"".join(f"{o:010d} 00000 n \n".encode() for o in offsets)
-    return out + f"trailer\n<< /Size {len(objects) + 1} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n".encode()
+    return pdf_of(objects)
 
 
 def test_pages_read_one_at_a_time_inherit_from_the_page_tree_as_pypdfs_do():
