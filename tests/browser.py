@@ -273,14 +273,25 @@ def page_path(title: str) -> str:
     return "/" if spec == specs[0] else "/" + Path(spec.script).stem
 
 
-def upload(page, label: str, files) -> None:
+def upload(page, label: str, files, settle: bool = True) -> None:
     """Put files (paths, or Playwright payloads {name, mimeType, buffer}) into the file uploader labelled
     `label`, and wait until the uploader lists every one of them (the browser has sent them). What the page
-    does with them is for the caller to `expect`."""
+    does with them is for the caller to `expect`.
+
+    With `settle` (the default) it returns once the run the upload triggers is over: a page may put something
+    new above its next uploader in that run (Your data shows the documents' table above the golden set's), and
+    files set into an uploader while that run replaces it are lost. `settle=False` is for a test that acts
+    during that run (Cancel while the files are read)."""
     from playwright.sync_api import expect
     files = list(files)
     box = page.locator('[data-testid="stFileUploader"]').filter(has_text=label)
-    box.locator('input[type="file"]').set_input_files([f if isinstance(f, dict) else str(f) for f in files])
+    payload = [f if isinstance(f, dict) else str(f) for f in files]
+    wait_idle(page)
+    if settle:
+        with rerun(page):
+            box.locator('input[type="file"]').set_input_files(payload)
+    else:
+        box.locator('input[type="file"]').set_input_files(payload)
     for name in [f["name"] if isinstance(f, dict) else Path(f).name for f in files]:
         # a file's chip offers "Cancel upload of NAME" while it uploads, "Remove NAME" once the server has it
         expect(box.get_by_role("button", name=f"Remove {name}", exact=True)).to_be_attached(timeout=WAIT_MS)
