@@ -36,7 +36,7 @@ from rag_core.evaluation import tables
 from rag_core.retrieval.engines import registry        # names the engines; psycopg only when one is made
 from rag_core.retrieval.ray_sessions import RAY             # ray itself only when a session is opened
 from rag_core.text import mask_secrets
-from ui import memory
+from ui import first_link, memory
 from ui.widgets import plain
 
 
@@ -80,7 +80,7 @@ def dataset_from_link() -> str | None:
     """Follow the link's `data=`: a built-in dataset opens; an upload that this session no longer has is
     gone (uploads live only in the session that made them), said in a warning instead of silently showing
     the bundled corpus. Returns that warning, or None."""
-    wanted = st.query_params.get("data")
+    wanted = first_link.get("data")
     if not wanted or wanted == dataset().key:
         return None
     if wanted in BUILT_IN and "dataset" not in st.session_state:

@@ -22,8 +22,8 @@ from rag_core.retrieval.chunkers import KINDS
 from rag_core.retrieval.retrievers import DESCRIPTIONS, RERANKERS, RETRIEVERS
 from rag_core.retrieval.engines.base import EngineError
 from ui.widgets import RERANKER_NAMES, RETRIEVER_NAMES
-from ui import (compute_form, data, engine_form, memory, model_config, model_form, navigation, settings,
-                trust_form, widgets)
+from ui import (compute_form, data, engine_form, first_link, memory, model_config, model_form, navigation,
+                settings, trust_form, widgets)
 
 
 _drawn = threading.local()            # set when the frame is drawn in this script run (one thread per run)
@@ -31,6 +31,7 @@ _drawn = threading.local()            # set when the frame is drawn in this scri
 
 def draw():
     """Declare the pages, show the link warnings, draw the sidebar; returns the page to run."""
+    first_link.keep()          # before the first message to the browser: a menu click can interrupt from there on
     st.set_page_config(page_title="Open Book — a RAG workbench", page_icon="📖", layout="wide")
     pg = st.navigation(navigation.pages())
     memory.return_memory_when_the_session_ends()
@@ -41,6 +42,7 @@ def draw():
         widgets.warn(warning)
     settings.sync_url(keys)     # every page's address names its dataset and its settings, in one write: the
                                 # browser adds a history entry per write, and a second made the first Back do nothing
+    first_link.followed()
     trust_form.keep_link()
     trust_form.note()
     if model_config.setting_problem():     # a bad OPENBOOK_LLM_* is said on every page, naming the variable

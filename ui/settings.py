@@ -28,7 +28,7 @@ from rag_core.retrieval.chunkers import KINDS, STRATEGY_DEFAULTS
 from rag_core.retrieval.engines.registry import ENGINES
 from rag_core.retrieval.retrievers import RERANKERS, RETRIEVERS
 from rag_core.text import mask_secrets, shorten
-from ui import data, widgets
+from ui import data, first_link, widgets
 
 
 def _bool(s: str) -> bool:
@@ -174,13 +174,15 @@ def init(keys) -> list[str]:
         s = SETTINGS[key]
         value = s.start()
         name = s.name(key)
-        if name in st.query_params:
+        linked = first_link.get(name)
+        if linked is not None:
             try:
-                value = s.read(st.query_params[name])
+                value = s.read(linked)
             except (ValueError, TypeError) as e:
                 value = s.fallback()
                 why = f" ({e})" if s.within is not None and str(e).startswith("this dataset") else ""
-                warnings.append(f"The link's value {shorten(mask_secrets(st.query_params[name]), 200)!r} for '{name}' is not valid{why}; "
+                said = shorten(mask_secrets(linked), 200)
+                warnings.append(f"The link's value {said!r} for '{name}' is not valid{why}; "
                                 f"using {s.said(value)}.")
         st.session_state[key] = value
         st.session_state[shadow] = value

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ui import data, settings, widgets
+from ui import data, first_link, settings, widgets
 
 WHERE = "Choose which statuses are trusted in the sidebar (Trusted statuses) or on the Your data page."
 
@@ -21,7 +21,7 @@ WHERE = "Choose which statuses are trusted in the sidebar (Trusted statuses) or 
 def from_link() -> str | None:
     """The link's `trusted=` for the dataset it opens, unless this session already chose for it; a warning when
     the link names a status the dataset lacks (the rest of the link's statuses are kept)."""
-    ds, text = data.dataset().key, st.query_params.get("trusted")
+    ds, text = data.dataset().key, first_link.get("trusted")
     chosen = st.session_state.setdefault(data.TRUSTED, {})
     if text is None or ds in chosen:
         return None
