@@ -188,3 +188,15 @@ def test_golden_edit_library():
             assert str(e)
         else:
             raise AssertionError("accepted")
+
+
+def test_your_data_shows_the_studios_set_as_the_active_dataset():
+    at = open_studio()
+    at.switch_page("pages/your_data.py").run()              # its radio holds the bundled corpus
+    at.switch_page("pages/studio.py").run()
+    add(at, "bisect", "leftmost", "Where does the left search put an equal item?")
+    key = at.session_state["dataset"].key
+    at.switch_page("pages/your_data.py").run()
+    assert_fine(at)
+    assert at.session_state["dataset"].key == key            # not switched back to the bundled corpus
+    assert at.radio(key="data_choice").value == key

@@ -86,7 +86,6 @@ def _history() -> list:
 
 def _switch_to(ds) -> None:
     data.use_dataset(ds)
-    st.session_state["data_pending_choice"] = ds.key        # Your data's radio shows it, not the one before
     if ds.uploaded:
         problem = data.keep_dataset(ds)
         if problem:

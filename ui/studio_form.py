@@ -50,7 +50,7 @@ def pick_anchor(docs) -> tuple[str, str] | None:
     pick = f"studio_sentence_{d}_{zlib.crc32(find.strip().lower().encode())}"
     grid = f"{pick}_grid"
     st.dataframe(pd.DataFrame({"#": [i + 1 for i in shown], "sentence": [found[i] for i in shown]}),
-                 hide_index=True, height=240, width="stretch", key=grid,
+                 hide_index=True, height=min(240, 35 * len(shown) + 38), width="stretch", key=grid,
                  on_select=functools.partial(_picked, grid, pick, tuple(shown)), selection_mode="single-row")
     s = st.selectbox("Anchor sentence", shown, index=None, key=pick, placeholder="Choose a sentence (or a table row)",
                      format_func={i: f"{i + 1} · {shorten(found[i], 160)}" for i in shown}.get)
