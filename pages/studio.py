@@ -39,6 +39,8 @@ else:
     st.dataframe(rows, hide_index=True, width="stretch",
                  column_config={"#": st.column_config.NumberColumn(width="small"),
                                 "why": st.column_config.TextColumn("why / where the boundary falls", width="large")})
+    if studio.trouble(rows):                    # the why column is far right: said below the table too
+        st.warning(widgets.plain(studio.trouble(rows)).replace("\n", "\n\n"))
     with st.expander("Edit or delete a row", icon=":material/edit_note:"):
         studio_form.edit_form()
     widgets.download(st, "Download the set (CSV)", studio.csv_bytes(wb.check.rows), "golden-set.csv", "text/csv",

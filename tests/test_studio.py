@@ -200,3 +200,15 @@ def test_your_data_shows_the_studios_set_as_the_active_dataset():
     assert_fine(at)
     assert at.session_state["dataset"].key == key            # not switched back to the bundled corpus
     assert at.radio(key="data_choice").value == key
+
+
+def test_what_is_wrong_with_a_row_is_said_below_the_table_as_plain_text():
+    rows = [GoldenRow("Where is **bold** [x](http://e.vil)?", "*gone*.md", "notes about something")]
+    from ui.data import make_dataset
+    ds = make_dataset("gone", tuple(DOCS.values()), rows)
+    Store.default().save_dataset(ds.name, ds.documents, ds.golden)
+    at = open_studio({"data": ds.key})
+    said = [w.value for w in at.warning if "Row 1" in w.value]
+    assert len(said) == 1
+    assert shown(said[0]) == "Row 1 (✗ document gone): Unknown document '*gone*.md': no document has that id."
+    assert "\\*gone\\*" in said[0]                          # escaped: shown as typed, never as Markdown

@@ -24,7 +24,7 @@ from ui import data, export, widgets
 
 HISTORY = "studio_history"      # session: [(dataset before a change, key after it, what the change was)]
 SOURCES = "studio_sources"      # session: (question, doc, anchor) -> where a row came from ("typed", a suggestion's)
-NAME = "studio_name"            # session: + the active dataset's key: the name typed for the set, kept by the next change
+NAME = "studio_name"            # session: + the active dataset's key: the name typed, kept by the next change
 NOTE = "studio_note"            # session: (kind, sentence) said once on the next run: ("ok" | "error", text)
 MARKS = {"valid": "✓ valid", "anchor cut": "✂ anchor cut", "document gone": "✗ document gone",
          "excluded": "✗ excluded"}
@@ -133,6 +133,11 @@ def counts(frame: pd.DataFrame) -> str:
     return f"{len(frame)} row(s)" + (": " + ", ".join(parts) if parts else "")
 
 
+def trouble(frame: pd.DataFrame) -> str:
+    """Each row that is not plainly valid, one a line: 'Row 1 (✂ anchor cut): Chunk 12 of ...'; "" when none."""
+    return "\n".join(f"Row {r['#']} ({r.status}): {r.why}" for _, r in frame.iterrows() if r.why)
+
+
 def csv_bytes(golden_rows) -> bytes:
     """The set as the upload reads it: question,doc,anchor,answer (always the answer column; empty = the anchor),
     every cell spreadsheet-safe (`export.safe_csv`, which `read_golden_csv` reads back)."""
@@ -174,6 +179,7 @@ def suggestions(items, key: str = "studio_suggestion") -> None:
               "suggestion(s)"), icon=":material/done_all:")
     for n, s in enumerate(items):
         with st.container(border=True):
-            st.text(f"{s.question}\n{s.doc} · anchor: {s.anchor}" + (f" · answer key: {s.answer}" if s.answer else ""))
+            key_said = f" · answer key: {s.answer}" if s.answer else ""
+            st.text(f"{s.question}\n{s.doc} · anchor: {s.anchor}{key_said}")
             st.caption(widgets.plain(f"{s.source}: {s.why}"))
-            st.button("Accept", key=f"{key}_{n}", on_click=accept, args=([s], f"accept the suggestion '{s.question}'"))
+            st.button("Accept", key=f"{key}_{n}", on_click=accept, args=([s], f"accept suggestion {n + 1}"))

@@ -19,7 +19,7 @@ from rag_core.data.golden import GoldenRow
 from rag_core.data.golden_edit import add_row, delete_row, replace_row, words_span
 from rag_core.retrieval.chunkers import blocks, sentences
 from rag_core.text import shorten
-from ui import data, studio
+from ui import data, studio, widgets
 
 def name_field() -> str:
     """The set's name (the dataset's): typed here, kept by the next change, or at once with Rename."""
@@ -59,7 +59,8 @@ def pick_anchor(docs) -> tuple[str, str] | None:
     words = found[s].split()
     first, last = 0, len(words) - 1
     if len(words) > 1:
-        first, last = st.select_slider("Anchor: from word … to word …", list(range(len(words))), value=(first, last),
+        first, last = st.select_slider("Anchor: from word … to word …", list(range(len(words))),
+                                       value=(first, last),
                                        format_func={i: f"{i + 1}. {w}" for i, w in enumerate(words)}.get,
                                        key=f"studio_words_{d}_{s}",
                                        help="Keep the whole sentence, or narrow the anchor to the words that answer.")
@@ -119,7 +120,8 @@ def edit_form() -> None:
 
 def _save(i: int, k: str) -> None:
     rows = studio.rows()
-    row = rows[i]._replace(question=st.session_state[f"studio_edit_q_{k}"], answer=st.session_state[f"studio_edit_a_{k}"])
+    row = rows[i]._replace(question=st.session_state[f"studio_edit_q_{k}"],
+                           answer=st.session_state[f"studio_edit_a_{k}"])
     try:
         new = replace_row(rows, i, row, studio.documents())
     except ValueError as e:
@@ -142,5 +144,5 @@ def toolbar() -> None:
     c2.button("Start an empty set", key="studio_empty", on_click=lambda: studio.commit((), "start an empty set"),
               icon=":material/note_add:")
     last = studio.last_change()
-    c3.button(f"Undo: {last}" if last else "Undo", key="studio_undo", on_click=studio.undo, disabled=not last,
-              icon=":material/undo:")
+    c3.button(f"Undo: {widgets.plain(last)}" if last else "Undo", key="studio_undo", on_click=studio.undo,
+              disabled=not last, icon=":material/undo:")

@@ -65,7 +65,7 @@ def where_cut(wb, v: int, chunker: ChunkerConfig) -> str:
 
 
 def _edge(tokens: list[str], side: int, n: int = 4) -> str:
-    """The n words of a side nearest the boundary: ["a", "b", "c", "d", "e"], -1 -> '… b c d e'; 1 -> 'a b c d …'."""
+    """The n words of a side nearest the boundary: ["a", "b", "c", "d", "e"], -1 -> '… b c d e', 1 -> 'a b c d …'"""
     if len(tokens) <= n:
         return " ".join(tokens)
     return "… " + " ".join(tokens[-n:]) if side < 0 else " ".join(tokens[:n]) + " …"
