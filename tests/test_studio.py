@@ -212,3 +212,17 @@ def test_what_is_wrong_with_a_row_is_said_below_the_table_as_plain_text():
     assert len(said) == 1
     assert shown(said[0]) == "Row 1 (✗ document gone): Unknown document '*gone*.md': no document has that id."
     assert "\\*gone\\*" in said[0]                          # escaped: shown as typed, never as Markdown
+
+
+def test_the_sentence_chunker_cuts_an_anchor_across_two_sentences_at_their_boundary():
+    from rag_core import ChunkerConfig, Workbench
+    from rag_core.evaluation.golden_status import row_statuses
+    from rag_core.retrieval.chunkers import sentences
+    said = sentences(DOCS["difflib"].text)
+    i = next(i for i in range(len(said) - 1) if len(said[i].split()) > 3 and len(said[i + 1].split()) > 3
+             and "cutoff" in said[i])
+    anchor = " ".join(said[i].split()[-2:] + said[i + 1].split()[:2])
+    wb = Workbench(bundled_corpus(), [GoldenRow("Which cutoff follows?", "difflib", anchor)])
+    assert row_statuses(wb, ChunkerConfig("sentence", 2, 1))[0] == ("valid", "")     # every pair of sentences whole
+    one = row_statuses(wb, ChunkerConfig("sentence", 1, 0))[0]
+    assert one.state == "anchor cut" and "ends after word 2 of the anchor's 4" in one.detail, one
