@@ -16,7 +16,7 @@ from ui import navigation
 from playwright.sync_api import expect  # noqa: E402
 
 HEADINGS = {"overview": "Open Book", "tour": "The tour", "corpus": "Corpus", "ask": "Ask", "ablations": "Ablations", "compare": "Compare setups",
-            "your_data": "Your data", "model": "A real model", "judge": "Judge", "glossary": "Glossary"}
+            "your_data": "Your data", "studio": "Golden set studio", "model": "A real model", "judge": "Judge", "glossary": "Glossary"}
 STEMS = [Path(p.script).stem for p in navigation.PAGES]
 
 

@@ -28,6 +28,7 @@ PAGES = (
     PageSpec("pages/ablations.py", "Ablations", ":material/bar_chart:"),
     PageSpec("pages/compare.py", "Compare", ":material/compare_arrows:", ("compare_setups",)),
     PageSpec("pages/your_data.py", "Your data", ":material/upload_file:"),
+    PageSpec("pages/studio.py", "Golden set studio", ":material/edit_note:"),
     PageSpec("pages/model.py", "Model", ":material/smart_toy:"),
     PageSpec("pages/judge.py", "Judge", ":material/gavel:"),
     PageSpec("pages/glossary.py", "Glossary", ":material/menu_book:"),

@@ -113,7 +113,7 @@ def fixed_window_spans(n_tokens: np.ndarray, size: int, overlap: int) -> tuple[n
 def by_structure(text: str, max_size: int) -> list[Piece]:
     """Cut on paragraph boundaries; merge short paragraphs up to max_size words."""
     ChunkerConfig("structure", max_size, 0)
-    paragraphs = [p.strip() for p in _PARAGRAPH.split(text) if p.strip()]
+    paragraphs = blocks(text)
     spans = _spans(paragraphs)
     pieces, current, words_in_current = [], [], 0
     for i, p in enumerate(paragraphs):
@@ -128,14 +128,27 @@ def by_structure(text: str, max_size: int) -> list[Piece]:
     return pieces
 
 
+def blocks(text: str) -> list[str]:
+    """The text's paragraphs as the structure chunker cuts them: at blank lines. "a\n\n b\nc" -> ["a", "b\nc"]"""
+    return [p.strip() for p in _PARAGRAPH.split(text) if p.strip()]
+
+
+def sentences(text: str) -> list[str]:
+    """The text's sentences as the sentence chunker cuts them: after . ! ? or : and a space, lines joined.
+
+    "Call f(). It returns 0.6: done" -> ["Call f().", "It returns 0.6:", "done"]
+    """
+    return [f.strip() for f in _SENTENCE.split(text.replace("\n", " ")) if f.strip()]
+
+
 def by_sentence(text: str, sentences_per_piece: int, overlapping_sentences: int) -> list[Piece]:
     """A window of N sentences that slides by N minus the overlapping sentences."""
     ChunkerConfig("sentence", sentences_per_piece, overlapping_sentences)
-    sentences = [f.strip() for f in _SENTENCE.split(text.replace("\n", " ")) if f.strip()]
-    spans = _spans(sentences)
+    units = sentences(text)
+    spans = _spans(units)
     step = sentences_per_piece - overlapping_sentences
     pieces = []
-    for i in range(0, len(sentences), step):
-        last = min(i + sentences_per_piece, len(sentences)) - 1
-        pieces.append(Piece(" ".join(sentences[i:last + 1]), spans[i][0], spans[last][1]))
+    for i in range(0, len(units), step):
+        last = min(i + sentences_per_piece, len(units)) - 1
+        pieces.append(Piece(" ".join(units[i:last + 1]), spans[i][0], spans[last][1]))
     return pieces or [Piece(text, 0, 0)]

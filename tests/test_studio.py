@@ -1,0 +1,228 @@
+"""The golden set studio (pages/studio.py, ui/studio.py, ui/studio_form.py): rows built from a document's sentences,
+refused with the upload's reasons, every row's status at once, edit, delete, undo, kept in the store and used by
+every page, the CSV reading back, suggestions accepted with their source. Expectations come from rag_core."""
+from __future__ import annotations
+
+import hashlib
+from collections import namedtuple
+
+from streamlit.testing.v1 import AppTest
+
+from apptest_helpers import APP, assert_fine, set_chunker, shown
+from rag_core.data.corpus import bundled_corpus
+from rag_core.data.golden import GOLDEN_FILES, GoldenRow, load_golden, phrase_positions
+from rag_core.data.golden_csv import read_golden_csv
+from rag_core.data.golden_edit import add_row, delete_row, replace_row, words_span
+from rag_core.store import Store
+from ui import studio
+from ui.studio_form import units
+
+Suggestion = namedtuple("Suggestion", "question doc anchor answer why source")   # the shape rag_core's will have
+DOCS = {d.id: d for d in bundled_corpus().documents}
+
+
+def sentence_of(doc: str, text: str) -> int:
+    """The position of the first sentence of `doc` holding `text`, as the studio lists them."""
+    return next(i for i, s in enumerate(units(DOCS[doc].text)) if text in s)
+
+
+def open_studio(query: dict | None = None) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.query_params.update(query or {})
+    at.switch_page("pages/studio.py").run()
+    assert_fine(at)
+    return at
+
+
+def by_label(widgets, label: str):
+    return next(w for w in widgets if w.label == label)
+
+
+def add(at: AppTest, doc: str, text: str, question: str, answer: str = "", words: tuple | None = None) -> AppTest:
+    """Pick doc's sentence holding `text` (narrowed to `words` when given), type the question, Add."""
+    at.selectbox(key="studio_doc").set_value(doc).run()
+    by_label(at.selectbox, "Anchor sentence").set_value(sentence_of(doc, text)).run()
+    if words is not None:
+        by_label(at.select_slider, "Anchor: from word … to word …").set_value(words).run()
+    at.text_input(key="studio_question").set_value(question)
+    at.text_input(key="studio_answer").set_value(answer)
+    at.button(key="studio_add").click().run()
+    assert_fine(at)
+    return at
+
+
+def table(at: AppTest):
+    return next(d.value for d in at.dataframe if "status" in d.value.columns)
+
+
+def notes(at: AppTest) -> list[str]:
+    return [shown(e.value) for e in at.error] + [shown(s.value) for s in at.success]
+
+
+def test_three_rows_from_sentences_are_kept_used_and_leave_the_bundled_files_alone():
+    files = {k: hashlib.sha256(p.read_bytes()).hexdigest() for k, p in GOLDEN_FILES.items()}
+    at = open_studio()
+    at.button(key="studio_empty").click().run()
+    assert any("The set is empty" in i.value for i in at.info)
+    add(at, "difflib", "Optional arg cutoff", "How close must two words be to be offered?", "0.6",
+        words=(0, 4))
+    add(at, "heapq", "Push item on the heap, then pop", "Push then pop the smallest in one call?")
+    add(at, "bisect", "leftmost", "Where does the left search put an equal item?")
+    rows = table(at)
+    assert list(rows.status) == ["✓ valid"] * 3, rows
+    assert rows.anchor[0] == "Optional arg cutoff (default 0.6)" and rows["answer key"][0] == "0.6"
+    assert list(rows.source) == ["typed"] * 3
+    key = at.query_params["data"][0] if isinstance(at.query_params["data"], list) else at.query_params["data"]
+    assert key.startswith("user-")
+    saved = Store.default().load_dataset(key)             # kept: a reload's link opens it
+    assert [r.question for r in saved.golden] == list(rows.question)
+    assert [d.id for d in saved.documents] == list(DOCS)
+    # the bundled files and sets are as they were
+    assert files == {k: hashlib.sha256(p.read_bytes()).hexdigest() for k, p in GOLDEN_FILES.items()}
+    assert len(load_golden("article")) == 18
+    # every page uses it: Overview counts 3 valid golden questions
+    at.switch_page("pages/overview.py").run()
+    assert_fine(at)
+    assert any("3 valid golden questions" in c.value for c in at.caption), [c.value for c in at.caption]
+    # a new session opening the link sees the same set
+    again = open_studio({"data": key})
+    assert list(table(again).question) == list(rows.question)
+
+
+def test_a_row_that_would_not_count_is_refused_with_the_uploads_reason():
+    at = open_studio()
+    before = len(table(at))
+    add(at, "difflib", "Optional arg cutoff", "What is it?")              # only stopwords
+    assert any("Not added: The question has no word" in n for n in notes(at)), notes(at)
+    add(at, "difflib", "Optional arg cutoff", "Default cutoff, please?", "0.7", words=(0, 4))
+    assert any("The answer key '0.7' is not in the anchor" in n for n in notes(at)), notes(at)
+    add(at, "difflib", "Optional arg cutoff", "What is the default cutoff of get_close_matches?", words=(0, 4))
+    assert any("The same question as row 1" in n for n in notes(at)), notes(at)
+    assert len(table(at)) == before                                     # nothing was added
+    assert at.query_params.get("data") in (None, "bundled", ["bundled"])
+
+
+def test_statuses_show_a_cut_anchor_where_the_boundary_falls_and_a_document_gone():
+    rows = [GoldenRow("Default cutoff of get_close_matches?", "difflib", "Optional arg cutoff (default 0.6)", "0.6"),
+            GoldenRow("Where are the notes?", "gone.md", "notes about something")]
+    from ui.data import make_dataset
+    ds = make_dataset("two rows", tuple(DOCS.values()), rows)
+    Store.default().save_dataset(ds.name, ds.documents, ds.golden)
+    at = open_studio({"data": ds.key})
+    assert list(table(at).status) == ["✓ valid", "✗ document gone"]
+    assert "Unknown document 'gone.md'" in table(at).why[1]
+    set_chunker(at, "fixed", 3, 0)                                        # words 0-2, 3-5, ...
+    t = table(at)
+    assert t.status[0] == "✂ anchor cut", t
+    # the anchor's first word sits at a position of its own in difflib; the chunk holding it ends inside it
+    first = int(phrase_positions(DOCS["difflib"].text.split(), rows[0].anchor.split())[0])
+    inside = 3 - first % 3
+    assert f"ends after word {inside} of the anchor's 5" in t.why[0], t.why[0]
+
+
+def test_edit_delete_and_undo():
+    at = open_studio()
+    at.button(key="studio_empty").click().run()
+    add(at, "heapq", "Push item on the heap, then pop", "Push then pop the smallest in one call?")
+    add(at, "bisect", "leftmost", "Where does the left search put an equal item?")
+    at.selectbox(key="studio_row").set_value(1).run()
+    by_label(at.text_input, "Edited question").set_value("Where does bisect_left put an equal item?")
+    at.button(key="studio_save").click().run()
+    assert list(table(at).question) == ["Push then pop the smallest in one call?",
+                                        "Where does bisect_left put an equal item?"]
+    at.selectbox(key="studio_row").set_value(0).run()
+    at.button(key="studio_delete").click().run()
+    assert list(table(at).question) == ["Where does bisect_left put an equal item?"]
+    assert at.button(key="studio_undo").label == "Undo: delete row 1"
+    at.button(key="studio_undo").click().run()
+    assert len(table(at)) == 2
+    at.button(key="studio_undo").click().run()
+    assert list(table(at).question)[1] == "Where does the left search put an equal item?"
+
+
+def test_the_csv_reads_back_with_the_answer_column_and_no_problem():
+    rows = [GoldenRow("=HYPERLINK(\"x\") cutoff?", "difflib", "Optional arg cutoff (default 0.6)", "0.6"),
+            GoldenRow("Push, then pop \"smallest\"?", "heapq", "Push item on the heap", "")]
+    data = studio.csv_bytes(rows)
+    assert data.decode().splitlines()[0] == "question,doc,anchor,answer"
+    read, problems = read_golden_csv(data, "golden-set.csv")
+    assert problems == [] and read == rows
+    only_anchor = studio.csv_bytes(rows[1:])                               # no key at all: the column still there
+    assert only_anchor.decode().splitlines()[0] == "question,doc,anchor,answer"
+    assert read_golden_csv(only_anchor, "g.csv") == (rows[1:], [])
+
+
+def test_suggestions_accepted_one_or_all_with_their_source():
+    good = [Suggestion("Which heap function pushes then pops?", "heapq", "Push item on the heap, then pop", "",
+                       "a definition line", "structure"),
+            Suggestion("Where does bisect_left insert?", "bisect", "insert just before the leftmost x already there",
+                       "before the leftmost", "a sentence with 'leftmost'", "model:qwen")]
+    bad = Suggestion("What is it?", "heapq", "Push item on the heap", "", "too vague", "model:qwen")
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.session_state["studio_suggested"] = good + [bad]
+    at.switch_page("pages/studio.py").run()
+    at.button(key="studio_empty").click().run()
+    assert at.button(key="studio_suggestion_all").label == "Accept all (3)"
+    at.button(key="studio_suggestion_1").click().run()
+    assert list(table(at).source) == ["model:qwen"]
+    assert at.button(key="studio_suggestion_all").label == "Accept all (2)"     # the accepted one is gone
+    at.button(key="studio_suggestion_all").click().run()
+    t = table(at)
+    assert list(t.question) == [good[1].question, good[0].question]     # the second is there once; the bad refused
+    assert list(t.source) == ["model:qwen", "structure"]
+    assert any("1 suggestion(s) not added" in n and "The question has no word" in n for n in notes(at)), notes(at)
+
+
+def test_golden_edit_library():
+    docs = tuple(DOCS.values())
+    rows = add_row((), GoldenRow(" Default cutoff? ", "difflib", "Optional  arg\ncutoff (default 0.6)", "0.6"), docs)
+    assert rows == (GoldenRow("Default cutoff?", "difflib", "Optional arg cutoff (default 0.6)", "0.6"),)
+    assert replace_row(rows, 0, rows[0]._replace(answer="cutoff"), docs)[0].answer == "cutoff"
+    assert delete_row(rows, 0) == ()
+    assert words_span("a  b\nc d", 1, 2) == "b c"
+    for bad in (lambda: delete_row(rows, 1), lambda: words_span("a b", 1, 2),
+                lambda: replace_row(rows, 0, rows[0]._replace(doc="nowhere"), docs)):
+        try:
+            bad()
+        except ValueError as e:
+            assert str(e)
+        else:
+            raise AssertionError("accepted")
+
+
+def test_your_data_shows_the_studios_set_as_the_active_dataset():
+    at = open_studio()
+    at.switch_page("pages/your_data.py").run()              # its radio holds the bundled corpus
+    at.switch_page("pages/studio.py").run()
+    add(at, "bisect", "leftmost", "Where does the left search put an equal item?")
+    key = at.session_state["dataset"].key
+    at.switch_page("pages/your_data.py").run()
+    assert_fine(at)
+    assert at.session_state["dataset"].key == key            # not switched back to the bundled corpus
+    assert at.radio(key="data_choice").value == key
+
+
+def test_what_is_wrong_with_a_row_is_said_below_the_table_as_plain_text():
+    rows = [GoldenRow("Where is **bold** [x](http://e.vil)?", "*gone*.md", "notes about something")]
+    from ui.data import make_dataset
+    ds = make_dataset("gone", tuple(DOCS.values()), rows)
+    Store.default().save_dataset(ds.name, ds.documents, ds.golden)
+    at = open_studio({"data": ds.key})
+    said = [w.value for w in at.warning if "Row 1" in w.value]
+    assert len(said) == 1
+    assert shown(said[0]) == "Row 1 (✗ document gone): Unknown document '*gone*.md': no document has that id."
+    assert "\\*gone\\*" in said[0]                          # escaped: shown as typed, never as Markdown
+
+
+def test_the_sentence_chunker_cuts_an_anchor_across_two_sentences_at_their_boundary():
+    from rag_core import ChunkerConfig, Workbench
+    from rag_core.evaluation.golden_status import row_statuses
+    from rag_core.retrieval.chunkers import sentences
+    said = sentences(DOCS["difflib"].text)
+    i = next(i for i in range(len(said) - 1) if len(said[i].split()) > 3 and len(said[i + 1].split()) > 3
+             and "cutoff" in said[i])
+    anchor = " ".join(said[i].split()[-2:] + said[i + 1].split()[:2])
+    wb = Workbench(bundled_corpus(), [GoldenRow("Which cutoff follows?", "difflib", anchor)])
+    assert row_statuses(wb, ChunkerConfig("sentence", 2, 1))[0] == ("valid", "")     # every pair of sentences whole
+    one = row_statuses(wb, ChunkerConfig("sentence", 1, 0))[0]
+    assert one.state == "anchor cut" and "ends after word 2 of the anchor's 4" in one.detail, one
