@@ -279,7 +279,7 @@ def ray_embedder(wb: Workbench):
     session): a cluster lost mid-run finishes the run here and says so once (`compute_notes`)."""
     session = compute_status().session
     held = st.session_state.get("_ray_embedder")
-    if held is None or held[0] is not session:
+    if held is None or held[0] is not session or held[1].path != wb.embedder.path:    # one per forward pass too
         notes = st.session_state.setdefault("_compute_notes", [])
         encoder = session.encoder("process", note=notes.append)
         if held is not None:                      # another session (Try again, another address): counts go on
