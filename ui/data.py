@@ -427,9 +427,9 @@ def warm_up() -> threading.Thread:
     once per server, so that the first question does not wait for them. Nothing happens when the model package is
     missing: the page that needs it says so."""
     def work():
-        from rag_core.retrieval.vectors import Embedder
+        from rag_core.retrieval import encoder_path, vectors
         try:
-            Embedder.default().model
+            vectors.Embedder.default(encoder_path.chosen(bundled=True)).model      # the bundled corpus's forward pass
         except Exception:                    # ModelMissing, a damaged file: said by the page that uses the model
             pass
     thread = threading.Thread(target=work, name="openbook-warm-up", daemon=True)

@@ -119,8 +119,9 @@ class Embedder:
     def __init__(self, store: VectorStore | None = None, threads: int = DEFAULT_THREADS, model=None,
                  pack: VectorPack | None = None, backend: Callable | None = None, path: str | None = None):
         """path: the forward pass (encoder_path.PATHS): the model's when a model is given, else `path`, else the
-        one chosen for an upload; a fast path without onnxruntime gives the reference, and `note` says why."""
-        self.path, self.note = encoder_path.resolve(model.path if model is not None else path or encoder_path.chosen())
+        numpy reference (`default` gives the one chosen for uploads); a fast path without onnxruntime gives the
+        reference, and `note` says why."""
+        self.path, self.note = encoder_path.resolve(model.path if model is not None else path or "numpy")
         self.chunk_key, self.windows_key = encoder_path.keys(self.path)   # the vector cache's model keys
         self.store = store if store is not None else VectorStore(None)
         self.pack = pack if pack is not None else VectorPack()    # read-only vectors shipped ahead (none by default)
