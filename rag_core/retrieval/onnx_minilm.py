@@ -1,14 +1,14 @@
 """all-MiniLM-L6-v2 on ONNX Runtime: the same model, the same weights, a faster forward pass (the fast path).
 
-    enc = OnnxMiniLM.load("onnx-int8")        # or "onnx" (float32); ~2 s the first time in a process
+    enc = OnnxMiniLM.load("onnx-int8")        # or "onnx" (float32); 2 to 7 s the first time in a process
     enc.encode(["How do I sort a list?"])     # (1, 384) float32, each row of norm 1, close to MiniLM's
 
 The graph is written here with onnx.helper from the safetensors weights the package ships (nothing is downloaded,
 no torch): embeddings and LayerNorm, 6 layers of 12-head attention and feed-forward (GELU as x * Phi(x), with
 erf), mean pooling, L2 norm: the forward pass of minilm.py, the numpy reference, op for op. "onnx-int8" is that
 graph with its matrix products quantized by onnxruntime.quantization.quantize_dynamic (weights int8 per column,
-activations uint8 measured per product at run time). Graphs are built in memory at first use (about 1 s), nothing
-written to disk.
+activations uint8 measured per product at run time). Graphs are built in memory at first use (2 to 7 s once per
+process), nothing written to disk.
 
 Each text runs alone (a graph of one unpadded sequence): int8's activation scale is measured over a whole product,
 so in a batch a text's vector would depend on its neighbours; alone it never does, and no padding is computed.

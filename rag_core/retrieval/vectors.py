@@ -1,6 +1,7 @@
 """The trained encoder's vectors, computed once: shipped for the bundled corpus, remembered in memory and on disk.
 
-    emb = Embedder.default()                    # MiniLM from the installed package; the disk cache in data_dir()
+    emb = Embedder.default()                    # MiniLM (the path chosen for uploads); the disk cache in data_dir()
+    Embedder(store, path="onnx-int8")          # a forward pass of encoder_path.PATHS (bare: the numpy reference)
     emb.prepare(chunks, whole, questions, cb)   # one pass, one count: everything no cache holds (see progress)
     emb.vectors(texts, on_progress=cb)          # (n, 384) float32: only texts never seen before are encoded
     emb.query("How do I sort a list?")          # (384,): a question, encoded alone
