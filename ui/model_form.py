@@ -1,16 +1,17 @@
-"""The model server settings, shown in the sidebar of every page: protocol, URL, model, timeout, window, citation
-grammar, key.
+"""The model server settings, on the Model page: protocol, URL, model, timeout, window, citation grammar, key; and,
+once a check has listed the server's models, a list to choose the model from.
 
 The settings live in this browser session only (never in the URL); the API key is a password field,
 never echoed back: leaving it empty keeps the key already set. The server URL's secrets (user:password@, query
 values, fragment) never come back either: once a button is pressed the field shows the URL masked
 (text.mask_secrets), the URL typed is kept on the server, and the masked URL sent back unchanged stands for it.
 "Check connection" asks the server for its models (one request, only when pressed) and says whether the model
-typed is among them.
+typed is among them; the names listed are kept in this session (for that protocol and URL) and offered in a list whose
+choice fills the Model field.
 Everything a server sends (model names, error bodies) is shown as plain text, never as Markdown.
 
-Left out on purpose: picking the model from a list (the name stays a text field, so a server that
-cannot list its models still works) and checking at every rerun (it would cost a request each time).
+Left out on purpose: a list instead of the Model field (the name stays a text field, so a server that cannot list
+its models still works) and checking at every rerun (it would cost a request each time).
 """
 import difflib
 
@@ -42,6 +43,7 @@ def show_check(protocol: str, url: str, model: str, timeout_s: float, api_key: s
     except (ValueError, LLMError) as e:
         st.error(plain(e))
         return
+    st.session_state["llm_form_listed"] = (protocol, url, tuple(names))     # offered by `pick` until the URL changes
     if not names:
         st.warning("The server answers but lists no model: download one first (for Ollama: ollama pull NAME).")
         return
@@ -53,6 +55,20 @@ def show_check(protocol: str, url: str, model: str, timeout_s: float, api_key: s
         close = close_names(model, names)
         st.warning(plain(f"This server has no model named {model!r}. "
                          + (f"Close names: {', '.join(close)}." if close else "Copy a name from the list above.")))
+
+
+def _take_picked() -> None:
+    st.session_state["llm_form_model"] = st.session_state["llm_form_pick"]
+
+
+def pick(protocol: str, url: str) -> None:
+    """The models the last check listed for this protocol and URL, as a list whose choice fills the Model field."""
+    listed_protocol, listed_url, names = st.session_state.get("llm_form_listed", (None, None, ()))
+    if names and (listed_protocol, listed_url) == (protocol, url):
+        typed = st.session_state.get("llm_form_model", "")
+        st.selectbox("Choose one of the server's models", names, key="llm_form_pick", on_change=_take_picked,
+                     index=names.index(typed) if typed in names else None, placeholder="the models it listed",
+                     help="Fills the Model field above; then press Use this model.")
 
 
 def hide_typed_secrets() -> None:
@@ -112,3 +128,4 @@ def render() -> None:
             st.error(plain(e))
     if check:
         show_check(protocol, url, model, float(timeout), api_key)
+    pick(protocol, url)
