@@ -747,6 +747,16 @@ def _trap3_table(rng: random.Random) -> pd.DataFrame:
                          for r in names for k in ks], columns=["k", "retriever", "article_questions", "user_questions"])
 
 
+@pytest.mark.parametrize("seed", range(50))
+def test_the_trap3_caption_of_an_upload_quotes_its_own_questions_and_no_nan(seed):
+    """An upload's golden set has no user-phrased questions (NaN): the caption quotes its ceilings only."""
+    df = _trap3_table(random.Random(seed)).assign(user_questions=math.nan)
+    text = captions.trap3(df)
+    assert "nan" not in text.lower() and "against" not in text
+    for r in df[df.k == 3].itertuples():
+        assert f"{r.retriever} {captions.share(r.article_questions)}" in text
+
+
 @pytest.mark.parametrize("seed", range(300))
 def test_the_trap3_caption_quotes_the_rows_it_names_and_names_every_tied_loser(seed):
     df = _trap3_table(random.Random(seed))

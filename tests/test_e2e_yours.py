@@ -181,4 +181,6 @@ def test_an_upload_s_page_says_what_is_kept_lists_excluded_rows_one_a_line_and_n
     expect(excluded.locator("li")).to_have_count(2)            # one row a line, not run together
     expect(excluded.locator("li").first).to_contain_text("nowhere.txt")
     use_these_documents(page)
-    expect(main).to_contain_text("The bundled corpus, not yours: only its golden set has each question also phrased")
+    expect(main).to_contain_text("its golden set's questions only (solid lines)")   # trap 3 on the upload,
+    expect(main).to_contain_text("the ceiling of each retriever on this golden set")  # not on the bundled corpus
+    expect(main).not_to_contain_text("The bundled corpus, not yours")

@@ -224,6 +224,7 @@ def trap3(df: pd.DataFrame):
                    var_name="questions", value_name="ceiling")
     long["questions"] = long.questions.map({"article_questions": "the article's (library words)",
                                             "user_questions": "phrased as a user would"})
+    long = long.dropna(subset=["ceiling"])          # an upload has no user-phrased questions: no dashed line
     order = list(dict.fromkeys(df.retriever))
     base = alt.Chart(long).encode(
         x=alt.X("k:O", title="k"), y=alt.Y("ceiling:Q", scale=SHARE, title="ceiling"),
