@@ -215,6 +215,11 @@ def for_tables(frames: dict, quote=str) -> dict:
     return out
 
 
+# trap 3's line styles, set (Vega gives them in alphabetical order: the user's questions came out solid, against the
+# docstring and the caption)
+QUESTION_DASHES = {"the article's (library words)": [1, 0], "phrased as a user would": [6, 4]}
+
+
 def trap3(df: pd.DataFrame):
     """Ceiling at k per retriever (a colour each), the article's questions (solid) against the same anchors asked
     as a user would (dashed) (df: k, retriever, article_questions, user_questions). One chart that fits a phone."""
@@ -227,9 +232,12 @@ def trap3(df: pd.DataFrame):
     long = long.dropna(subset=["ceiling"])          # an upload has no user-phrased questions: no dashed line
     order = list(dict.fromkeys(df.retriever))
     base = alt.Chart(long).encode(
-        x=alt.X("k:O", title="k"), y=alt.Y("ceiling:Q", scale=SHARE, title="ceiling"),
+        x=alt.X("k:O", title="k", axis=alt.Axis(labelAngle=0)), y=alt.Y("ceiling:Q", scale=SHARE, title="ceiling"),
         color=alt.Color("retriever:N", sort=order, title="retriever", legend=alt.Legend(orient="bottom")))
-    lines = base.mark_line().encode(strokeDash=alt.StrokeDash("questions:N", title="questions", legend=DASHES))
+    drawn = [q for q in QUESTION_DASHES if q in set(long.questions)]      # solid: the golden set's own questions
+    lines = base.mark_line().encode(strokeDash=alt.StrokeDash(
+        "questions:N", title="questions", legend=DASHES,
+        scale=alt.Scale(domain=drawn, range=[QUESTION_DASHES[q] for q in drawn])))
     points = base.mark_point(filled=True).encode(
         detail="questions:N", tooltip=["retriever", "k", "questions", alt.Tooltip("ceiling:Q", format=".3f")])
     return (lines + points).properties(height=400)
