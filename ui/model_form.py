@@ -112,11 +112,11 @@ def render() -> None:
         key = left.text_input("API key (optional)", type="password", placeholder="empty: keep the current one",
                               key="llm_form_api_key",
                               help="Sent as a Bearer token. It is never shown, logged or put in a link.")
-        buttons = st.columns([1, 1, 2])
-        use = buttons[0].form_submit_button("Use this model", type="primary", key="llm_form_use",
-                                            on_click=hide_typed_secrets)
-        check = buttons[1].form_submit_button("Check connection", key="llm_form_check", on_click=hide_typed_secrets,
-                                              help="Ask the server which models it has (nothing is saved).")
+        buttons = st.container(horizontal=True)          # side by side, wrapping on a phone
+        use = buttons.form_submit_button("Use this model", type="primary", key="llm_form_use",
+                                        on_click=hide_typed_secrets)
+        check = buttons.form_submit_button("Check connection", key="llm_form_check", on_click=hide_typed_secrets,
+                                          help="Ask the server which models it has (nothing is saved).")
     url, model, api_key = url.strip(), model.strip(), key.strip() or (cfg.api_key if cfg else None)
     for known in (st.session_state.get("_llm_form_url_typed"), cfg.base_url if cfg else None):
         if known and url == mask_secrets(known, known):    # the masked URL sent back unchanged: secrets and all
