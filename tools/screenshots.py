@@ -35,8 +35,8 @@ MAX_HEIGHT = 16_000       # px: Chromium's largest screenshot is about 16,384 px
 
 
 def views() -> dict[str, str]:
-    """name -> address path: every page, then every tour step. {'overview': '/', ..., 'tour-9': '/tour?step=9'}"""
-    out = {Path(p.script).stem: page_path(p.title) for p in PAGES}
+    """name -> address path: every page, the tour as its steps. {'overview': '/', ..., 'tour-9': '/tour?step=9'}"""
+    out = {Path(p.script).stem: page_path(p.title) for p in PAGES if p.script != "pages/tour.py"}   # = tour-1
     out["ask"] += "?ask_question=" + quote(QUESTION)
     out.update({f"tour-{n}": f"/tour?step={n}" for n in range(1, len(TITLES) + 1)})
     return out
