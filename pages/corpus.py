@@ -40,12 +40,18 @@ st.dataframe(widgets.styled(table[keep], {"status": [d.status for d, kept in zip
                             "chunks": st.column_config.NumberColumn(help=f"Chunks made by {chunker.label}")})
 if not keep.any():
     st.info("No document matches: clear the search box or select more statuses.")
+elif needle:
+    st.caption(widgets.plain(f"{keep.sum()} of {len(docs)} documents match '{needle}'; the viewer below shows "
+                             + ("the first." if keep.sum() > 1 else "it.")))
 
 # ---- one document, with its chunks drawn
 st.subheader("Document viewer")
 ids = [d.id for d in docs]
 if st.session_state["corpus_doc"] not in ids:
     st.session_state["corpus_doc"] = next((i for i, k in zip(ids, keep) if k), ids[0])
+if needle != st.session_state.get("_corpus_searched", "") and keep.any():     # a new search shows its first match
+    settings.set_value("corpus_doc", ids[int(np.flatnonzero(keep)[0])])
+st.session_state["_corpus_searched"] = needle
 doc_id = st.selectbox("Document", ids, key="corpus_doc", index=ids.index(settings.now("corpus_doc")),
                       on_change=settings.remember, args=("corpus_doc",),
                       help="The document to draw, with the chunk boundaries of the current chunker.")

@@ -55,7 +55,7 @@ judge_view.disagreements(report)
 st.subheader("A model as second judge")
 cfg = model_config.llm_config()
 if cfg is None:
-    st.caption("No model is set up: open Model server in the sidebar to let a model judge these answers too (RIGHT or "
+    st.caption("No model is set up: set one up on the Model page to let a model judge these answers too (RIGHT or "
                "WRONG and one line of why, at temperature 0).")
 else:
     ids = tuple(x.id for x in counted)

@@ -8,7 +8,7 @@ from rag_core.evaluation import outcomes
 from rag_core.generation.llm import LLMError
 from rag_core.text import mask_secrets
 from rag_core.evaluation.pipeline import model_answerer
-from ui import data, export, frame, model_config, settings, widgets
+from ui import answer_reader, data, export, frame, model_config, model_form, settings, widgets
 
 frame.ensure(__file__)          # a first request that runs this page without app.py draws the frame here
 
@@ -16,15 +16,19 @@ st.title("A real model")
 st.caption("The scripted generator is not a model. Point Open Book at a local model server and measure what the "
            "article left open: how often a real model's answers are refused by the citation checker.")
 
-# ---- connection (the form is in the sidebar, so it can be changed from any page)
+# ---- connection (Ask, Compare and Judge use the model set up here; the sidebar says which)
 cfg = model_config.llm_config()
+open_at_first = st.session_state.setdefault("model_form_open", cfg is None)     # stable: a changing one refolds it
+with st.expander("Model server", icon=":material/smart_toy:", expanded=open_at_first):
+    model_form.render()
+cfg = model_config.llm_config()                  # as the form left it
 if cfg is None:
-    st.info("No model is set up. Open **Model server (optional)** at the bottom of the sidebar (on a phone, the "
-            "arrow at the top left opens the sidebar), fill in the server URL and the model name, and press "
-            "**Use this model**. The Ask page then offers an 'Ask the model' button too.")
+    st.info("No model is set up. Fill in the server URL and the model name above (Check connection lists the "
+            "server's models to choose from) and press **Use this model**. The Ask page then offers an 'Ask the "
+            "model' button too.")
     st.stop()
-st.success(f"Model: **{widgets.plain(cfg.model)}** via {cfg.protocol} at {widgets.plain(mask_secrets(cfg.base_url, cfg.base_url))} "
-           "(change it under Model server in the sidebar)")
+st.success(f"Model: **{widgets.plain(cfg.model)}** via {cfg.protocol} at "
+           f"{widgets.plain(mask_secrets(cfg.base_url, cfg.base_url))}")
 
 # ---- the golden set through the model
 wb = data.workbench()
@@ -106,9 +110,9 @@ for col, (label, df) in zip(cols, done.items()):
         st.caption(f"Checker accepted (grounded, right or not): {m['checker_accepted_rate']:.0%}. "
                    f"False refusals: {m['false_refusals']}.")
         st.dataframe(df.outcome.value_counts().rename_axis("outcome").reset_index(), hide_index=True, width="stretch")
-        st.dataframe(df[["question", "answer", "outcome", "reason"]], hide_index=True, width="stretch",  # the answer
-                     column_config={"question": st.column_config.TextColumn(width="medium"),  # on a phone's
-                                    "answer": st.column_config.TextColumn(width="large")})  # first screen
+        st.dataframe(df[["outcome", "answer", "question", "reason"]], hide_index=True, width="stretch",
+                     column_config={"answer": st.column_config.TextColumn(width="medium")})   # on a phone's screen
+        answer_reader.render(df, key=f"model_read_{label}")
         widgets.download(st, f"Download ({widgets.plain(label)}) CSV", export.safe_csv(df),
                          f"model-outcomes-{'filter' if 'status' in label else 'no-filter'}.csv", "text/csv",
                          key=f"model_dl_{label}")

@@ -16,15 +16,18 @@ st.markdown(
     "So the first number to look at is the **ceiling**: the share of test questions whose answer sentence (the "
     "*anchor*) is inside the chunks handed to the model. No prompt, temperature or bigger model can score above it.")
 
+# the columns stack below 640 px: the arrow then points down (a stylesheet of the page's own, nothing fetched)
+ARROW = ('<style>@media (max-width: 640px) {.ob-next {transform: rotate(90deg)}}</style>'
+         '<div class="ob-next" style="font-size:1.8rem;text-align:center">→</div>')
 c1, arrow1, c2, arrow2, c3 = st.columns([4, 1, 4, 1, 4], vertical_alignment="center")
 with c1.container(border=True):
     st.markdown("**1 · Indexing** (once)\n\nDocuments are cut into chunks; each chunk becomes a vector, stored "
                 "with its metadata (here, a *status*: current, draft or outdated).")
-arrow1.markdown("### →")
+arrow1.html(ARROW)
 with c2.container(border=True):
     st.markdown("**2 · Retrieval** (every question)\n\nFilter by status, find the nearest chunks, rerank, "
                 "keep the best few.\n\n:violet[**The ceiling is measured here.**]")
-arrow2.markdown("### →")
+arrow2.html(ARROW)
 with c3.container(border=True):
     st.markdown("**3 · Generation** (every question)\n\nThe chunks become numbered spans [S1]…[Sn] in a prompt; "
                 "the answer must cite them, and a checker refuses any number or name the cited span lacks.")

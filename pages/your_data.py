@@ -9,7 +9,7 @@ from rag_core.data.golden import GoldenRow, golden_problems
 from rag_core.data.golden_csv import GOLDEN_HEADER
 from rag_core.data.ingest import Limits, documents_to_jsonl
 from rag_core.text import shorten
-from ui import captions, charts, data, engine_form, export, frame, reading, trust_form, widgets
+from ui import charts, data, engine_form, export, frame, reading, trap3_view, trust_form, widgets
 
 frame.ensure(__file__)          # a first request that runs this page without app.py draws the frame here
 SHOWN_PROBLEMS = 20             # reading problems drawn as warnings; all of them are in a download
@@ -165,17 +165,8 @@ if wb.check.valid:
 
 engine_form.stored_indexes()        # when the pages search on PostgreSQL: what it holds, and dropping it
 
-# ---- the article's trap 3, side by side
-st.subheader("The article's questions against questions phrased as a user would")
-st.caption(("The bundled corpus, not yours: only its golden set has each question also phrased as a user would. "
-            if data.dataset().key != data.BUNDLED.key else "")
-           + "Same corpus, same anchors, trusted statuses only, for every retriever. The article's questions reuse the "
-           "library's words (function names); a lexical encoder loves that. Rephrased as a user would ask, the "
-           "ceiling drops: that is trap 3. The article says a trained encoder changes the numbers, not the shape.")
-side = data.trap3_table()
-st.altair_chart(charts.trap3(side), width="stretch")
-st.markdown(captions.trap3(side))
-st.dataframe(widgets.readable(side), hide_index=True, width="stretch")
+# ---- the article's trap 3, side by side, on the active dataset
+trap3_view.render()
 
 # ---- export
 st.subheader("4 · Export")

@@ -747,6 +747,16 @@ def _trap3_table(rng: random.Random) -> pd.DataFrame:
                          for r in names for k in ks], columns=["k", "retriever", "article_questions", "user_questions"])
 
 
+@pytest.mark.parametrize("seed", range(50))
+def test_the_trap3_caption_of_an_upload_quotes_its_own_questions_and_no_nan(seed):
+    """An upload's golden set has no user-phrased questions (NaN): the caption quotes its ceilings only."""
+    df = _trap3_table(random.Random(seed)).assign(user_questions=math.nan)
+    text = captions.trap3(df)
+    assert "nan" not in text.lower() and "against" not in text
+    for r in df[df.k == 3].itertuples():
+        assert f"{r.retriever} {captions.share(r.article_questions)}" in text
+
+
 @pytest.mark.parametrize("seed", range(300))
 def test_the_trap3_caption_quotes_the_rows_it_names_and_names_every_tied_loser(seed):
     df = _trap3_table(random.Random(seed))
@@ -765,3 +775,14 @@ def test_the_trap3_caption_quotes_the_rows_it_names_and_names_every_tied_loser(s
         assert ("flatters lexical retrieval" in text) == (set(losers) <= {"hashing", "bm25"})
     else:
         assert "No retriever drops" in text
+
+
+def test_trap3_draws_the_golden_set_s_questions_solid_and_the_user_s_dashed():
+    """Vega gives line styles in alphabetical order: 'phrased as a user would' came out solid, against the caption."""
+    df = pd.DataFrame([{"k": k, "retriever": "bm25", "article_questions": 1.0, "user_questions": 0.5} for k in (1, 3)])
+    dash = next(e["strokeDash"] for e in encodings(charts.trap3(df).to_dict()) if "strokeDash" in e)
+    styles = dict(zip(dash["scale"]["domain"], dash["scale"]["range"]))
+    assert styles == {"the article's (library words)": [1, 0], "phrased as a user would": [6, 4]}
+    upload = df.assign(user_questions=float("nan"))           # an upload: its own questions only, solid
+    dash = next(e["strokeDash"] for e in encodings(charts.trap3(upload).to_dict()) if "strokeDash" in e)
+    assert dash["scale"] == {"domain": ["the article's (library words)"], "range": [[1, 0]]}

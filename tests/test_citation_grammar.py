@@ -78,9 +78,10 @@ def test_the_model_form_sets_it(monkeypatch, tmp_path):
     for name in ("OPENBOOK_LLM_URL", "OPENBOOK_LLM_MODEL"):
         monkeypatch.delenv(name, raising=False)
     at = AppTest.from_file(str(Path(__file__).resolve().parents[1] / "app.py"), default_timeout=120).run()
-    at.sidebar.selectbox(key="llm_form_protocol").select("openai")
-    at.sidebar.text_input(key="llm_form_url").set_value("http://127.0.0.1:8080")
-    at.sidebar.text_input(key="llm_form_model").set_value("smollm2")
-    at.sidebar.selectbox(key="llm_form_grammar").select("cite")
-    at.sidebar.button(key="llm_form_use").click().run()
+    at.switch_page("pages/model.py").run()
+    at.selectbox(key="llm_form_protocol").select("openai")
+    at.text_input(key="llm_form_url").set_value("http://127.0.0.1:8080")
+    at.text_input(key="llm_form_model").set_value("smollm2")
+    at.selectbox(key="llm_form_grammar").select("cite")
+    at.button(key="llm_form_use").click().run()
     assert not at.exception and at.session_state["llm_config"].grammar == "cite"

@@ -298,8 +298,7 @@ def test_model_name_model_list_and_error_body_are_plain_text(open_page, server, 
     page.goto(server.url + page_path("Model"))
     expect(main(page)).to_contain_text("No model is set up")
     wait_idle(page)
-    side = page.locator('[data-testid="stSidebar"]')
-    side.get_by_text("Model server (optional)").click()
+    side = main(page)                            # the Model page's own form (it was in the sidebar)
     fields = {side.get_by_role("textbox", name="Server URL"): payload_server,
               side.get_by_role("textbox", name="Model", exact=True): payload("model")}
     for field, value in fields.items():

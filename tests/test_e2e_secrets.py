@@ -1,4 +1,4 @@
-"""Real browser: a model server URL with secrets (user:password@, query values) typed into the sidebar. Once
+"""Real browser: a model server URL with secrets (user:password@, query values) typed into the Model page's form. Once
 *Use this model* is pressed, no secret is on screen or in any field's value, on this page or the next one, and
 the Streamlit server's log holds none either (the field kept the URL typed, in clear, until a reload)."""
 import re
@@ -36,11 +36,10 @@ def test_a_model_url_s_secrets_leave_the_screen_once_used(server, page, fake_llm
     expect(main).to_contain_text("No model is set up")
     wait_idle(page)
     side = page.locator('[data-testid="stSidebar"]')
-    side.get_by_text("Model server (optional)").click()
-    field = side.get_by_role("textbox", name="Server URL")
+    field = main.get_by_role("textbox", name="Server URL")
     field.fill(url)
-    side.get_by_role("textbox", name="Model", exact=True).fill("echo-cite")
-    side.get_by_role("button", name="Use this model").click()
+    main.get_by_role("textbox", name="Model", exact=True).fill("echo-cite")
+    main.get_by_role("button", name="Use this model").click()
     expect(main).to_contain_text("Model: echo-cite")
     expect(field).to_have_value(masked)
     expect(main).to_contain_text(masked)
@@ -49,8 +48,12 @@ def test_a_model_url_s_secrets_leave_the_screen_once_used(server, page, fake_llm
     side.locator('[data-testid="stSidebarNav"]').get_by_role("link", name=re.compile("Ask$")).click()
     expect(main.locator("h1").first).to_contain_text("Ask")
     wait_idle(page)
+    assert MARK not in shown_anywhere(page)
+    side.get_by_text("Model: echo-cite").click()             # the sidebar's link to the Model page
+    expect(main.locator("h1").first).to_contain_text("A real model")
+    wait_idle(page)
     if not field.is_visible():
-        side.get_by_text("Model server (optional)").click()
+        main.get_by_text("Model server", exact=True).click()
     expect(field).to_have_value(masked)
     assert MARK not in shown_anywhere(page)
     assert MARK not in server.log(chars=10 ** 7)

@@ -154,11 +154,9 @@ def test_golden_set_through_a_model_server(server, page, fake_llm):
     main = page.locator(MAIN)
     expect(main).to_contain_text("No model is set up")
     wait_idle(page)
-    side = page.locator('[data-testid="stSidebar"]')
-    side.get_by_text("Model server (optional)").click()
-    side.get_by_role("textbox", name="Server URL").fill(fake_llm)
-    side.get_by_role("textbox", name="Model", exact=True).fill("echo-cite")
-    side.get_by_role("button", name="Use this model").click()
+    main.get_by_role("textbox", name="Server URL").fill(fake_llm)
+    main.get_by_role("textbox", name="Model", exact=True).fill("echo-cite")
+    main.get_by_role("button", name="Use this model").click()
     expect(main).to_contain_text("Model: echo-cite")
     wait_idle(page)                     # the run that took the model is over before Run is pressed
     page.get_by_role("button", name="Run").click()
@@ -183,4 +181,6 @@ def test_an_upload_s_page_says_what_is_kept_lists_excluded_rows_one_a_line_and_n
     expect(excluded.locator("li")).to_have_count(2)            # one row a line, not run together
     expect(excluded.locator("li").first).to_contain_text("nowhere.txt")
     use_these_documents(page)
-    expect(main).to_contain_text("The bundled corpus, not yours: only its golden set has each question also phrased")
+    expect(main).to_contain_text("its golden set's questions only (solid lines)")   # trap 3 on the upload,
+    expect(main).to_contain_text("the ceiling of each retriever on this golden set")  # not on the bundled corpus
+    expect(main).not_to_contain_text("The bundled corpus, not yours")

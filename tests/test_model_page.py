@@ -81,13 +81,17 @@ def test_golden_set_through_a_model_gives_outcomes_and_metrics(server, protocol)
 
 
 def test_the_answer_is_the_second_column_of_the_per_question_table(server):
-    """At 482 px the last column was off screen: the answer comes right after the question, at a set width."""
+    """At 482 px the answer column was off screen: it comes right after the outcome, at a medium width, and one
+    answer is shown whole below the table (the browser test test_e2e_model_page checks it is on screen)."""
     import json
     at = run_golden(page("pages/model.py", LLMConfig("ollama", server, "echo-cite", timeout_s=10)))
     table = at.dataframe[2]
-    assert list(table.value.columns[:2]) == ["question", "answer"]
+    assert list(table.value.columns[:2]) == ["outcome", "answer"]
     widths = {k: v.get("width") for k, v in json.loads(table.proto.columns).items()}
-    assert widths.get("question") == "medium" and widths.get("answer") == "large"
+    assert widths.get("answer") == "medium"
+    first = table.value.iloc[0]
+    assert at.selectbox(key="model_read_no filter").value == 0
+    assert [c.value for c in at.code][:1] == [first.answer]
 
 
 def test_invented_number_is_refused_with_the_reason(server):
@@ -174,17 +178,18 @@ def test_prompt_that_does_not_fit_is_warned(server):
     assert any("may not fit" in w.value for w in at.warning)
 
 
-# --- the connection form in the sidebar (ui/model_form.py) ----------------------------------------
+# --- the connection form on the Model page (ui/model_form.py) ----------------------------------------
 
 # any of them not escaped by plain(); '(', ')', '{', '}' and '#' inside a line need no escape once '[' and ']' are
 MARKDOWN_SPECIALS = re.compile(r"(?<!\\)[\[\]*_`$:!<>|~]")
 
 
 def form(server_url: str, model: str = "", protocol: str = "ollama", cfg: LLMConfig | None = None) -> AppTest:
-    """The app with the sidebar form filled in (nothing submitted yet)."""
+    """The Model page with its form filled in (nothing submitted yet)."""
     at = AppTest.from_file(APP, default_timeout=90)
     at.session_state["llm_config"] = cfg
     at.run()
+    at.switch_page("pages/model.py").run()
     at.selectbox(key="llm_form_protocol").set_value(protocol)
     at.text_input(key="llm_form_url").set_value(server_url)
     at.text_input(key="llm_form_model").set_value(model)
@@ -282,3 +287,19 @@ def test_a_bad_model_setting_is_a_sentence_naming_the_variable_not_no_model(monk
     assert not at.exception
     said = re.sub(r"\\(.)", r"\1", " ".join(w.value for w in at.warning))       # shown as plain text: escapes off
     assert "OPENBOOK_LLM_TIMEOUT must be a number, got 'abc'" in said, said
+
+
+def test_the_models_a_check_lists_are_offered_to_choose_from(server):
+    """Check connection lists the server's models in a list; choosing one fills the Model field (it was text to
+    retype), and Use this model takes it."""
+    at = press(form(server, "qwen"), "llm_form_check")
+    pick = at.selectbox(key="llm_form_pick")
+    assert list(pick.options) == sorted(MODELS) and pick.value is None
+    pick.set_value("qwen2.5:7b").run()
+    assert not at.exception and at.text_input(key="llm_form_model").value == "qwen2.5:7b"
+    assert not at.warning                                   # no "default value and Session State" warning
+    press(at, "llm_form_use")
+    assert at.session_state["llm_config"].model == "qwen2.5:7b"
+    at.text_input(key="llm_form_url").set_value(server + "/other")     # another URL: its models are not known
+    press(at, "llm_form_use")
+    assert "llm_form_pick" not in [s.key for s in at.selectbox]

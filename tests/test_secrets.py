@@ -241,6 +241,7 @@ def test_the_server_url_field_shows_the_url_masked_after_use_this_model():
     url = "http://ann:Zq9pw@127.0.0.1:9/v1?key=Zq9k&token=Zq9t"
     at = AppTest.from_file(APP, default_timeout=90)
     at.run()
+    at.switch_page("pages/model.py").run()
     at.selectbox(key="llm_form_protocol").set_value("openai")
     at.text_input(key="llm_form_url").set_value(url)
     at.text_input(key="llm_form_model").set_value("m")

@@ -99,14 +99,14 @@ def model_answer(a, judge) -> None:
     """A real model's answer to the same prompt, streamed, then judged with `judge(answer)`."""
     cfg = model_config.llm_config()
     if cfg is None:
-        st.caption("No model is set up: open Model server in the sidebar to send this prompt to one.")
+        st.caption("No model is set up: set one up on the Model page to send this prompt to one.")
         return
     fits, tokens = fits_context(a.prompt, cfg.num_ctx, cfg.num_predict)
     st.caption(f"Model {widgets.plain(cfg.model)} ({cfg.protocol}). The prompt is about {tokens:,} tokens (a rough "
                f"estimate) plus up to {cfg.num_predict} for the answer, against a context window of {cfg.num_ctx:,}.")
     if not fits:
         st.warning("The prompt may not fit in the model's context window: hand over fewer spans, use smaller "
-                   "chunks, or raise the context window under Model server in the sidebar.")
+                   "chunks, or raise the context window on the Model page.")
     if st.button("Ask the model", key="ask_model", icon=":material/smart_toy:"):
         box = st.empty()
         try:

@@ -422,6 +422,9 @@ def trap3(df: pd.DataFrame, k: int = 3) -> str:
     at = df[df.k == k] if not df.empty else df
     if at.empty:
         return nothing("trap 3 table")
+    if at.user_questions.isna().all():              # an upload: its own questions only
+        return f"At k = {k}, the ceiling of each retriever on this golden set: " + "; ".join(
+            f"{r.retriever} {share(r.article_questions)}" for r in at.itertuples()) + "."
     parts = [f"{r.retriever} {share(r.article_questions)} against {share(r.user_questions)}" for r in at.itertuples()]
     drops = {r.retriever: shown(r.article_questions) - shown(r.user_questions) for r in at.itertuples()}
     worst = max(drops.values())

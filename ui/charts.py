@@ -26,6 +26,7 @@ COUNT_AXIS = {"format": "d", "tickMinStep": 1}                      # counts: wh
 SHARE = alt.Scale(domain=[0, 1])
 # a line style's legend: each entry drawn as its dash (a line layer's default symbol is a dot, the same for every
 # style), above the chart, so that the colours' legend below keeps a phone's width to itself
+UPRIGHT = alt.Axis(labelAngle=0)       # an ordinal axis of short numbers: Vega-Lite turns its labels on their side
 DASHES = alt.Legend(orient="top", columns=1, symbolType="stroke", symbolStrokeColor="#333", symbolStrokeWidth=2, symbolSize=400)
 # setups are names, not verdicts: colours no outcome uses (slate, plum, teal, brown), as the status badges
 SETUP_COLOURS = ["#34506e", "#8a3f7a", "#0f6e78", "#7a5a2e"]
@@ -85,7 +86,7 @@ def ceiling(df: pd.DataFrame, filter_df=None, rerank_df=None, quote=str):
     if df.empty:
         return _empty("ceiling"), caption
     chart = alt.Chart(df).mark_line(point=True).encode(
-        x=alt.X("k:O", title="k (chunks handed over)"), y=alt.Y("ceiling:Q", scale=SHARE, title="ceiling"),
+        x=alt.X("k:O", title="k (chunks handed over)", axis=UPRIGHT), y=alt.Y("ceiling:Q", scale=SHARE, title="ceiling"),
         tooltip=["k", alt.Tooltip("ceiling:Q", format=".3f")])
     return chart, caption
 
@@ -114,7 +115,7 @@ def size_overlap(df: pd.DataFrame):
         return _empty("size × overlap"), captions.size_overlap(df)
     labelled = df.assign(overlap=[_overlap_label(s, o) for s, o in zip(df["size"], df.ovl)])
     long = _recalls(labelled, ["size", "ovl", "overlap", "chunks"], ["rec_at_1", "rec_at_3", "rec_at_5", "rec_at_50"])
-    base = alt.Chart(long).encode(x=alt.X("size:O", title="chunk size (words)"),
+    base = alt.Chart(long).encode(x=alt.X("size:O", title="chunk size (words)", axis=UPRIGHT),
                                   y=alt.Y("value:Q", scale=SHARE, title="recall"),
                                   color=alt.Color("measure:N", title="measure", legend=alt.Legend(orient="bottom", columns=2)))
     order = list(dict.fromkeys(labelled.sort_values("ovl").overlap))            # no overlap first: the solid line
@@ -215,6 +216,11 @@ def for_tables(frames: dict, quote=str) -> dict:
     return out
 
 
+# trap 3's line styles, set (Vega gives them in alphabetical order: the user's questions came out solid, against the
+# docstring and the caption)
+QUESTION_DASHES = {"the article's (library words)": [1, 0], "phrased as a user would": [6, 4]}
+
+
 def trap3(df: pd.DataFrame):
     """Ceiling at k per retriever (a colour each), the article's questions (solid) against the same anchors asked
     as a user would (dashed) (df: k, retriever, article_questions, user_questions). One chart that fits a phone."""
@@ -224,11 +230,15 @@ def trap3(df: pd.DataFrame):
                    var_name="questions", value_name="ceiling")
     long["questions"] = long.questions.map({"article_questions": "the article's (library words)",
                                             "user_questions": "phrased as a user would"})
+    long = long.dropna(subset=["ceiling"])          # an upload has no user-phrased questions: no dashed line
     order = list(dict.fromkeys(df.retriever))
     base = alt.Chart(long).encode(
-        x=alt.X("k:O", title="k"), y=alt.Y("ceiling:Q", scale=SHARE, title="ceiling"),
+        x=alt.X("k:O", title="k", axis=UPRIGHT), y=alt.Y("ceiling:Q", scale=SHARE, title="ceiling"),
         color=alt.Color("retriever:N", sort=order, title="retriever", legend=alt.Legend(orient="bottom")))
-    lines = base.mark_line().encode(strokeDash=alt.StrokeDash("questions:N", title="questions", legend=DASHES))
+    drawn = [q for q in QUESTION_DASHES if q in set(long.questions)]      # solid: the golden set's own questions
+    lines = base.mark_line().encode(strokeDash=alt.StrokeDash(
+        "questions:N", title="questions", legend=DASHES,
+        scale=alt.Scale(domain=drawn, range=[QUESTION_DASHES[q] for q in drawn])))
     points = base.mark_point(filled=True).encode(
         detail="questions:N", tooltip=["retriever", "k", "questions", alt.Tooltip("ceiling:Q", format=".3f")])
     return (lines + points).properties(height=400)
@@ -243,7 +253,7 @@ def leaderboard(recall: pd.DataFrame):
         return _empty("setup to show")
     order = list(dict.fromkeys(recall.setup))
     base = alt.Chart(recall).encode(
-        x=alt.X("k:O", title="k (chunks handed over)"), xOffset=alt.XOffset("setup:N", sort=order),
+        x=alt.X("k:O", title="k (chunks handed over)", axis=UPRIGHT), xOffset=alt.XOffset("setup:N", sort=order),
         color=alt.Color("setup:N", sort=order, title="setup", legend=alt.Legend(orient="bottom"),
                         scale=alt.Scale(range=SETUP_COLOURS)))
     bars = base.mark_errorbar(ticks=True).encode(

@@ -25,7 +25,7 @@ from ui.widgets import RERANKER_NAMES, RETRIEVER_NAMES
 from ui import charts, data, model_config, widgets
 
 KIND_NAMES = {"fixed": "Fixed window", "structure": "By structure", "sentence": "By sentence"}
-GENERATOR_NAMES = {"scripted": "Scripted generator", "model": "The model (sidebar)"}
+GENERATOR_NAMES = {"scripted": "Scripted generator", "model": "The model (Model page)"}
 ENGINE_NAMES = {"memory": "In-process index", "postgres": "PostgreSQL (exact)", "postgres-hnsw": "PostgreSQL, approximate (HNSW)"}
 CHOICES = {"retriever": (RETRIEVERS, RETRIEVER_NAMES), "reranker": (RERANKERS, RERANKER_NAMES),
            "engine": (ENGINES, ENGINE_NAMES)}
@@ -105,8 +105,8 @@ def run(wb, setups):
     cfg = model_config.llm_config()
     uses_model = any(s.generator == "model" for s in setups)
     if uses_model and cfg is None:
-        st.info("A setup uses the model, and no model is set up: open Model server (optional) at the bottom of the "
-                "sidebar, or set its generator to scripted.")
+        st.info("A setup uses the model, and no model is set up: set one up on the Model page, or set its generator "
+                "to scripted.")
         st.stop()
     run_key = (data.settings_key(wb), tuple(setups), cfg.model if uses_model else "scripted")
     if uses_model and not st.button("Run the golden set through the model", type="primary", key="compare_run",

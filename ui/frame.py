@@ -1,5 +1,5 @@
 """The picture frame of every page: the menu, link warnings, the note when nothing is trusted, and the shared sidebar
-(dataset, chunker, retrieval, trusted statuses, search engine, compute, model server, glossary). app.py draws it
+(dataset, chunker, retrieval, trusted statuses, search engine, compute, the model in use, glossary). app.py draws it
 and runs the page; a page that runs without app.py draws it itself.
 
 A folder named pages/ next to app.py puts a fresh Streamlit process in its old pages-folder mode until
@@ -22,8 +22,8 @@ from rag_core.retrieval.chunkers import KINDS
 from rag_core.retrieval.retrievers import DESCRIPTIONS, RERANKERS, RETRIEVERS
 from rag_core.retrieval.engines.base import EngineError
 from ui.widgets import RERANKER_NAMES, RETRIEVER_NAMES
-from ui import (compute_form, data, encoder_note, engine_form, first_link, memory, model_config, model_form,
-                navigation, settings, trust_form, widgets)
+from ui import (compute_form, data, encoder_note, engine_form, first_link, memory, model_config, navigation,
+                settings, trust_form, widgets)
 
 
 _drawn = threading.local()            # set when the frame is drawn in this script run (one thread per run)
@@ -47,7 +47,7 @@ def draw():
     trust_form.note()
     if model_config.setting_problem():     # a bad OPENBOOK_LLM_* is said on every page, naming the variable
         widgets.warn("The server's model settings cannot be used: " + model_config.setting_problem() + " Fix the "
-                     "variable and restart, or set up a model under Model server in the sidebar.")
+                     "variable and restart, or set up a model on the Model page.")
     if data.engine_status(recheck=True).problem:      # said here too: on a phone the sidebar is folded away
         st.warning("Searching in process: the database chosen in the sidebar cannot be used. The sidebar says why "
                    "and offers to try again.", icon=":material/database:")
@@ -84,11 +84,17 @@ def draw():
         trust_form.picker("trusted")
         engine_form.render()
         compute_form.render()
-        with st.expander("Model server (optional)", icon=":material/smart_toy:"):
-            model_form.render()
+        model_in_use()
         widgets.glossary_popover()
     _drawn.here = True
     return pg
+
+
+def model_in_use() -> None:
+    """Which model Ask, Compare and Judge send to (set up on the Model page), as plain text."""
+    cfg = model_config.llm_config()
+    st.page_link("pages/model.py", icon=":material/smart_toy:",       # a label is Markdown: the name made plain
+                 label=f"Model: {widgets.plain(cfg.model)}" if cfg else "Model: none set up (set one up)")
 
 
 def run(pg) -> None:
