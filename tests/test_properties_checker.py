@@ -11,17 +11,17 @@ from decimal import Decimal
 
 from hypothesis import given, settings, strategies as st
 
-from rag_core.generation import claims
+from rag_core.generation import claims, quantities
 from rag_core.generation.verifier import MODES, VERDICTS, verify
 from strategies import sentence, texts
 
 
 @given(texts())
 def test_any_text_gives_its_claims(text):
-    said = claims.numbers(text)
+    said = quantities.numbers(text)
     assert all(isinstance(lit, str) and (isinstance(v, Decimal) or isinstance(v, tuple)) for lit, v in said)
     assert all(isinstance(n, str) and claims.is_name(n) for n in claims.names(text))
-    assert all(isinstance(v, Decimal) for _, v, _ in claims.with_units(text))
+    assert all(isinstance(v, Decimal) for _, v, _ in quantities.with_units(text))
     have = claims.Claims(text)
     for lit, value in said:                           # a text states what it says
         assert have.has_claim(lit, value), (lit, value)
@@ -90,5 +90,5 @@ def test_a_pronoun_is_read_within_its_sentence():
     number 1 while the same sentence copied into an answer had it, and was refused."""
     assert verify("one the [S1].", ["the. one the."]).verdict == "anchored"
     assert verify("It was the one. [S1]", ["It was the one. Can it be?"]).verdict == "anchored"
-    assert claims.numbers("the. One is") == [("One", Decimal(1))]
-    assert claims.numbers("the one is") == [] and claims.numbers("one of them") == []
+    assert quantities.numbers("the. One is") == [("One", Decimal(1))]
+    assert quantities.numbers("the one is") == [] and quantities.numbers("one of them") == []

@@ -12,7 +12,8 @@ from decimal import Decimal
 import pytest
 
 from rag_core.__main__ import main
-from rag_core.generation.claims import Claims, numbers, with_units
+from rag_core.generation.claims import Claims
+from rag_core.generation.quantities import numbers, with_units
 from rag_core.generation.verifier import MODES, VERDICTS, Verdict, compare_modes, disagreement, verify
 
 

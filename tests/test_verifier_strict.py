@@ -20,7 +20,8 @@ import pytest
 from rag_core import ChunkerConfig
 from rag_core.evaluation import outcomes, tables
 from rag_core.__main__ import main
-from rag_core.generation.claims import Claims, closest, is_name, names, numbers
+from rag_core.generation.claims import Claims, closest, is_name, names
+from rag_core.generation.quantities import numbers
 from rag_core.generation.generator import sentences
 from rag_core.evaluation.pipeline import ask
 from rag_core.generation.verifier import MODES, Verdict, compare_modes, disagreement, verify, verify_grounding

@@ -12,7 +12,7 @@ import itertools
 import re
 from decimal import Decimal
 
-from rag_core.generation import claims
+from rag_core.generation import claims, quantities
 from rag_core.generation.answer_forms import COMPARISON, FRACTION, calls, comparisons, fractions, pairs, symbols
 from rag_core.generation.lexicon import same as fold, stems as words_of
 from rag_core.generation.negation import NEGATIONS, WINDOW, negated_at
@@ -30,14 +30,14 @@ class Doubt(tuple):
 
 def plain(text: str) -> str:
     """The text as the rule reads it: NFKC, one apostrophe, citations out, whitespace collapsed."""
-    return normalize(strip_citations(_APOSTROPHES.sub("'", claims.normalize(text))))
+    return normalize(strip_citations(_APOSTROPHES.sub("'", quantities.normalize(text))))
 
 
 def key_words(key: str) -> list[str]:
     """The content words of a key, folded, without numbers, names, negations and fillers, in order:
     "empty, it raises a StatisticsError" -> ['empty', 'rais']; "zero when k > n" -> ['k', 'n']."""
-    text = claims.WORD.sub(lambda m: " " if claims.is_name(m[0]) else m[0], claims.normalize(key))
-    text = claims.WORD_NUMBER.sub(" ", COMPARISON.sub(lambda m: f" {m[1] or m[4] or m[7]} {m[3] or m[6] or m[9]} ",
+    text = claims.WORD.sub(lambda m: " " if claims.is_name(m[0]) else m[0], quantities.normalize(key))
+    text = quantities.WORD_NUMBER.sub(" ", COMPARISON.sub(lambda m: f" {m[1] or m[4] or m[7]} {m[3] or m[6] or m[9]} ",
                                                       FRACTION.sub(" ", text)))
     kept = [fold(w) for w in words(text) if not w.isdigit() and w not in FILLERS and w not in NEGATIONS]
     return list(dict.fromkeys(kept))
@@ -83,7 +83,7 @@ class KeyReading:
         bare = FRACTION.sub(" ", self.text)
         self.fractions = fractions(self.text)
         self.fraction_literals = [f"{a}/{b}" for a, b in FRACTION.findall(self.text)]
-        self.numbers = [(lit, v) for lit, v in claims.numbers(bare)]
+        self.numbers = [(lit, v) for lit, v in quantities.numbers(bare)]
         self.names = claims.names(self.text)
         self.words = key_words(self.text)
         self.comparisons = comparisons(self.text)
@@ -91,9 +91,9 @@ class KeyReading:
         self.pairs = pairs(self.text)
         self.calls = calls((anchor or "") + " " + (question or ""))
         around = (anchor or "") + " " + (question or "") + " " + self.text
-        self.known = {v for _, v in claims.numbers(around) if isinstance(v, Decimal)}   # values that are no rival
+        self.known = {v for _, v in quantities.numbers(around) if isinstance(v, Decimal)}   # values that are no rival
         self.known_fractions = set(fractions(around))
-        self.counts = {v for m in _COUNT.finditer(self.text) for _, v in claims.numbers(m[1])}   # "two middle values"
+        self.counts = {v for m in _COUNT.finditer(self.text) for _, v in quantities.numbers(m[1])}  # "two middle values"
         first = self._first_value_at()
         lead = [s for p, s in words_of(context[max(0, first - 80):first])][-WINDOW:] if first is not None else []
         self.subject = {s for s in lead + self.words if s not in FILLERS and s not in NEGATIONS}

@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from rag_core.generation import claims
+from rag_core.generation import claims, quantities
 from rag_core.generation.generator import scripted_answer, sentences
 from rag_core.generation.prompt import ABSTAIN
 from rag_core.generation.verifier import CITATION, cited_numbers
@@ -73,7 +73,7 @@ def _invented(number: str, spans: list[str]) -> str:
     for i in range(1, 1000):
         candidate = f"{value + i * step:.{decimals}f}"
         if not any(candidate in NUMBER.findall(s) for s in spans) and \
-                not any(h.has_number(v) for h in held for _, v in claims.numbers(candidate)):
+                not any(h.has_number(v) for h in held for _, v in quantities.numbers(candidate)):
             return candidate
     return number + "7"
 
