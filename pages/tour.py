@@ -32,7 +32,8 @@ tour_view.draw(step, wb, chunker)
 
 links = {k: st.session_state[k] for k in settings.SHARED}
 params = {**{k: settings.SETTINGS[k].dump(v) for k, v in links.items()}, "data": data.dataset().key, **step.params}
-st.page_link(step.page, label="See it in full", icon=":material/open_in_new:", query_params=params)
+st.page_link(tour_view.STEP_PAGES[number - 1], label="See it in full", icon=":material/open_in_new:",
+             query_params=params)
 
 st.divider()
 widgets.download(st, "Download the whole tour (one HTML file, for those who were not in the room)",

@@ -15,7 +15,7 @@ from streamlit.testing.v1 import AppTest
 
 from rag_core import ChunkerConfig, Document, GoldenRow, Workbench
 from rag_core.data.corpus import Corpus
-from rag_core.evaluation import losses, tour
+from rag_core.evaluation import losses, tour, tour_sentences
 from rag_core.evaluation.judgement import anchor_place
 
 APP = str(Path(__file__).resolve().parent.parent / "app.py")
@@ -32,24 +32,24 @@ def test_ceiling_sentence_quotes_the_row_of_k(seed):
     found = sorted(rnd.randint(0, n) for _ in tour.CEILING_KS)
     fig = pd.DataFrame({"k": tour.CEILING_KS, "found": found, "questions": n, "ceiling": [f / n for f in found]})
     k = rnd.choice(tour.CEILING_KS)
-    text = tour.ceiling_sentence(fig, k)
+    text = tour_sentences.ceiling_sentence(fig, k)
     assert f"At k = {k}," in text and f"for {found[k - 1]} of {n} golden" in text
     assert text.count(f"{found[k - 1] / n:.3f}") == 2
 
 
 def test_ceiling_sentence_without_questions_or_with_an_unknown_k():
     empty = pd.DataFrame({"k": tour.CEILING_KS, "found": 0, "questions": 0, "ceiling": np.nan})
-    assert tour.ceiling_sentence(empty, 3) == tour.NO_GOLDEN
+    assert tour_sentences.ceiling_sentence(empty, 3) == tour_sentences.NO_GOLDEN
     full = empty.assign(questions=2, found=1, ceiling=0.5)
     with pytest.raises(ValueError, match="choose k among 1, 2, 3, 4, 5"):
-        tour.ceiling_sentence(full, 9)
+        tour_sentences.ceiling_sentence(full, 9)
 
 
 @pytest.mark.parametrize("cut,questions,expected", [
     (0, 18, "no anchor is cut: each of the 18 is whole"), (1, 18, "1 of 18 anchors is cut"),
-    (4, 5, "4 of 5 anchors are cut"), (0, 0, tour.NO_GOLDEN)])
+    (4, 5, "4 of 5 anchors are cut"), (0, 0, tour_sentences.NO_GOLDEN)])
 def test_cut_sentence(cut, questions, expected):
-    text = tour.cut_sentence(cut, questions, "fixed window 60, overlap 0", "Q?" if cut else None)
+    text = tour_sentences.cut_sentence(cut, questions, "fixed window 60, overlap 0", "Q?" if cut else None)
     assert expected in text
     assert ("\"Q?\"" in text) == bool(cut and questions)
 
@@ -64,7 +64,7 @@ def test_draft_sentence_counts_and_names_the_first(seed):
     rnd = random.Random(seed)
     n = rnd.randint(1, 30)
     outranked, k, above = rnd.randint(0, n), rnd.randint(1, 5), rnd.randint(1, 3)
-    text = tour.draft_sentence(outranked, n, k, "draft or outdated", _draft_example(above) if outranked else {})
+    text = tour_sentences.draft_sentence(outranked, n, k, "draft or outdated", _draft_example(above) if outranked else {})
     if not outranked:
         assert text == (f"In your documents no draft or outdated chunk outranks the anchor's chunk at k = {k}, in "
                         f"any of the {n} golden questions (filter off).")
@@ -72,7 +72,7 @@ def test_draft_sentence_counts_and_names_the_first(seed):
         assert text.startswith(f"In {outranked} of {n} golden questions a draft or outdated chunk outranks")
         assert f"S{above} is draft" in text and "judged wrong source" in text
         assert ("the anchor is not in" in text) == (above >= 3)
-    assert tour.draft_sentence(0, 0, k, "draft", {}) == tour.NO_GOLDEN
+    assert tour_sentences.draft_sentence(0, 0, k, "draft", {}) == tour_sentences.NO_GOLDEN
 
 
 @pytest.mark.parametrize("off,on", [("wrong source", "not confirmed"), ("wrong source", "answered"),
@@ -80,7 +80,7 @@ def test_draft_sentence_counts_and_names_the_first(seed):
 @pytest.mark.parametrize("filter_on", [True, False])
 def test_filter_sentence_says_both_outcomes(off, on, filter_on):
     ex = {"question": "Q?", "doc": "difflib", "key": "0.6", "outcome_off": off, "outcome_on": on}
-    text = tour.filter_sentence(10, 0, 18, "draft", ex, filter_on)
+    text = tour_sentences.filter_sentence(10, 0, 18, "draft", ex, filter_on)
     assert "10" in text and "0" in text and "18" in text
     assert (f"stays {off}" in text) == (off == on and filter_on)
     assert ("neither states the golden answer '0.6' nor contradicts it" in text) == (on == "not confirmed")
@@ -91,8 +91,8 @@ def test_filter_sentence_says_both_outcomes(off, on, filter_on):
 
 
 def test_filter_sentence_without_golden_still_counts_the_chunks():
-    text = tour.filter_sentence(0, 0, 0, "draft", {"excluded": 10, "chunks": 114}, True)
-    assert text.startswith("The filter keeps only the trusted statuses: 10 of 114 chunks") and tour.NO_GOLDEN in text
+    text = tour_sentences.filter_sentence(0, 0, 0, "draft", {"excluded": 10, "chunks": 114}, True)
+    assert text.startswith("The filter keeps only the trusted statuses: 10 of 114 chunks") and tour_sentences.NO_GOLDEN in text
 
 
 @pytest.mark.parametrize("seed", SEEDS)
@@ -106,14 +106,14 @@ def test_rerank_sentence_counts_every_move(seed):
                      "move": "not a candidate" if np.isinf(b) else "moved up" if a < b else "moved down" if a > b
                      else "unchanged"})
     fig = pd.DataFrame(rows)
-    text = tour.rerank_sentence(fig, 20, 3)
+    text = tour_sentences.rerank_sentence(fig, 20, 3)
     n = fig.move.value_counts()
     assert f"up in {n.get('moved up', 0)} of {len(fig)}" in text and f"down in {n.get('moved down', 0)}," in text
     assert f"in place in {n.get('unchanged', 0)}" in text
     assert (f"in {n.get('not a candidate', 0)} it is not among" in text) == ("not a candidate" in n)
     assert text.endswith(f"{int((fig.rank_before <= 3).sum())} without the reranker, "
                          f"{int((fig.rank_after <= 3).sum())} with it.")
-    assert tour.rerank_sentence(pd.DataFrame(), 20, 3) == tour.NO_GOLDEN
+    assert tour_sentences.rerank_sentence(pd.DataFrame(), 20, 3) == tour_sentences.NO_GOLDEN
 
 
 @pytest.mark.parametrize("outcomes,refused,through", [
@@ -123,21 +123,21 @@ def test_rerank_sentence_counts_every_move(seed):
 ])
 def test_checker_sentence(outcomes, refused, through):
     fig = pd.DataFrame({"kind": list("abcd")[:len(outcomes)], "outcome": outcomes})
-    text = tour.checker_sentence(fig, "Q?")
+    text = tour_sentences.checker_sentence(fig, "Q?")
     assert text.startswith(f"Of {len(outcomes)} answers tried for \"Q?\"") and refused in text and through in text
-    assert tour.checker_sentence(fig.head(0), "Q?") == "There is no answer to try."
+    assert tour_sentences.checker_sentence(fig.head(0), "Q?") == "There is no answer to try."
 
 
 def test_trap3_sentence_compares_at_the_shown_precision():
     fig = pd.DataFrame({"retriever": ["hashing", "bm25", "minilm"], "article_questions": [1.0, 0.5558, 0.5],
                         "user_questions": [0.5556, 0.5556, 0.7]})
-    assert tour.trap3_sentence(fig) == ("Asked as a user would, the ceiling at k = 3 falls for hashing (1.000 → 0.556); "
+    assert tour_sentences.trap3_sentence(fig) == ("Asked as a user would, the ceiling at k = 3 falls for hashing (1.000 → 0.556); "
                                         "it rises for minilm (0.500 → 0.700); it stays for bm25 (0.556 → 0.556).")
     tie = fig.assign(article_questions=[0.5556, 0.55555, 0.7])
-    assert tour.trap3_sentence(tie).endswith("stays for hashing (0.556 → 0.556), bm25 (0.556 → 0.556) and minilm "
+    assert tour_sentences.trap3_sentence(tie).endswith("stays for hashing (0.556 → 0.556), bm25 (0.556 → 0.556) and minilm "
                                              "(0.700 → 0.700).")
-    assert "none fits these documents" in tour.trap3_sentence(fig.assign(user_questions=np.nan))
-    assert tour.trap3_sentence(pd.DataFrame()) == tour.NO_GOLDEN
+    assert "none fits these documents" in tour_sentences.trap3_sentence(fig.assign(user_questions=np.nan))
+    assert tour_sentences.trap3_sentence(pd.DataFrame()) == tour_sentences.NO_GOLDEN
 
 
 def _losses(counts: dict) -> pd.DataFrame:
@@ -148,13 +148,13 @@ def _losses(counts: dict) -> pd.DataFrame:
 def test_fix_first_names_the_stage_that_loses_the_most_and_every_tie(seed):
     rnd = random.Random(seed)
     counts = {s: rnd.choice([0, 0, 1, 2, 3]) for s in losses.STAGES}
-    text = tour.fix_first_sentence(_losses(counts))
+    text = tour_sentences.fix_first_sentence(_losses(counts))
     n = sum(counts.values())
     lost = {s: c for s, c in counts.items() if s != "answered"}
     most = max(lost.values())
     worst = [s for s in losses.STAGES if s != "answered" and lost[s] == most]
     if not n:
-        assert text == tour.NO_GOLDEN
+        assert text == tour_sentences.NO_GOLDEN
     elif not most:
         assert text == f"No question is lost: all {n} are answered. Nothing to fix on this data."
     elif len(worst) == 1:
@@ -165,8 +165,8 @@ def test_fix_first_names_the_stage_that_loses_the_most_and_every_tie(seed):
 
 
 def test_fix_first_on_an_empty_golden_set():
-    assert tour.fix_first_sentence(_losses({})) == tour.NO_GOLDEN
-    assert tour.fix_first_sentence(pd.DataFrame()) == tour.NO_GOLDEN
+    assert tour_sentences.fix_first_sentence(_losses({})) == tour_sentences.NO_GOLDEN
+    assert tour_sentences.fix_first_sentence(pd.DataFrame()) == tour_sentences.NO_GOLDEN
 
 
 # ---------------------------------------------------------------- the rules, on any data
@@ -223,7 +223,7 @@ def test_without_a_golden_set_the_steps_that_need_one_say_so_and_the_others_run(
     wb = _tiny(golden=False)
     steps = tour.tour(wb, ChunkerConfig("fixed", 20, 4))
     for s in steps:
-        assert (tour.NO_GOLDEN in s.sentence) == (s.number != 7), (s.number, s.sentence)
+        assert (tour_sentences.NO_GOLDEN in s.sentence) == (s.number != 7), (s.number, s.sentence)
     assert steps[0].figure.documents.sum() == 3 and "3 documents" in steps[0].sentence
     assert steps[4].sentence.startswith("The filter keeps only the trusted statuses: 1 of")
     assert "refuses" in steps[6].sentence

@@ -6,6 +6,8 @@ them on the page. Every text from the data (questions, anchors, document names, 
 (widgets.plain, st.code, or html.escape in the download).
 
 Left out on purpose: the step logic (rag_core.evaluation.tour), caching (ui.data).
+
+`STEP_PAGES` names the page where each step lives in full (pages are the UI's to name).
 """
 from __future__ import annotations
 
@@ -17,7 +19,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from rag_core.evaluation import tour
+from rag_core.evaluation import tour, tour_sentences
 from rag_core.evaluation.judgement import COLOURS as OUTCOME_COLOURS
 from rag_core.retrieval.retrievers import RETRIEVERS
 from rag_core.evaluation.tables import CUT_SIZES
@@ -28,6 +30,9 @@ FONT = 20                 # px of axis, legend and mark text: readable from the 
 HEIGHT = 380              # px of a chart's plot area
 BAR = 28                  # px of a bar, with its label above it (charts.rows): a phone leaves the bars their width
 SHARE = alt.Scale(domain=[0, 1])
+# the page where each step (1..9) lives in full: the library knows no page
+STEP_PAGES = ("pages/corpus.py", "pages/ablations.py", "pages/corpus.py", "pages/ask.py", "pages/ask.py",
+              "pages/ablations.py", "pages/ask.py", "pages/ablations.py", "pages/compare.py")
 
 
 def big(chart):
@@ -161,7 +166,7 @@ def _trap3(s, f, statuses):
     long["questions"] = long.questions.map(dict(zip(["article_questions", "user_questions"], order)))
     base = alt.Chart(long).encode(y=charts.rows("retriever:N", list(f.retriever), bar=2 * BAR, font=FONT),
                                   yOffset=alt.YOffset("questions:N", sort=order),
-                                  x=alt.X("ceiling:Q", scale=SHARE, title=f"ceiling at k = {tour.TRAP3_K}"))
+                                  x=alt.X("ceiling:Q", scale=SHARE, title=f"ceiling at k = {tour_sentences.TRAP3_K}"))
     bars = base.mark_bar().encode(color=alt.Color("questions:N", sort=order, title=None, legend=alt.Legend(orient="top", columns=1),
                                                   scale=alt.Scale(domain=order, range=["#1f5fbf", "#b85c00"])))
     return (bars + base.mark_text(align="left", dx=6, size=FONT - 2).encode(text=alt.Text("ceiling:Q", format=".3f"))
