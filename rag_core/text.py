@@ -1,7 +1,7 @@
 """Text primitives shared by every stage: whitespace normalisation, the tokenizer, the word hash, the question
 check (`check_question`: what every search and the golden set ask of a question), `plain` (user text made Markdown
 that shows it as written: the one escaper of the pages and the exports), `shorten` (a long name cut for a message),
-and `mask_secrets`, which takes every credential out of a text before anyone shows it (`mask_logs`: out of a
+`listing` (items joined as English writes them), and `mask_secrets`, which takes every credential out of a text before anyone shows it (`mask_logs`: out of a
 library's log lines).
 
 They are the article's, to the letter, because the rankings depend on them:
@@ -284,6 +284,13 @@ def _code(run: str, one_line: bool) -> str:
         return f"{fence}{pad}{s}{pad}{fence}" if s else ""
     parts = run.split(":material/")
     return "\\/".join(span(p) for p in [p + ":material" for p in parts[:-1]] + parts[-1:])
+
+
+def listing(items, last: str = "and") -> str:
+    """Items joined as English writes them: ['a'] -> 'a'; ['a', 'b', 'c'] -> 'a, b and c'; with last="or",
+    'a, b or c'; [] -> ''."""
+    items = [str(x) for x in items]
+    return ", ".join(items[:-1]) + f" {last} " + items[-1] if len(items) > 1 else "".join(items)
 
 
 def shorten(name, limit: int = 80) -> str:

@@ -32,7 +32,8 @@ from streamlit.testing.v1 import AppTest
 from rag_core.evaluation import tables
 from rag_core.evaluation.losses import STAGES
 from ui import captions, charts, export
-from ui.captions import count, listing, share, shown
+from rag_core.text import listing
+from ui.captions import count, share, shown
 from ui.widgets import plain, readable
 
 N_TABLES = 300          # generated tables per caption function

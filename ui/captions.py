@@ -24,6 +24,7 @@ import pandas as pd
 
 from rag_core.evaluation import tables
 from rag_core.evaluation.losses import STAGES
+from rag_core.text import listing
 
 RETRIEVAL_STAGES = STAGES[:5]           # cut ... lost by rerank: the question never reaches the spans handed over
 
@@ -43,12 +44,6 @@ def count(x) -> str:
 def shown(x) -> float:
     """The value a reader compares: the share at its displayed precision (NaN stays NaN). 0.99996 -> 1.0"""
     return math.nan if pd.isna(x) else round(float(x), 3)
-
-
-def listing(items) -> str:
-    """['a'] -> 'a'; ['a', 'b', 'c'] -> 'a, b and c'."""
-    items = list(items)
-    return ", ".join(items[:-1]) + " and " + items[-1] if len(items) > 1 else "".join(items)
 
 
 def nothing(what: str) -> str:

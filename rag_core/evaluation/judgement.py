@@ -38,6 +38,7 @@ from typing import NamedTuple
 from rag_core.generation.answer_key import KeyCheck, check_key
 from rag_core.generation.passage import elsewhere
 from rag_core.generation.verifier import Verdict, disagreement_of, nothing_to_check, verify
+from rag_core.text import listing
 
 OUTCOMES = ("answered", "wrong answer", "not confirmed", "grounded", "wrong source", "refused", "abstained")
 GOLDEN_OUTCOMES = tuple(o for o in OUTCOMES if o != "grounded")   # a golden question always has an anchor
@@ -85,7 +86,7 @@ class AnchorPlace(NamedTuple):
 
 def _spans(numbers) -> str:
     names = [f"S{n}" for n in numbers]
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    return listing(names)
 
 
 def _quoted(items, most: int = 6) -> str:
@@ -179,8 +180,7 @@ def anchor_place(span_ids, holders, index, trusted=("current",)) -> AnchorPlace:
 def _outrank(outranked_by) -> str:
     """((1, "draft"),) -> 'S1 (draft) outranks it'; two -> 'S1 (draft) and S2 (outdated) outrank it'."""
     names = [f"S{n} ({status})" for n, status in outranked_by]
-    return (names[0] + " outranks it" if len(names) == 1 else
-            ", ".join(names[:-1]) + " and " + names[-1] + " outrank it")
+    return names[0] + " outranks it" if len(names) == 1 else listing(names) + " outrank it"
 
 
 def anchor_note(held: bool, place: AnchorPlace, n_spans: int) -> tuple[str, str]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import pandas as pd
 
 from rag_core.evaluation import losses as loss
+from rag_core.text import listing
 
 NO_GOLDEN = ("This step needs golden questions (a question, its document and the sentence that answers it), and "
              "this dataset has none: add a golden set on the Your data page.")
@@ -21,11 +22,6 @@ def _count(n: int, one: str, many: str) -> str:
     return f"{n} {one if n == 1 else many}"
 
 
-def _listing(items, last: str = "and") -> str:
-    items = [str(x) for x in items]
-    return ", ".join(items[:-1]) + f" {last} " + items[-1] if len(items) > 1 else "".join(items)
-
-
 def _share(x) -> str:
     return "n/a" if pd.isna(x) else f"{x:.3f}"
 
@@ -33,7 +29,7 @@ def _share(x) -> str:
 def untrusted_words(statuses, trusted) -> str:
     """('current', 'draft', 'outdated'), ('current',) -> 'draft or outdated'; nothing else -> 'untrusted'."""
     others = [s for s in statuses if s not in trusted]
-    return _listing(others, "or") if others else "untrusted"
+    return listing(others, "or") if others else "untrusted"
 
 
 
@@ -79,7 +75,7 @@ def draft_sentence(outranked: int, questions: int, k: int, untrusted: str, examp
                 f"{questions} golden questions (filter off).")
     where = (f"the anchor is in S{example['anchor_rank']}" if example.get("anchor_rank")
              else f"the anchor is not in the {k} spans")
-    above = _listing(f"S{n} is {status}" for n, status in example["outranked_by"])
+    above = listing(f"S{n} is {status}" for n, status in example["outranked_by"])
     return (f"In {outranked} of {questions} golden questions a {untrusted} chunk outranks the anchor's chunk at "
             f"k = {k} (filter off). The first: \"{example['question']}\": {above}, {where}, and the scripted "
             f"generator's answer is judged {example['outcome']}.")
@@ -134,10 +130,10 @@ def checker_sentence(fig: pd.DataFrame, question: str) -> str:
     refused = list(fig[fig.outcome == "refused"].kind)
     passed = fig[~fig.outcome.isin(["refused", "abstained"])]
     text = f"Of {_count(len(fig), 'answer', 'answers')} tried for \"{question}\", the checker refuses "
-    text += (f"{len(refused)} ({_listing(refused)})" if refused else "none")
+    text += (f"{len(refused)} ({listing(refused)})" if refused else "none")
     if passed.empty:
         return text + ", and lets none through as grounded."
-    return text + ", and lets through " + _listing(f"{r.kind} as {r.outcome}" for r in passed.itertuples()) + "."
+    return text + ", and lets through " + listing(f"{r.kind} as {r.outcome}" for r in passed.itertuples()) + "."
 
 
 def trap3_sentence(fig: pd.DataFrame, k: int = TRAP3_K) -> str:
@@ -151,7 +147,7 @@ def trap3_sentence(fig: pd.DataFrame, k: int = TRAP3_K) -> str:
     for r in fig.itertuples():
         a, u = round(float(r.article_questions), 3), round(float(r.user_questions), 3)
         parts["falls" if u < a else "rises" if u > a else "stays"].append(f"{r.retriever} ({_share(a)} → {_share(u)})")
-    said = [f"{verb} for {_listing(items)}" for verb, items in parts.items() if items]
+    said = [f"{verb} for {listing(items)}" for verb, items in parts.items() if items]
     return f"Asked as a user would, the ceiling at k = {k} " + "; it ".join(said) + "."
 
 
@@ -166,7 +162,7 @@ def fix_first_sentence(fig: pd.DataFrame) -> str:
         return f"No question is lost: all {n} are answered. Nothing to fix on this data."
     worst = list(lost[lost.questions == most].stage)
     if len(worst) > 1:
-        return (f"Fix first one of {_listing(worst)}: they lose {most} of {n} questions each, more than any other "
+        return (f"Fix first one of {listing(worst)}: they lose {most} of {n} questions each, more than any other "
                 "stage.")
     return (f"The one thing to fix first: {worst[0]}, where {most} of {n} questions end. "
             f"{loss.MEANING[worst[0]]}")

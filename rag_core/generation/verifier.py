@@ -60,7 +60,7 @@ from typing import NamedTuple
 from rag_core.generation import claims
 from rag_core.generation.inflect import fold
 from rag_core.generation.prompt import ABSTAIN
-from rag_core.text import words as content_words
+from rag_core.text import listing, words as content_words
 
 # a citation as a person reads one: [S1], [s1], [S1, S2], [S1; S3], (S1); the article's checker reads [S1] only
 CITATION = re.compile(r"[\[(][ \t]*([Ss]\d+(?:[ \t]*[,;][ \t]*[Ss]?\d+)*)[ \t]*[\])]")
@@ -168,7 +168,7 @@ def _handed_over(n_spans: int) -> str:
 def _spans_named(cited, joiner: str) -> str:
     """(1,) -> 'S1'; (1, 3) -> 'S1 or S3' (joiner 'or') or 'S1 and S3' (joiner 'and')."""
     names = [f"S{n}" if n < _BIG else "S(a number of more than 18 digits)" for n in cited]
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + f" {joiner} " + names[-1]
+    return listing(names, joiner)
 
 
 def _missing(bare: str, cited: tuple, spans: list[str], mode: str, hints: bool = True):
