@@ -104,13 +104,15 @@ def test_the_heading_kinds_and_where_each_comes_from():
         ("What is socket?", "guide.md", "A pipe to a server.", "a term of a definition list (line 19)")]
 
 
-def test_a_rest_definition_list_and_a_short_anchor_found_elsewhere_grows_to_the_next_sentence():
+def test_a_rest_definition_list_not_a_table_nor_a_wrapped_item_and_a_short_anchor_grows_to_the_next_sentence():
     doc = Document("terms.txt", "Glossary\n========\n\nsequence\n   An iterable with an index. See also list.\n\n"
                                 "* not a term\n  but a list item\n\nIs it fast?\n-----------\n\nYes.\n\nIt is fast "
-                                "enough.\n\nIs it old?\n----------\n\nYes. It is from 1991.\n")
+                                "enough.\n\nIs it old?\n----------\n\nYes. It is from 1991.\n\nAppearance\n   | "
+                                ":func:`shape` | x |\n\n(3) To align the end of a structure to the requirement of a\n"
+                                "    type, end the format.\n\n`pip <https://pip.pypa.io>`_\n   The installer of packages.\n")
     got = {s.question: s.anchor for s in from_structure([doc])}
     assert got == {"What is sequence?": "An iterable with an index.", "Is it fast?": "Yes. It is fast enough.",
-                   "Is it old?": "Yes. It is from 1991."}
+                   "Is it old?": "Yes. It is from 1991.", "What is pip?": "The installer of packages."}
 
 
 def test_documents_must_be_documents():

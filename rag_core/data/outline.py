@@ -27,7 +27,7 @@ _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _ATX = re.compile(r"^ {0,3}#{1,6}[ \t]+(.+?)(?:[ \t]+#+)?[ \t]*$")
 _ADORNMENT = re.compile(r"^([=\-~^\"'`#*+:._])\1{2,}[ \t]*$")       # ==== ---- ~~~~ ^^^^ ...
 _DIRECTIVE = re.compile(r"^[ \t]*\.\.(?:[ \t]|$)")                     # .. note::  .. _label:  .. a comment
-BULLET = re.compile(r"^[ \t]*(?:[-*+\u2022]|\d{1,3}[.)]|#\.)[ \t]+")   # - x, * x, 1. x, 2) x, #. x
+BULLET = re.compile(r"^[ \t]*(?:[-*+\u2022]|\(?\d{1,3}[.)]|#\.)[ \t]+")   # - x, * x, 1. x, 2) x, (3) x, #. x
 _NOT_PROSE = re.compile(r"^[ \t]*(?:[|+<]|:[\w -]+:(?:[ \t]|$))")       # table, HTML, reST field ':param x:'
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[^\sa-z])")
 

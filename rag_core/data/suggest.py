@@ -33,6 +33,7 @@ from rag_core.data.outline import BULLET, Block, blocks, indent, prose, sentence
 
 MAX_PER_PASSAGE = 10       # questions asked of a model for one passage: more is a typo
 MAX_ANCHOR_WORDS = 50      # an anchor is cut here: a whole paragraph as an anchor would span chunks
+MAX_TERM_WORDS = 8         # a longer "term" is a line of prose wrapped under a deeper indent
 SHORT_ANCHOR_WORDS = 6     # an anchor shorter than this must be found once in all the documents, not only its own
 
 
@@ -51,6 +52,7 @@ class Suggestion:
 
 
 _MARKUP = re.compile(r":[\w:.-]+:(?=`)|``|\*\*|(?<!\w)[*`]|[*`](?!\w)")     # :role:`x` ``x`` **x** *x* `x`
+_LINK_TARGET = re.compile(r"\s*<[^<>\s]*>`_{1,2}|`_{1,2}(?!\w)")            # reST `text <url>`_ and `text`_
 _BOLD_QUESTION = re.compile(r"^[ \t]*(\*\*|__)(\S.*\?)\1[ \t]*$")
 _QA = re.compile(r"^[ \t]*(?:\*\*)?(Q|Question|A|Answer)[ \t]*:(?:\*\*)?[ \t]*", re.I)
 _TERM = re.compile(r"^[^\s:.].{0,78}$")                                 # one short line, not ':' 'or '.' first
@@ -58,8 +60,9 @@ _CLASSIFIER = re.compile(r"[ \t]+:[ \t]+.*$")                           # reST '
 
 
 def _plain(text: str) -> str:
-    """A heading or term without inline markup, for a question a user would type: "Is ``x`` *fast*?" -> "Is x fast?"."""
-    return " ".join(_MARKUP.sub("", text).split())
+    """A heading or term without inline markup, for a question a user would type: "Is ``x`` *fast*?" -> "Is x fast?";
+    "`pip <https://pip.pypa.io>`_" -> "pip"."""
+    return " ".join(_MARKUP.sub("", _LINK_TARGET.sub("`", text)).split())
 
 
 def anchor_of(text: str, found_in) -> str:
@@ -140,8 +143,10 @@ def _terms(block: Block) -> list[tuple[str, str, int]]:
         if n > 0 and not extra and indent(lines[n - 1]) <= indent(term):    # inside a paragraph, not its start
             continue
         end = next((j for j in range(n + 2, len(lines)) if indent(lines[j]) <= indent(term)), len(lines))
-        text = " ".join(" ".join(lines[n + 1:end]).split())
-        found.append((_CLASSIFIER.sub("", term.strip()), text[1:].strip() if extra else text, n))
+        definition = (re.sub(r"^[ \t]*:", "", nxt),) if extra else lines[n + 1:end]
+        text = prose(Block("paragraph", block.line + n + 1, tuple(definition)))     # "" for a table
+        if text and len(term.split()) <= MAX_TERM_WORDS:
+            found.append((_CLASSIFIER.sub("", term.strip()), text, n))
     return found
 
 
