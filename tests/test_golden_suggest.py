@@ -109,7 +109,8 @@ def test_a_rest_definition_list_not_a_table_nor_a_wrapped_item_and_a_short_ancho
                                 "* not a term\n  but a list item\n\nIs it fast?\n-----------\n\nYes.\n\nIt is fast "
                                 "enough.\n\nIs it old?\n----------\n\nYes. It is from 1991.\n\nAppearance\n   | "
                                 ":func:`shape` | x |\n\n(3) To align the end of a structure to the requirement of a\n"
-                                "    type, end the format.\n\n`pip <https://pip.pypa.io>`_\n   The installer of packages.\n")
+                                "    type, end the format.\n\n`pip <https://pip.pypa.io>`_\n   The installer of "
+                                "packages.\n")
     got = {s.question: s.anchor for s in from_structure([doc])}
     assert got == {"What is sequence?": "An iterable with an index.", "Is it fast?": "Yes. It is fast enough.",
                    "Is it old?": "Yes. It is from 1991.", "What is pip?": "The installer of packages."}
@@ -216,7 +217,8 @@ def test_no_suggestion_is_the_header_and_a_note(tmp_path, capsys):
 @pytest.mark.parametrize("args", [["golden"], ["golden", "suggest"], ["golden", "propose", "--docs", "x"],
                                   ["golden", "suggest", "--docs", "/no/such/folder"],
                                   ["golden", "suggest", "--docs", " "],
-                                  ["golden", "suggest", "--docs", ".", "--format", "xml"], ["golden", "suggest", "--docs", "EMPTY"]])
+                                  ["golden", "suggest", "--docs", ".", "--format", "xml"],
+                                  ["golden", "suggest", "--docs", "EMPTY"]])
 def test_bad_input_is_one_error_line_and_exit_2(args, tmp_path, capsys):
     (tmp_path / "empty.txt").write_text("")
     args = [str(tmp_path) if a == "EMPTY" else a for a in args]

@@ -163,9 +163,11 @@ def _candidates(doc: Document, found_in) -> list[Suggestion]:
     for k, block in enumerate(found):
         bold = _BOLD_QUESTION.match(block.lines[0]) if block.kind == "paragraph" and len(block.lines) == 1 else None
         if block.kind == "heading" and _plain(block.lines[0]).endswith("?"):
-            add(_plain(block.lines[0]), _answer_below(found, k, lambda b: False, lines), f"a heading that asks a question (line {block.line})")
+            add(_plain(block.lines[0]), _answer_below(found, k, lambda b: False, lines),
+                f"a heading that asks a question (line {block.line})")
         elif bold:
-            add(_plain(bold.group(2)), _answer_below(found, k, lambda b: bool(_BOLD_QUESTION.match(b.lines[0])), lines), f"a line in bold that asks a question (line {block.line})")
+            add(_plain(bold.group(2)), _answer_below(found, k, lambda b: bool(_BOLD_QUESTION.match(b.lines[0])), lines),
+                f"a line in bold that asks a question (line {block.line})")
         elif block.kind == "paragraph" and _QA.match(block.lines[0]):
             pairs = _qa_pairs(block)
             if not pairs and k + 1 < len(found) and found[k + 1].kind == "paragraph":   # the A: in the next paragraph
@@ -246,7 +248,8 @@ def _unquoted(anchor: str, passage: str) -> str:
     return a
 
 
-def from_model(documents, passages, ask, n_per_passage: int = 1, name: str | None = None) -> tuple[list[Suggestion], int]:
+def from_model(documents, passages, ask, n_per_passage: int = 1,
+               name: str | None = None) -> tuple[list[Suggestion], int]:
     """(the model's suggestions that hold, how many it made that were refused) for the chosen passages.
 
     passages: (doc id, text) pairs, each text a piece of that document. ask: prompt -> the model's reply (a str).
@@ -255,7 +258,8 @@ def from_model(documents, passages, ask, n_per_passage: int = 1, name: str | Non
     one already asked. Questions beyond n_per_passage in one reply are not read.
     """
     documents = _documents(documents)
-    if isinstance(n_per_passage, bool) or not isinstance(n_per_passage, int) or not 1 <= n_per_passage <= MAX_PER_PASSAGE:
+    if (isinstance(n_per_passage, bool) or not isinstance(n_per_passage, int)
+            or not 1 <= n_per_passage <= MAX_PER_PASSAGE):
         raise ValueError(f"n_per_passage must be a whole number from 1 to {MAX_PER_PASSAGE}, got {n_per_passage!r}.")
     ids = {d.id for d in documents}
     name = name or getattr(ask, "model", None) or "model"
