@@ -1,7 +1,8 @@
 """Command line: `python -m rag_core report ...` prints the article's tables for a corpus;
 `python -m rag_core verify ...` checks one answer against its spans; `python -m rag_core compare ...` puts
 two to four setups side by side on the golden set; `python -m rag_core judge ...` counts how often the rule (and
-a model) is wrong against people's labels.
+a model) is wrong against people's labels; `python -m rag_core golden suggest ...` prints golden rows your
+documents' structure suggests.
 
     python -m rag_core report                                   # bundled corpus, every table, Markdown
     python -m rag_core report --format json --tables ceiling,filter
@@ -15,6 +16,7 @@ a model) is wrong against people's labels.
     OPENBOOK_DATABASE_URL=postgresql://... python -m rag_core report --engine postgres    # memory|postgres|postgres-hnsw
     python -m rag_core compare --setup "exact: engine=postgres" --setup "hnsw: engine=postgres-hnsw"
     python -m rag_core judge --cases rag_core/data/labelled_answers.jsonl --format json   # the rule against people
+    python -m rag_core golden suggest --docs notes/ > golden.csv             # --format json adds why and source
 
 Errors are one plain line on stderr and exit code 2, never a traceback; problems met while reading the
 input come first, one `note:` line each. A reader that goes away (`| head -1`) ends the run quietly (141); a
@@ -30,11 +32,11 @@ import signal
 import sys
 import threading
 
-from rag_core.cli import compare, judge, report, verify
+from rag_core.cli import compare, golden, judge, report, verify
 from rag_core.cli.options import OneLineParser
 from rag_core.cli.output import GIVEN, error, guard_streams, on_terminate
 
-COMMANDS = {"report": report, "verify": verify, "compare": compare, "judge": judge}   # name -> module with HELP and main(argv)
+COMMANDS = {"report": report, "verify": verify, "compare": compare, "judge": judge, "golden": golden}   # name -> module with HELP and main(argv)
 
 
 def build_parser() -> argparse.ArgumentParser:
