@@ -16,6 +16,7 @@ import pandas as pd
 import pytest
 
 from apptest_helpers import open_page
+from rag_core.retrieval import encoder_path
 from rag_core.retrieval.minilm import MiniLM
 from rag_core.retrieval.ray_sessions import RAY, RaySessions
 
@@ -164,7 +165,9 @@ def test_a_head_killed_before_a_run_finishes_it_here_says_so_once_then_the_sideb
     warned = [unescape(w.value) for w in at.warning if "Ray cluster failed mid" in unescape(w.value)]
     assert len(warned) == 1 and "its head at" in warned[0] and "encoded in this process" in warned[0], \
         [w.value for w in at.warning]
-    here = Workbench(Corpus(tuple(docs), name="mine"), [], retriever="minilm", embedder=Embedder(VectorStore(None)))
+    upload_path = encoder_path.chosen()                       # the forward pass an upload's vectors come from
+    here = Workbench(Corpus(tuple(docs), name="mine"), [], retriever="minilm",
+                     embedder=Embedder(VectorStore(None), path=upload_path))
     ix = here.index()
     from rag_core.evaluation.pipeline import ask
     want = [f"{ix.doc_id(int(c))} · chunk {ix.chunk_number(int(c))}" for c in ask(ix, question, 20, 3, True, {"current"}).retrieved.ids]

@@ -18,6 +18,7 @@ from rag_core.data.golden import load_golden
 from rag_core.evaluation import tables
 from rag_core.evaluation.workbench import ARTICLE_CHUNKER
 from rag_core.evaluation.vector_pack import REBUILD, chunkers, missing, wanted
+from rag_core.retrieval import encoder_path
 from rag_core.retrieval.minilm import MiniLM
 from rag_core.retrieval.pack import BUNDLED_PACK, VectorPack, write_pack
 from rag_core.retrieval.progress import Count, duration
@@ -185,7 +186,8 @@ def test_the_count_says_the_time_left_from_the_pieces_left_at_the_recent_pace():
 def test_the_ablations_page_with_minilm_on_the_bundled_corpus_encodes_nothing():
     """Every table, trap 3 included, with hybrid retrieval and the dense rerank: all from the pack, no bar."""
     from streamlit.testing.v1 import AppTest
-    emb = Embedder.default()                              # the process's, which the page uses (AppTest runs here)
+    emb = Embedder.default(encoder_path.chosen(bundled=True))   # the process's for the bundled corpus, which the page
+                                                                # uses (AppTest runs here): the reference, unless told
     before = emb.encoded
     at = AppTest.from_file(str(Path(__file__).resolve().parent.parent / "app.py"), default_timeout=120)
     at.session_state["retriever"], at.session_state["reranker"] = "hybrid", "dense"

@@ -279,7 +279,7 @@ def ray_embedder(wb: Workbench):
     session): a cluster lost mid-run finishes the run here and says so once (`compute_notes`)."""
     session = compute_status().session
     held = st.session_state.get("_ray_embedder")
-    if held is None or held[0] is not session:
+    if held is None or held[0] is not session or held[1].path != wb.embedder.path:    # one per forward pass too
         notes = st.session_state.setdefault("_compute_notes", [])
         encoder = session.encoder("process", note=notes.append)
         if held is not None:                      # another session (Try again, another address): counts go on
@@ -427,9 +427,9 @@ def warm_up() -> threading.Thread:
     once per server, so that the first question does not wait for them. Nothing happens when the model package is
     missing: the page that needs it says so."""
     def work():
-        from rag_core.retrieval.vectors import Embedder
+        from rag_core.retrieval import encoder_path, vectors
         try:
-            Embedder.default().model
+            vectors.Embedder.default(encoder_path.chosen(bundled=True)).model      # the bundled corpus's forward pass
         except Exception:                    # ModelMissing, a damaged file: said by the page that uses the model
             pass
     thread = threading.Thread(target=work, name="openbook-warm-up", daemon=True)

@@ -22,7 +22,7 @@ from rag_core.retrieval.chunkers import KINDS
 from rag_core.retrieval.retrievers import DESCRIPTIONS, RERANKERS, RETRIEVERS
 from rag_core.retrieval.engines.base import EngineError
 from ui.widgets import RERANKER_NAMES, RETRIEVER_NAMES
-from ui import (compute_form, data, engine_form, first_link, memory, model_config, navigation,
+from ui import (compute_form, data, encoder_note, engine_form, first_link, memory, model_config, navigation,
                 settings, trust_form, widgets)
 
 
@@ -80,6 +80,7 @@ def draw():
                      index=RERANKERS.index(settings.now("reranker")), on_change=settings.remember,
                      args=("reranker",), format_func=RERANKER_NAMES.get,
                      help=" ".join(f"{RERANKER_NAMES[r]}: {DESCRIPTIONS[r]}" for r in RERANKERS))
+        encoder_note.render()
         trust_form.picker("trusted")
         engine_form.render()
         compute_form.render()

@@ -66,7 +66,7 @@ def quiet_stdout(args):
         yield
 
 
-def compute_embedder(args, note=None):
+def compute_embedder(args, note=None, path: str | None = None):
     """The Embedder for --compute (None for process); ValueError in one sentence when Ray cannot be used."""
     compute = getattr(args, "compute", "process")
     check_compute_options(args)
@@ -80,7 +80,7 @@ def compute_embedder(args, note=None):
         signal.signal(signal.SIGTERM, on_terminate)    # ours again: ray.init put its own (a stack dump, exit 1)
     if note:
         note(f"the trained encoder and the sweep's rankings run on {session.status()}.")
-    return Embedder.default().using(session.encoder(args.on_cluster_loss or "process", note=note))
+    return Embedder.default(path).using(session.encoder(args.on_cluster_loss or "process", note=note))
 
 
 def close_compute() -> None:

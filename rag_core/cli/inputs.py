@@ -19,6 +19,7 @@ import stat
 import sys
 
 from rag_core.cli.compute import compute_embedder
+from rag_core.retrieval import encoder_path
 from rag_core.cli.options import trusted_choice
 from rag_core.cli.output import CLOSED, note, progress_line
 from rag_core.data.corpus import Corpus, bundled_corpus, stdlib_corpus
@@ -66,7 +67,8 @@ def retrieval_options(args) -> dict:
                "on_progress": progress_line if sys.stderr.isatty() else None}
     if hasattr(args, "engine"):
         options.update(engine=args.engine, database_url=args.database_url)
-    options["embedder"] = compute_embedder(args, note)       # None: the process's own (--compute process)
+    path = encoder_path.chosen(bundled=not getattr(args, "docs", None))     # the workbench's own forward pass
+    options["embedder"] = compute_embedder(args, note, path)   # None: the process's own (--compute process)
     return options
 
 

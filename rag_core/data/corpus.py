@@ -140,11 +140,16 @@ def load_notes() -> list[Document]:
     return [Document(r["id"], r["text"], r["status"]) for r in rows]
 
 
+BUNDLED_NAME = "bundled (CPython 3.14 snapshot)"
+STDLIB_NAME = "stdlib of this Python"
+BUILT_HERE = (BUNDLED_NAME, STDLIB_NAME)     # corpora the project builds (the pack holds their chunks), not uploads
+
+
 def bundled_corpus(with_notes: bool = True) -> Corpus:
     """The 18 module documents built under CPython 3.14 (vendored snapshot), plus the 10 notes."""
     rows = json.loads(BUNDLED_FILE.read_text(encoding="utf-8"))["documents"]
     docs = [Document(r["id"], r["text"], r.get("status", "current")) for r in rows]
-    return Corpus(tuple(docs + (load_notes() if with_notes else [])), name="bundled (CPython 3.14 snapshot)")
+    return Corpus(tuple(docs + (load_notes() if with_notes else [])), name=BUNDLED_NAME)
 
 
 def stdlib_documents(modules=ARTICLE_MODULES) -> list[Document]:
@@ -219,4 +224,4 @@ def _import_quietly(name: str):
 def stdlib_corpus(modules=ARTICLE_MODULES, with_notes: bool = True) -> Corpus:
     """The article's procedure run on this interpreter's standard library (numbers differ by version)."""
     docs = stdlib_documents(modules)
-    return Corpus(tuple(docs + (load_notes() if with_notes else [])), name="stdlib of this Python")
+    return Corpus(tuple(docs + (load_notes() if with_notes else [])), name=STDLIB_NAME)

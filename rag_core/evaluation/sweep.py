@@ -272,11 +272,12 @@ def _rank_unit(base: list, unit: Unit, held: dict) -> tuple[list, int]:
     """In a Ray worker: the rankings of the unit, and how many texts it lacked a vector for (0 when the vectors
     sent are all it needs: then the model encodes nothing here)."""
     import ray
-    key = base[0].hex()
+    key = (base[0].hex(), held.get("path"))       # the sweep and the forward pass its vectors come from
     if key not in _BENCHES:
         corpus, rows, trusted = ray.get(base[0])
         _BENCHES.clear()
-        _BENCHES[key] = Workbench(corpus, rows, trusted, embedder=Embedder(VectorStore(None), threads=1))
+        _BENCHES[key] = Workbench(corpus, rows, trusted,
+                                  embedder=Embedder(VectorStore(None), threads=1, path=held.get("path")))
     wb = _BENCHES[key].using(retriever=unit.retriever, reranker=unit.reranker)
     wb.embedder.remember(held)
     missing = wb.embedder.missing(**wb.needs([unit.chunker]))

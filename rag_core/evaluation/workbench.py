@@ -14,7 +14,8 @@ ranking already computed (each remembered under its options). It is safe to shar
 memo is filled under one re-entrant lock, so two threads asking for the same thing compute it once.
 
 The trained encoder's chunk vectors outlive the process (see retrieval.vectors); a question is checked
-against them in memory. Retrievers and rerankers: see retrieval.retrievers.
+against them in memory. Its forward pass (retrieval.encoder_path): the numpy reference on the bundled corpus and the
+stdlib snapshot (the pack holds their vectors), the fast path on any other, unless OPENBOOK_ENCODER says otherwise. Retrievers and rerankers: see retrieval.retrievers.
 
 The engine (retrieval.engines: memory, postgres, postgres-hnsw) is who runs every search: `index()` hands
 out the in-process index bound to it (`Index.on`), so the tables, Ask and compare all search there. Indexes
@@ -36,7 +37,7 @@ from typing import Callable, Iterable
 import numpy as np
 
 from rag_core.retrieval.chunkers import ChunkerConfig
-from rag_core.data.corpus import Corpus, bundled_corpus
+from rag_core.data.corpus import BUILT_HERE, Corpus, bundled_corpus
 from rag_core.data.golden import GoldenCheck, check_golden, load_golden
 from rag_core.retrieval.engines.registry import check_engine, database_url, shared
 from rag_core.retrieval.index import Index
@@ -150,9 +151,10 @@ class Workbench:
     def embedder(self):
         """The trained encoder with its vector cache (vectors.Embedder), shared by the siblings."""
         with self._lock:
-            if self._embedder is None:             # the process's one (siblings get the same)
+            if self._embedder is None:             # the process's one for the path (siblings get the same)
+                from rag_core.retrieval import encoder_path
                 from rag_core.retrieval.vectors import Embedder
-                self._embedder = Embedder.default()
+                self._embedder = Embedder.default(encoder_path.chosen(bundled=self.corpus.name in BUILT_HERE))
             return self._embedder
 
     @property

@@ -139,6 +139,8 @@ def batched(seqs: list, batch_pieces: int = BATCH_PIECES) -> list[np.ndarray]:
 class MiniLM:
     """The encoder: the weights as numpy arrays, under their names in the model's file."""
 
+    path = "numpy"                       # the reference (encoder_path.PATHS)
+
     def __init__(self, weights: dict, tokenizer):
         w = weights
         self.tokenizer = tokenizer

@@ -6,7 +6,9 @@
     RayCompute("10.0.0.5:6379")                       # joins a running cluster (`ray start --head` on that node)
     compute.status()                                  # "Ray 2.60.0, local: 1 node, 2 CPUs"
 
-The encoder is a drop-in for `MiniLM.encode_pieces(seqs, threads, on_batch)` (the Embedder's `backend`): the
+The encoder is a drop-in for `MiniLM.encode_pieces(seqs, threads, on_batch)`, told the forward pass (`path=`, one
+of encoder_path.PATHS: each actor loads that path's encoder, so the cluster runs what the process would; the
+Embedder's `backend`): the
 sequences are cut into the batches the process makes (`minilm.batched`: longest first, about BATCH_PIECES word
 pieces each), each batch goes to one actor (one per CPU of the cluster, two batches queued on each), and on_batch
 runs in the caller's thread as batches come back, so the vectors land in the same vector cache (memory and disk)
@@ -40,7 +42,8 @@ from typing import Callable
 
 import numpy as np
 
-from rag_core.retrieval.minilm import BATCH_PIECES, DIM, MiniLM, batched
+from rag_core.retrieval import encoder_path
+from rag_core.retrieval.minilm import BATCH_PIECES, DIM, batched
 from rag_core.text import mask_secrets
 
 ON_LOSS = ("process", "stop")        # what to do with the rest of a run when the cluster fails mid-way
@@ -146,13 +149,14 @@ def log_dir() -> str:
 
 
 class _Worker:
-    """One Ray actor: the weights loaded once, then batches of framed piece sequences encoded one at a time."""
+    """One Ray actor: the weights loaded once per path, then batches of framed piece sequences encoded one at a
+    time."""
 
     def __init__(self):
-        self.model = MiniLM.load()
+        encoder_path.load("numpy")
 
-    def encode(self, seqs: list[np.ndarray]) -> np.ndarray:
-        return self.model.encode_pieces(seqs, threads=1)
+    def encode(self, seqs: list[np.ndarray], path: str = "numpy") -> np.ndarray:
+        return encoder_path.load(path).encode_pieces(seqs, threads=1)
 
     def where(self) -> tuple[str, int]:
         import ray
@@ -291,15 +295,15 @@ class RayEncoder:
         self.note = note               # told once, in one sentence, when the rest of a run is encoded here
 
     def __call__(self, seqs: list[np.ndarray], threads: int = 1,
-                 on_batch: Callable[[np.ndarray, np.ndarray], None] | None = None) -> np.ndarray:
+                 on_batch: Callable[[np.ndarray, np.ndarray], None] | None = None, path: str = "numpy") -> np.ndarray:
         self.compute.busy += 1
         try:
-            return self._encode(seqs, threads, on_batch)
+            return self._encode(seqs, threads, on_batch, path)
         finally:
             self.compute.busy -= 1
 
     def _encode(self, seqs: list[np.ndarray], threads: int,
-                on_batch: Callable[[np.ndarray, np.ndarray], None] | None) -> np.ndarray:
+                on_batch: Callable[[np.ndarray, np.ndarray], None] | None, path: str) -> np.ndarray:
         out = np.zeros((len(seqs), DIM), dtype=np.float32)
         todo, pending, failed = deque(batched(seqs, self.batch_pieces)), {}, []   # pending: object ref -> (actor, positions)
         self.lost, done = "", 0
@@ -312,7 +316,7 @@ class RayEncoder:
                 for a in actors:
                     while todo and load[id(a)] < QUEUED:
                         batch = todo.popleft()
-                        pending[a.encode.remote([seqs[i] for i in batch])] = (a, batch)
+                        pending[a.encode.remote([seqs[i] for i in batch], path)] = (a, batch)
                         load[id(a)] += 1
                 done += self._collect(pending, load, failed, out, on_batch, wait_all=False)
             if self.lost and self.compute.check_alive():    # keep what the other actors finish: done work
@@ -333,7 +337,7 @@ class RayEncoder:
             self.noted = True
             self.note(f"the Ray cluster failed mid-run ({self.lost}) after {done:,} of {len(seqs):,} texts; "
                       f"the {left:,} left are encoded in this process.")
-        here = MiniLM.load().encode_pieces(seqs, threads, on_batch, batches=rest)     # the same batches, here
+        here = encoder_path.load(path).encode_pieces(seqs, threads, on_batch, batches=rest)   # the same batches, here
         self.here += left
         for b in rest:
             out[b] = here[b]

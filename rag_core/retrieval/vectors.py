@@ -1,6 +1,7 @@
 """The trained encoder's vectors, computed once: shipped for the bundled corpus, remembered in memory and on disk.
 
-    emb = Embedder.default()                    # MiniLM from the installed package; the disk cache in data_dir()
+    emb = Embedder.default()                    # MiniLM (the path chosen for uploads); the disk cache in data_dir()
+    Embedder(store, path="onnx-int8")          # a forward pass of encoder_path.PATHS (bare: the numpy reference)
     emb.prepare(chunks, whole, questions, cb)   # one pass, one count: everything no cache holds (see progress)
     emb.vectors(texts, on_progress=cb)          # (n, 384) float32: only texts never seen before are encoded
     emb.query("How do I sort a list?")          # (384,): a question, encoded alone
@@ -8,7 +9,8 @@
     emb.using(backend)                          # the same caches; the encoding done by `backend` (e.g. a Ray pool)
     other.remember(emb.held(chunks, whole, questions))   # another embedder (a Ray worker) seeded with these vectors
 
-A vector's key is (model, sha256 of the text), so a chunker change or a restart encodes only the chunks never
+A vector's key is (model, sha256 of the text); the model key names the forward pass too (encoder_path.keys: the
+numpy reference's keys, or a fast path's), so vectors of two paths never mix. So a chunker change or a restart encodes only the chunks never
 encoded before. The caches are read in order: the pack shipped with the bundled corpus (retrieval.pack, read-only:
 `Embedder.default()` reads it, a bare `Embedder()` does not), memory, disk. On disk it is one SQLite file in the data folder (`datadir.data_dir()`, "vectors.sqlite3") in
 WAL mode: two processes writing at once take turns (busy timeout), a reader never sees half a write, and a
@@ -36,13 +38,13 @@ from typing import Callable
 import numpy as np
 
 from rag_core.datadir import data_dir, switch_to_wal
-from rag_core.retrieval.minilm import DIM, MAX_PIECES, MODEL_ID, MiniLM
+from rag_core.retrieval import encoder_path
+from rag_core.retrieval.minilm import DIM, MAX_PIECES, MiniLM
 from rag_core.retrieval.pack import VectorPack
 from rag_core.retrieval.progress import Count
 
-MODEL_KEY = f"{MODEL_ID}@0.1.0/cut-{MAX_PIECES}"        # package version and cut: a change makes new keys
+MODEL_KEY, WINDOWS_KEY = encoder_path.REFERENCE_KEYS  # the reference's: package version and cut, then the windows
 WINDOW, OVERLAP = MAX_PIECES - 2, 64                     # whole-text windows: pieces each, pieces shared
-WINDOWS_KEY = f"{MODEL_ID}@0.1.0/windows-{WINDOW}-{OVERLAP}"   # the windows after the first (none for a short text)
 FILE_NAME = "vectors.sqlite3"
 BUSY_S = 30.0
 DEFAULT_THREADS = min(2, os.cpu_count() or 1)
@@ -115,13 +117,18 @@ class VectorStore:
 class Embedder:
     """MiniLM with its vectors remembered (the shipped pack, memory, then disk); thread-safe."""
 
-    def __init__(self, store: VectorStore | None = None, threads: int = DEFAULT_THREADS, model: MiniLM | None = None,
-                 pack: VectorPack | None = None, backend: Callable | None = None):
+    def __init__(self, store: VectorStore | None = None, threads: int = DEFAULT_THREADS, model=None,
+                 pack: VectorPack | None = None, backend: Callable | None = None, path: str | None = None):
+        """path: the forward pass (encoder_path.PATHS): the model's when a model is given, else `path`, else the
+        numpy reference (`default` gives the one chosen for uploads); a fast path without onnxruntime gives the
+        reference, and `note` says why."""
+        self.path, self.note = encoder_path.resolve(model.path if model is not None else path or "numpy")
+        self.chunk_key, self.windows_key = encoder_path.keys(self.path)   # the vector cache's model keys
         self.store = store if store is not None else VectorStore(None)
         self.pack = pack if pack is not None else VectorPack()    # read-only vectors shipped ahead (none by default)
         self.threads = threads
         self._model = model
-        self.backend = backend        # backend(seqs, threads, on_batch) like MiniLM.encode_pieces; None: this process
+        self.backend = backend        # backend(seqs, threads, on_batch, path=) like encode_pieces; None: this process
         self._memory: dict[tuple[str, bytes], np.ndarray] = {}     # (model key, text key) -> (rows, 384)
         self._queries: dict[str, np.ndarray] = {}
         self._fresh = 0                                           # > 0 inside fresh_queries()
@@ -130,14 +137,15 @@ class Embedder:
         self.encoded = 0                                          # texts encoded by the model (not from a cache)
 
     @classmethod
-    def default(cls) -> "Embedder":
-        """The process's embedder for the data folder in force (OPENBOOK_DATA_DIR): one per folder, reading the
-        bundled corpus's pack first."""
+    def default(cls, path: str | None = None) -> "Embedder":
+        """The process's embedder for the data folder in force (OPENBOOK_DATA_DIR) and the forward pass `path`
+        (None: the one chosen for an upload): one per folder and path, reading the bundled corpus's pack first
+        (it holds the reference's vectors only)."""
         try:
             folder, problem = data_dir(), ""
         except ValueError as e:                                  # a folder that cannot be made: memory only
             folder, problem = None, f"Vectors are kept in memory only: {e}"
-        return _default_for(str(folder / FILE_NAME) if folder else "", problem)
+        return _default_for(str(folder / FILE_NAME) if folder else "", problem, path or encoder_path.chosen())
 
     def using(self, backend: Callable | None) -> "Embedder":
         """A sibling that encodes with `backend` (None: in this process) and shares the caches and the lock."""
@@ -146,11 +154,12 @@ class Embedder:
         return sibling
 
     @property
-    def model(self) -> MiniLM:
-        """The encoder, loaded on first use (once: a second caller waits for the first, e.g. a warm-up thread)."""
+    def model(self):
+        """The encoder of the path (MiniLM or OnnxMiniLM), loaded on first use (once: a second caller waits for the
+        first, e.g. a warm-up thread)."""
         with self._loading:
             if self._model is None:
-                self._model = MiniLM.load()
+                self._model = encoder_path.load(self.path)
             return self._model
 
     @property
@@ -175,12 +184,12 @@ class Embedder:
     def missing(self, chunks=(), whole=(), questions=()) -> int:
         """How many of these texts no cache holds (prepare's arguments; a text lacking its windows counts once)."""
         with self._lock:
-            return (len(self._missing(MODEL_KEY, chunks)) + len(self._missing(WINDOWS_KEY, whole))
+            return (len(self._missing(self.chunk_key, chunks)) + len(self._missing(self.windows_key, whole))
                     + len(self._missing_questions(questions)))
 
     def _missing_questions(self, questions) -> list[str]:
         return [q for q in dict.fromkeys(questions)
-                if q not in self._queries and (MODEL_KEY, text_key(q)) not in self.pack]
+                if q not in self._queries and (self.chunk_key, text_key(q)) not in self.pack]
 
     def prepare(self, chunks=(), whole=(), questions=(), on_progress: Callable[[int, int, str], None] | None = None,
                 alone: bool = False) -> int:
@@ -194,8 +203,8 @@ class Embedder:
         question's vector must not depend on what was asked with it.
         """
         with self._lock:
-            first = self._missing(MODEL_KEY, chunks)
-            rest = self._missing(WINDOWS_KEY, whole)
+            first = self._missing(self.chunk_key, chunks)
+            rest = self._missing(self.windows_key, whole)
             asked = self._missing_questions(questions)
             if not (first or rest or asked):
                 return 0
@@ -222,24 +231,27 @@ class Embedder:
                 for p, v in zip(positions.tolist(), vecs):
                     d = dest[p]
                     if d[0] == "chunk":
-                        chunks_now[d[1]] = self._memory[(MODEL_KEY, d[1])] = v[None, :].copy()
+                        chunks_now[d[1]] = self._memory[(self.chunk_key, d[1])] = v[None, :].copy()
                     elif d[0] == "window":
                         done_windows[d[1:]] = v.copy()
                     else:
                         self._remember_query(d[1], v.copy())
-                self.store.put_many(MODEL_KEY, chunks_now)        # an interrupted pass keeps what it did
+                self.store.put_many(self.chunk_key, chunks_now)   # an interrupted pass keeps what it did
                 self.encoded += len(positions)
                 count.add(len(positions), sum(len(seqs[p]) for p in positions.tolist()))
 
-            if batched and not alone:        # here, or by a backend (e.g. a Ray pool) into the same caches
-                (self.backend or self.model.encode_pieces)(seqs[:batched], self.threads, batch_done)
+            if batched and not alone:        # here, or by a backend (e.g. a Ray pool, told the path) into the same caches
+                if self.backend:
+                    self.backend(seqs[:batched], self.threads, batch_done, path=self.path)
+                else:
+                    self.model.encode_pieces(seqs[:batched], self.threads, batch_done)
             for i in range(0 if alone else batched, len(seqs)):
                 batch_done(np.array([i]), self.model.encode_pieces([seqs[i]]))
             items = {k: np.stack([done_windows[(k, w)] for w in range(n)]) if n else np.zeros((0, DIM), np.float32)
                      for k, n in further.items()}
             for k, v in items.items():
-                self._memory[(WINDOWS_KEY, k)] = v
-            self.store.put_many(WINDOWS_KEY, items)
+                self._memory[(self.windows_key, k)] = v
+            self.store.put_many(self.windows_key, items)
             return len(seqs)
 
     def vectors(self, texts: list[str], on_progress: Callable[[int, int, str], None] | None = None) -> np.ndarray:
@@ -247,7 +259,7 @@ class Embedder:
         keys = [text_key(t) for t in texts]
         with self._lock:
             self.prepare(chunks=texts, on_progress=on_progress)
-            got = self._cached(MODEL_KEY, keys)
+            got = self._cached(self.chunk_key, keys)
         out = np.zeros((len(texts), DIM), dtype=np.float32)
         for i, k in enumerate(keys):
             out[i] = got[k][0]
@@ -258,7 +270,7 @@ class Embedder:
         keys = [text_key(t) for t in texts]
         with self._lock:
             self.prepare(chunks=texts, whole=texts, on_progress=on_progress)
-            first, rest = self._cached(MODEL_KEY, keys), self._cached(WINDOWS_KEY, keys)
+            first, rest = self._cached(self.chunk_key, keys), self._cached(self.windows_key, keys)
         return [np.concatenate([first[k][:1], rest[k]]) for k in keys]
 
     def held(self, chunks=(), whole=(), questions=()) -> dict:
@@ -267,15 +279,19 @@ class Embedder:
         (m, 384)}, "questions": {question: (384,)}}. A chunk no cache holds is left out (prepare first); a
         question is read as `query` reads it."""
         with self._lock:
-            return {"chunks": self._cached(MODEL_KEY, [text_key(t) for t in dict.fromkeys(chunks)]),
-                    "windows": self._cached(WINDOWS_KEY, [text_key(t) for t in dict.fromkeys(whole)]),
+            return {"path": self.path,
+                    "chunks": self._cached(self.chunk_key, [text_key(t) for t in dict.fromkeys(chunks)]),
+                    "windows": self._cached(self.windows_key, [text_key(t) for t in dict.fromkeys(whole)]),
                     "questions": {q: self.query(q) for q in dict.fromkeys(questions)}}
 
     def remember(self, held: dict) -> None:
         """Keep in memory the vectors another embedder `held`, as if encoded here: what they cover is never
-        encoded by this one (nor written to its disk cache)."""
+        encoded by this one (nor written to its disk cache). ValueError when they come from another forward pass."""
+        if held.get("path", self.path) != self.path:
+            raise ValueError(f"These vectors come from {held['path']!r}, this embedder encodes with {self.path!r}: "
+                             "make it with Embedder(path=...) of the same path.")
         with self._lock:
-            for model, part in ((MODEL_KEY, "chunks"), (WINDOWS_KEY, "windows")):
+            for model, part in ((self.chunk_key, "chunks"), (self.windows_key, "windows")):
                 for k, v in held.get(part, {}).items():
                     self._memory[(model, k)] = v
             for q, v in held.get("questions", {}).items():
@@ -294,7 +310,7 @@ class Embedder:
                 return self.model.encode([question])[0]
             v = self._queries.get(question)
             if v is None:
-                packed = self.pack.get_many(MODEL_KEY, [text_key(question)])
+                packed = self.pack.get_many(self.chunk_key, [text_key(question)])
                 v = next(iter(packed.values()))[0] if packed else self.model.encode([question])[0]
                 self._remember_query(question, v)
             return v
@@ -313,7 +329,7 @@ class Embedder:
 
 
 @functools.cache
-def _default_for(path: str, problem: str) -> Embedder:
-    store = VectorStore(path or None)
+def _default_for(file: str, problem: str, path: str) -> Embedder:
+    store = VectorStore(file or None)
     store.problem = store.problem or problem
-    return Embedder(store, pack=VectorPack.bundled())
+    return Embedder(store, pack=VectorPack.bundled(), path=path)
