@@ -14,6 +14,7 @@ from browser import MAIN, WAIT_MS, rerun, screenshot, upload, wait_idle
 from e2e_helpers import ask_question, expect_chunks, expected_labels, no_exception
 from rag_core import ARTICLE_CHUNKER, Corpus, Workbench
 from rag_core.data.ingest import read_files
+from rag_core.retrieval import encoder_path
 from rag_core.retrieval.vectors import Embedder, VectorStore
 
 from playwright.sync_api import expect  # noqa: E402
@@ -61,7 +62,8 @@ def test_encoding_an_upload_on_a_local_ray_chosen_in_the_sidebar(new_page, serve
         (tmp_path / name).write_text(text, encoding="utf-8")
         paths.append(tmp_path / name)
     docs = read_files([(p.name, p.read_bytes()) for p in paths]).documents
-    own = Embedder(VectorStore(None))      # memory only: the server's data folder must not get these vectors from here
+    own = Embedder(VectorStore(None), path=encoder_path.chosen())   # the server's forward pass for an upload, memory
+                                                                     # only: the server's data folder keeps its own
     mine = Workbench(Corpus(tuple(docs), name="My documents"), [], retriever="minilm", embedder=own)
     n_chunks = len(mine.index(ARTICLE_CHUNKER))
 
