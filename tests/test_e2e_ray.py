@@ -70,13 +70,13 @@ def test_encoding_an_upload_on_a_local_ray_chosen_in_the_sidebar(new_page, serve
     page = new_page(1280, 2400)
     page.goto(server.url + "/your_data")
     wait_idle(page)
+    choose(page, "Compute", "Ray cluster")      # first: Your data draws trap 3 per retriever for the active dataset,
+    said = sidebar(page).get_by_text(re.compile(r"^Computing on Ray 2\.\d+\.\d+, local: 1 node, \d+ CPUs?\."))
+    expect(said).to_be_visible(timeout=4 * WAIT_MS)      # MiniLM's encoding of the upload included
     upload(page, "Documents", paths)
     page.get_by_role("button", name="Use these documents").click()
     expect(page.locator(MAIN)).to_contain_text("Active dataset: My documents", timeout=2 * WAIT_MS)
     wait_idle(page)
-    choose(page, "Compute", "Ray cluster")
-    said = sidebar(page).get_by_text(re.compile(r"^Computing on Ray 2\.\d+\.\d+, local: 1 node, \d+ CPUs?\."))
-    expect(said).to_be_visible(timeout=4 * WAIT_MS)
     choose(page, "Retriever", "MiniLM (trained encoder)")        # what this page shows is encoded on Ray now
 
     sidebar(page).get_by_role("link", name="Ask").click()
