@@ -157,7 +157,7 @@ st.markdown(f"**{c['documents']}** documents, **{c['total_words']:,}** words · 
 trust_form.picker("data_trusted")
 widgets.golden_table(wb)
 tables = tuple(report.TABLE_NAMES) if wb.check.valid else ("verifier_cases",)
-data.prepare_all(data.table_jobs(tables) + data.trap3_jobs())       # what the page encodes: one pass, one bar
+data.prepare_all(data.table_jobs(tables) + data.trap3_jobs(active=True))       # what the page encodes: one pass, one bar
 if wb.check.valid:
     ceil = data.table("ceiling")
     st.markdown("Ceiling (recall@k) · fixed 160/32 · no filter · no rerank: "

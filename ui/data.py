@@ -410,10 +410,18 @@ def ready(jobs) -> bool:
     return need is None or need[0].embedder.missing(**need[1]) == 0
 
 
-def trap3_jobs() -> list:
-    """What the trap 3 table encodes, as `prepare_all`'s jobs: MiniLM on the bundled corpus, both golden sets."""
-    wb = _with_sidebar(_built_in(BUNDLED.key)).using(retriever="minilm")
-    return [(wb, (ARTICLE_CHUNKER,)), (wb.with_golden(load_golden("user")), (ARTICLE_CHUNKER,))]
+def _trap3_dataset(active: bool) -> str:
+    """The dataset a trap 3 table is of: the bundled corpus (the only one with user-phrased questions), or with
+    `active` the active dataset (an upload's own questions only)."""
+    return dataset().key if active else BUNDLED.key
+
+
+def trap3_jobs(active: bool = False) -> list:
+    """What the trap 3 table encodes, as `prepare_all`'s jobs: MiniLM on its dataset, with every golden set it has."""
+    key = _trap3_dataset(active)
+    wb = (workbench() if key == dataset().key else _with_sidebar(_built_in(key))).using(retriever="minilm")
+    users = [(wb.with_golden(load_golden("user")), (ARTICLE_CHUNKER,))] if key == BUNDLED.key else []
+    return [(wb, (ARTICLE_CHUNKER,))] + users
 
 
 def table_jobs(names) -> list:
@@ -459,12 +467,14 @@ def _trap3(key: str, _wb: Workbench) -> pd.DataFrame:
     return tables.trap3(_wb)
 
 
-def trap3_table() -> pd.DataFrame:
-    """Ceiling at k of every retriever on the bundled corpus: the article's questions beside the same anchors asked
-    as a user would (the article's trap 3), trusted statuses only."""
-    wb = _with_sidebar(_built_in(BUNDLED.key)).trusting(chosen_trust(BUNDLED.key))
-    prepare_all(trap3_jobs())
-    return _trap3(settings_key(wb, BUNDLED.key), wb)
+def trap3_table(active: bool = False) -> pd.DataFrame:
+    """Ceiling at k of every retriever, trusted statuses only: on the bundled corpus, the article's questions beside
+    the same anchors asked as a user would (the article's trap 3); with `active`, on the active dataset (an upload:
+    its own questions, the user-phrased column empty)."""
+    key = _trap3_dataset(active)
+    wb = workbench() if key == dataset().key else _with_sidebar(_built_in(key)).trusting(chosen_trust(key))
+    prepare_all(trap3_jobs(active))
+    return _trap3(settings_key(wb, key), wb)
 
 
 @st.cache_data(max_entries=32, show_spinner="Timing the search…")

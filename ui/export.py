@@ -39,9 +39,10 @@ def safe_csv(df: pd.DataFrame) -> bytes:
     return out.to_csv(index=False, lineterminator="\r\n").encode("utf-8")
 
 
-def golden_frame(rows) -> pd.DataFrame:
-    """Golden rows as their CSV is written: question, doc, anchor, and answer when a row has an answer key."""
-    columns, records = golden_records(rows)
+def golden_frame(rows, answer_column: bool = False) -> pd.DataFrame:
+    """Golden rows as their CSV is written: question, doc, anchor, and answer when a row has an answer key (or
+    always, with `answer_column`)."""
+    columns, records = golden_records(rows, answer_column)
     return pd.DataFrame(records, columns=list(columns))
 
 

@@ -88,7 +88,7 @@ def disagreements(report: JudgeReport) -> None:
         return
     for i, r in enumerate(wrong):
         with st.container(border=True):
-            st.caption(f"People: {r.case.label} · the rule: {r.rule_outcome}")
+            st.caption(f"People: {widgets.plain(r.case.label)} · the rule: {r.rule_outcome}")
             st.text(f"Q: {r.case.question}\nA: {r.case.answer}")
             st.caption(widgets.plain(r.rule_sentence))
             st.button("Open in Ask", key=f"judge_open_{i}", icon=":material/open_in_new:", on_click=open_in_ask,

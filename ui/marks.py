@@ -98,7 +98,7 @@ def mark(answer: str, spans, question: str, source: str, key: str) -> None:
     except ValueError as e:
         widgets.error(str(e))
         return
-    said = f"Your mark: **{now.label}**" if now else "Not marked yet"
+    said = f"Your mark: **{widgets.plain(now.label)}**" if now else "Not marked yet"   # a shared database's value
     left, right, wrong, clear, model = st.columns([3, 1, 1, 1, 1], vertical_alignment="center")
     left.caption(f"{said}. Is this answer right? Your marks are counted on the Judge page.")
     args = (question, answer, list(spans))

@@ -18,7 +18,6 @@ import pandas as pd
 import streamlit as st
 
 from rag_core.data.golden import GoldenRow
-from rag_core.data.golden_csv import GOLDEN_COLUMNS, OPTIONAL_COLUMNS
 from rag_core.evaluation.golden_status import row_statuses
 from ui import data, export, widgets
 
@@ -141,8 +140,7 @@ def trouble(frame: pd.DataFrame) -> str:
 def csv_bytes(golden_rows) -> bytes:
     """The set as the upload reads it: question,doc,anchor,answer (always the answer column; empty = the anchor),
     every cell spreadsheet-safe (`export.safe_csv`, which `read_golden_csv` reads back)."""
-    frame = export.golden_frame(golden_rows).reindex(columns=[*GOLDEN_COLUMNS, *OPTIONAL_COLUMNS], fill_value="")
-    return export.safe_csv(frame)
+    return export.safe_csv(export.golden_frame(golden_rows, answer_column=True))
 
 
 # ---------------------------------------------------------------- suggestions (rag_core's from_structure / from_model)

@@ -10,22 +10,12 @@ from __future__ import annotations
 
 import streamlit as st
 
-from rag_core import ARTICLE_CHUNKER
 from ui import captions, charts, data, widgets
-
-
-def table():
-    """The trap 3 table of the active dataset (the bundled corpus's, with its user-phrased questions, when active)."""
-    if data.dataset().key == data.BUNDLED.key:
-        return data.trap3_table()
-    wb = data.workbench()
-    data.prepare_all([(wb.using(retriever="minilm"), (ARTICLE_CHUNKER,))])
-    return data._trap3(data.settings_key(wb), wb)
 
 
 def render() -> None:
     st.subheader("The golden set's questions against questions phrased as a user would")
-    side = table()
+    side = data.trap3_table(active=True)
     bundled = data.dataset().key == data.BUNDLED.key
     st.caption(("This dataset, " + widgets.plain(data.dataset().name) + ": its golden set's questions only (solid "
                 "lines); questions phrased as a user would exist for the bundled corpus alone. " if not bundled else "")

@@ -15,13 +15,11 @@ offers them), and writing files (redirect stdout).
 from __future__ import annotations
 
 import argparse
-import csv
-import io
 import json
 
 from rag_core.cli.options import OneLineParser, parsed
 from rag_core.cli.output import emit, error, note
-from rag_core.data.golden_csv import GOLDEN_COLUMNS, OPTIONAL_COLUMNS
+from rag_core.data.golden_csv import golden_to_csv
 from rag_core.data.ingest import Limits, read_path
 from rag_core.data.suggest import from_structure
 from rag_core.text import shorten
@@ -40,15 +38,6 @@ def parser() -> argparse.ArgumentParser:
                    help="csv (the default): question,doc,anchor,answer, as the golden-set upload reads it; "
                         "json: with why and source")
     return g
-
-
-def to_csv(suggestions) -> str:
-    """The suggestions as a golden CSV with the answer column: "question,doc,anchor,answer\\nWhy?,a.md,Because.,\\n"."""
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(GOLDEN_COLUMNS + OPTIONAL_COLUMNS)
-    writer.writerows((s.question, s.doc, s.anchor, s.answer) for s in suggestions)
-    return buffer.getvalue()
 
 
 def to_json(suggestions, n_documents: int) -> str:
@@ -76,4 +65,4 @@ def main(argv: list[str]) -> int:
              "Q:/A: pair or a definition list with prose below it.")
     if args.format == "json":
         return emit(to_json(suggestions, len(got.documents)), json=True)
-    return emit(to_csv(suggestions))
+    return emit(golden_to_csv(suggestions, answer_column=True))

@@ -91,22 +91,23 @@ def read_golden_path(path, limits: Limits | None = None) -> tuple[list[GoldenRow
     return read_golden_csv(data, p.name, limits)
 
 
-def golden_records(rows: Iterable[GoldenRow]) -> tuple[tuple, list[tuple]]:
-    """(columns, cells per row) as a CSV of them is written: question, doc, anchor, and answer when a row has a key.
+def golden_records(rows: Iterable[GoldenRow], answer_column: bool = False) -> tuple[tuple, list[tuple]]:
+    """(columns, cells per row) as a CSV of them is written: question, doc, anchor, and answer when a row has a key
+    (or always, with `answer_column`: an empty cell is the anchor as key).
 
     [GoldenRow("q?", "d", "a b", "b")] -> (("question", "doc", "anchor", "answer"), [("q?", "d", "a b", "b")])
     """
     rows = list(rows)
-    keyed = any(getattr(r, "answer", "") for r in rows)
+    keyed = answer_column or any(getattr(r, "answer", "") for r in rows)
     columns = GOLDEN_COLUMNS + (OPTIONAL_COLUMNS if keyed else ())
     return columns, [(r.question, r.doc, r.anchor) + ((getattr(r, "answer", "") or "",) if keyed else ())
                      for r in rows]
 
 
-def golden_to_csv(rows: Iterable[GoldenRow]) -> str:
-    """The CSV `read_golden_csv` reads back: header question,doc,anchor (and answer when a row has a key), quoted
-    where needed."""
-    columns, records = golden_records(rows)
+def golden_to_csv(rows: Iterable[GoldenRow], answer_column: bool = False) -> str:
+    """The CSV `read_golden_csv` reads back: header question,doc,anchor (and answer when a row has a key, or always
+    with `answer_column`), quoted where needed."""
+    columns, records = golden_records(rows, answer_column)
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     quoted = csv.writer(buffer, lineterminator="\n", quoting=csv.QUOTE_ALL)   # csv leaves a lone \r unquoted

@@ -15,7 +15,8 @@ memo is filled under one re-entrant lock, so two threads asking for the same thi
 
 The trained encoder's chunk vectors outlive the process (see retrieval.vectors); a question is checked
 against them in memory. Its forward pass (retrieval.encoder_path): the numpy reference on the bundled corpus and the
-stdlib snapshot (the pack holds their vectors), the fast path on any other, unless OPENBOOK_ENCODER says otherwise. Retrievers and rerankers: see retrieval.retrievers.
+stdlib snapshot (the pack holds their vectors), the fast path on any other, unless OPENBOOK_ENCODER says otherwise.
+Retrievers and rerankers: see retrieval.retrievers.
 
 The engine (retrieval.engines: memory, postgres, postgres-hnsw) is who runs every search: `index()` hands
 out the in-process index bound to it (`Index.on`), so the tables, Ask and compare all search there. Indexes
