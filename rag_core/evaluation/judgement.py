@@ -36,6 +36,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from rag_core.generation.answer_key import KeyCheck, check_key
+from rag_core.generation.bounds import unsupported_bound
 from rag_core.generation.passage import elsewhere
 from rag_core.generation.verifier import Verdict, disagreement_of, nothing_to_check, verify
 
@@ -138,6 +139,10 @@ def judge_answer(answer: str, spans: list, span_ids, index, expected_doc: str | 
     if other:                                   # the key in the words of another sentence of the span
         check = check._replace(right=None, doubt=f"it states the golden answer in the words of another sentence "
                                                  f"of the span, '{_short(other)}', not the golden answer's")
+    bound = unsupported_bound(answer, check.key, [spans[n - 1] for n in cited]) if check.right else ""
+    if bound:                                   # "above 0.6" where the span says "at least"
+        check = check._replace(right=None, doubt=f"it says '{bound}' next to the golden answer's value, which no "
+                                                 "cited span says: the rule cannot tell whether it means the same")
     where = (f"It cites {_spans(cited)}, from {expected_doc}, the document that holds the answer" if unchecked else
              f"Grounded in {_spans(cited)}, from {expected_doc}, the document that holds the answer")
     if check.right is False and not unchecked:

@@ -52,12 +52,17 @@ def comparisons(text: str) -> list[tuple[str, str, str]]:
 
 def fractions(text: str) -> list[Fraction]:
     """Fractions written a/b, and calls Fraction(a, b): "4/3 or Fraction(8, 6)" -> [4/3, 4/3]."""
-    out = [Fraction(int(a), int(b)) for a, b in FRACTION.findall(text) if int(b) and len(a + b) < 12]
+    return [Fraction(a, b) for a, b in fraction_terms(text)]
+
+
+def fraction_terms(text: str) -> list[tuple[int, int]]:
+    """The terms of the fractions, as written: "4/3 or Fraction(8, 6)" -> [(4, 3), (8, 6)]."""
+    out = [(int(a), int(b)) for a, b in FRACTION.findall(text) if int(b) and len(a + b) < 12]
     for name, args in CALL.findall(text):
         parts = [p.strip() for p in args.split(",")]
         if name.split(".")[-1] == "Fraction" and len(parts) == 2 and all(p.isdigit() and len(p) < 12 for p in parts) \
                 and int(parts[1]):
-            out.append(Fraction(int(parts[0]), int(parts[1])))
+            out.append((int(parts[0]), int(parts[1])))
     return out
 
 

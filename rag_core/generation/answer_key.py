@@ -48,13 +48,15 @@ from fractions import Fraction
 from typing import NamedTuple
 
 from rag_core.generation import claims
-from rag_core.generation.answer_forms import COMPARISON, FRACTION, calls, comparisons, fractions, pairs, symbols
+from rag_core.generation.answer_forms import COMPARISON, calls, comparisons, fraction_terms, fractions, pairs, symbols
 from rag_core.generation.key_reading import Doubt, KeyReading, fraction_places, name_places, number_places, \
     key_words, plain, shown_word, word_places  # noqa: F401 (key_words re-exported)
 from rag_core.generation.lexicon import ANTONYMS  # noqa: F401 (re-exported)
 from rag_core.generation.lexicon import ASIDE_OPPOSITE, OPPOSITE as _OPPOSITE, same as fold, \
     stem_set as folded_words, stems as words_of
-from rag_core.generation.negation import WINDOW, conditional_at, is_negation, negated_at, tokens, uncertain_at
+from rag_core.generation.negation import WINDOW, conditional_at, is_negation, negated_at, sentence_head as _sentence_head, \
+    tokens, uncertain_at
+from rag_core.generation.rival import rival_value
 
 _RETRACTION = re.compile(
     r"(?:[\u2014\u2013]|--|\s-\s|[,;:.(])\s*(?:false|wrong|incorrect|untrue)\s*[,;:!\u2014\u2013]"
@@ -79,12 +81,6 @@ class KeyCheck(NamedTuple):
                 "doubt": self.doubt or None}
 
 
-# what introduces an example, and how many rival numbers are read
-_EXAMPLE = re.compile(r"\b(?:e\.g\.|for example|for instance|such as)", re.I)
-RIVALS = 200                    # distinct numbers of an answer read as rival values (the first ones)
-
-
-
 
 def check_key(answer: str, key: str, anchor: str | None = None, question: str | None = None) -> KeyCheck:
     """Whether `answer` states `key` and whether it contradicts it (the rule above). `anchor`: the anchor that holds
@@ -99,14 +95,15 @@ def check_key(answer: str, key: str, anchor: str | None = None, question: str | 
     missing, found = [], []
     for lit, v in k.numbers:
         (found if have.has_number(v) else missing).append(lit)
-    stated_fractions = fractions(text) + [Fraction(v) for _, v in have.numbers if isinstance(v, Decimal)]
+    stated_fractions = [Fraction(*t) for t in fraction_terms(text) if t not in k.inputs] + \
+        [Fraction(v) for _, v in have.numbers if isinstance(v, Decimal)]     # "it stays 8/6" is the input
     for f in k.fractions:
         ok = any(abs(g - f) < Fraction(1, 10 ** 9) for g in stated_fractions)
         (found if ok else missing).append(f"{f.numerator}/{f.denominator}")
     for n in k.names:
         (found if have.has_name(n) else missing).append(n)
     said_words = [w for w in k.words]
-    by_default = fold("default") in k.words and fold("default") in stems and fold("false") not in stems
+    by_default = _by_default(k, stems, text)
     for w in said_words:                        # "(default True)" is stated by "by default it is deleted"
         ok = w in stems or (w == fold("true") and by_default)
         (found if ok else missing).append(shown_word(k, w).strip("'"))      # as the key writes it
@@ -129,7 +126,7 @@ def _in_order(wanted: list, have: list) -> bool:
 
 def _contradiction(text: str, k: KeyReading, have, stems: set, said_cmp) -> tuple[str, list, Doubt | None]:
     """(what the answer says against the key, the words that show it, the first doubt), or ("", [], doubt)."""
-    checks = (_rival_value, _swapped, _negation, _antonym, _retraction, _aside)
+    checks = (_rival, _swapped, _negation, _antonym, _retraction, _aside)
     doubt = None
     for check in checks:
         found = check(text, k, have, stems, said_cmp)
@@ -140,70 +137,8 @@ def _contradiction(text: str, k: KeyReading, have, stems: set, said_cmp) -> tupl
     return "", [], doubt
 
 
-def _rival_value(text, k: KeyReading, have, stems, said_cmp):
-    if not k.has_value:
-        return None
-    key_values = {v for _, v in k.numbers if isinstance(v, Decimal)}
-    shown = ", ".join([lit for lit, v in k.numbers if isinstance(v, Decimal)] +
-                      [f"{f.numerator}/{f.denominator}" for f in k.fractions])
-    for f in fractions(text):
-        if f not in k.fractions and f not in k.known_fractions:
-            inverse = any(f == 1 / g for g in k.fractions if g)
-            return (f"it says {f.numerator}/{f.denominator}{' (the inverse)' if inverse else ''} where the golden "
-                    f"answer says {shown}", [f"{f.numerator}/{f.denominator}"])
-    fraction_parts = {Decimal(x) for pair in FRACTION.findall(text) for x in pair}
-    keyed = [x for x, v in have.numbers if v in key_values] + [x for x, v in k.numbers if isinstance(v, Decimal)]
-    counts_only = not k.fractions and key_values <= k.counts
-    doubt = None
-    for lit, v in itertools.islice(dict.fromkeys(have.numbers), RIVALS):
-        if not isinstance(v, Decimal) or v in key_values or v in k.known or v in fraction_parts or \
-                any(abs(Fraction(v) - f) < Fraction(1, 10 ** 9) for f in k.fractions):     # "four thirds"
-            continue
-        for p in number_places(text, lit):
-            if _alternative(text, p, lit, keyed) or _after_subject(text, p, k):
-                why = f"it says {lit} where the golden answer says {shown}"
-                if not (counts_only or _in_example(text, p)):
-                    return why, [lit]
-                doubt = doubt or Doubt((why + (", but there it counts things" if counts_only else ", but in an "
-                                                "example") + ": the rule cannot tell whether it is another value", [lit]))
-    return doubt
-
-
-def _in_example(text: str, p: int) -> bool:
-    """Whether the number at p follows "e.g.", "for example", "for instance" or "such as" in its sentence."""
-    before = text[max(0, p - 200):p]
-    last = None
-    for last in _EXAMPLE.finditer(before):
-        pass
-    return last is not None and not re.search(r"[.!?]\s", before[last.end():])
-
-
-def _alternative(text: str, p: int, lit: str, keyed: list) -> bool:
-    """Whether the number at p is offered as an alternative to a key value (as the answer or the key writes it):
-    "0.6 or 0.9", "0.9 or 0.6", "48 or 50" for the key 48.0."""
-    near = text[max(0, p - 30):p + len(lit) + 30]
-    keys = "|".join(re.escape(x) for x in sorted(set(keyed), key=len, reverse=True)) or r"(?!)"
-    return bool(re.search(rf"(?:{keys})[)\]'\"]*\s*,?\s*(?:or|either)\s+{re.escape(lit)}(?![\w.])|"
-                          rf"(?<![\w.]){re.escape(lit)}\s*,?\s*(?:or|either)\s+(?:{keys})(?![\w]|\.\d)", near))
-
-
-def _after_subject(text: str, p: int, k: KeyReading) -> bool:
-    """Whether a word that introduces the key's value stands among the WINDOW words before the number at p (no
-    other number, bracket or sentence end between): "the default cutoff is 1" for the key 0.6 of "cutoff
-    (default 0.6)"."""
-    seen = 0
-    for _, t in reversed(tokens(text[max(0, p - 200):p])):
-        if t in "([{.;!?" or claims.NUMBER.fullmatch(t) or t[:1].isdigit():
-            return False
-        if not t[:1].isalpha():
-            continue
-        if fold(t) in k.subject or any(s in k.subject for _, s in words_of(t)):
-            return True
-        if t.lower() not in ("is", "was", "now", "be", "are", "to", "of", "the", "a", "an", "it", "set"):
-            seen += 1
-        if seen >= WINDOW:
-            return False
-    return False
+def _rival(text, k: KeyReading, have, stems, said_cmp):
+    return rival_value(text, k, have)
 
 
 def _swapped(text, k: KeyReading, have, stems, said_cmp):
@@ -260,22 +195,39 @@ def _antonym(text, k: KeyReading, have, stems, said_cmp):
         o = _OPPOSITE.get(w)
         if o is None or o not in stems:
             continue
+        places = word_places(text, o)
         if w not in stems:
             why = f"it says the opposite of {shown_word(k, w)}"
-            if all(conditional_at(text, p) for p in word_places(text, o)):
+            if w == fold("true") and _by_default(k, stems, text) and all(_after_unless(text, p) for p in places):
+                continue                            # "deleted by default, unless 'delete' is set to False"
+            if all(conditional_at(text, p) for p in places):
                 return Doubt((why + " in a condition ('unless', 'if'): the rule cannot tell what the answer "
                                      "says", [o]))
             return why, [o]
-        for i, s in enumerate(toks):                        # "the smaller or the larger", "larger or smaller"
-            if s in (w, o):
-                near = toks[i + 1:i + 6]
+        for i, s in enumerate(toks):                        # "the smaller or the larger", "either before ... or
+            if s in (w, o):                                 # just after ..."
+                near = toks[i + 1:i + 1 + 2 * WINDOW]
                 other = o if s == w else w
                 if other in near and "or" in near[:near.index(other)]:
                     return f"it offers both alternatives, {shown_word(k, w)} and its opposite", [w, o]
-        for p in word_places(text, o):                     # "the default is False" for "default True"
+        for p in places:                                    # "the default is False" for "default True"
             if not negated_at(text, p) and _after_key_word(text, p, k, w):
                 return f"it says the opposite of {shown_word(k, w)}", [o]
+        if any(not negated_at(text, p) and not conditional_at(text, p) for p in places):
+            return Doubt((f"it says both {shown_word(k, w)} and its opposite: the rule cannot tell which it "
+                          "answers with", [w, o]))
     return None
+
+
+def _by_default(k: KeyReading, stems: set, text: str) -> bool:
+    """Whether "by default" states the True of "(default True)": the answer says "default", and any "False" of it
+    stands after "unless" (the exception to the default)."""
+    return fold("default") in k.words and fold("default") in stems and \
+        all(_after_unless(text, p) for p in word_places(text, fold("false")))
+
+
+def _after_unless(text: str, p: int) -> bool:
+    return bool(re.search(r"\bunless\b", _sentence_head(text, p), re.I))
 
 
 def _after_key_word(text: str, p: int, k: KeyReading, own: str) -> bool:

@@ -84,6 +84,11 @@ def uncertain_at(text: str, pos: int) -> bool:
     return bool(_UNLESS.search(_sentence_of(text, pos)[1]))
 
 
+def sentence_head(text: str, pos: int) -> str:
+    """The sentence around text[pos] up to pos: sentence_head("It is. Not this", 10) -> "Not "."""
+    return _sentence_of(text, pos)[0]
+
+
 _CONDITION = re.compile(r"\b(?:unless|if)\b", re.I)
 
 

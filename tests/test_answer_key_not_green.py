@@ -1,0 +1,60 @@
+"""Never green for a wrong answer the rule can read: the key's fraction in the terms of the question's input ("it
+stays 8/6" for 4/3), both a key word and its opposite ("either before ... or after"), and a bound on the key's
+value that no cited span writes ("above 0.6" where the span says "at least")."""
+import pytest
+
+from rag_core.evaluation.judgement import judge_answer
+from rag_core.generation.answer_key import check_key
+
+FR = "Fraction(8, 6) will produce a rational number equivalent to 4/3"
+Q_FR = "What rational number does Fraction(8, 6) produce?"
+LEFT = "insert just before the leftmost x already there"
+CUT_SPAN = ("## difflib.get_close_matches\n\nOptional arg cutoff (default 0.6) is a float in [0, 1].  Possibilities "
+            "that don't score at least that similar to word are ignored.")
+
+
+@pytest.mark.parametrize("answer", ["It stays 8/6 [S1].", "Fraction(8, 6) stays 8/6; it is not reduced [S1].",
+                                    "It gives Fraction(8, 6) [S1]."])
+def test_the_key_fraction_in_the_terms_of_the_input_does_not_state_it(answer):
+    assert check_key(answer, "4/3", FR, Q_FR).right is not True
+
+
+@pytest.mark.parametrize("answer", ["It produces 4/3 [S1].", "Fraction(4, 3) [S1].", "Four thirds [S1].",
+                                    "Fraction(8, 6) is reduced to 4/3 [S1]."])
+def test_the_key_fraction_in_its_own_terms_or_words_states_it(answer):
+    assert check_key(answer, "4/3", FR, Q_FR).right is True
+
+
+@pytest.mark.parametrize("answer,right", [
+    ("Either just before the leftmost x or just after the rightmost x, depending on the list [S1].", False),
+    ("Just before the leftmost x; bisect_right puts it after the rightmost [S1].", None),
+    ("Just before the leftmost x, not after it [S1].", True),
+    ("Just before the leftmost x [S1].", True),
+])
+def test_a_key_word_and_its_opposite_both_said(answer, right):
+    assert check_key(answer, "before the leftmost", LEFT).right is right
+
+
+class _Spans:
+    def doc_id(self, i):
+        return "difflib"
+
+    def status(self, i):
+        return "current"
+
+
+def judged(answer):
+    return judge_answer(answer, [CUT_SPAN], [0], _Spans(), "difflib", "Optional arg cutoff (default 0.6)", key="0.6")
+
+
+@pytest.mark.parametrize("answer", ["Candidates scoring above 0.6 are ignored [S1].",
+                                    "Words that score 0.6 or less are ignored [S1].",
+                                    "Only matches below 0.6 are kept [S1]."])
+def test_a_bound_on_the_value_that_no_span_writes_is_not_green(answer):
+    got = judged(answer)
+    assert got.outcome == "not confirmed" and "no cited span says" in got.sentence
+
+
+def test_a_bound_the_span_writes_is_green():
+    assert judged("A candidate must score at least 0.6 to be offered [S1].").outcome == "answered"
+    assert judged("The default cutoff is 0.6 [S1].").outcome == "answered"
