@@ -92,27 +92,30 @@ def check_key(answer: str, key: str, anchor: str | None = None, question: str | 
     text = plain(answer)
     have = claims.Claims(text)
     stems = folded_words(text)
-    missing, found = [], []
+    core, context = [], []                  # (as the key writes it, stated?): a value or a name, and the rest
     for lit, v in k.numbers:
-        (found if have.has_number(v) else missing).append(lit)
+        (context if v in k.counts else core).append((lit, have.has_number(v)))
     stated_fractions = [Fraction(*t) for t in fraction_terms(text) if t not in k.inputs] + \
         [Fraction(v) for _, v in have.numbers if isinstance(v, Decimal)]     # "it stays 8/6" is the input
     for f in k.fractions:
-        ok = any(abs(g - f) < Fraction(1, 10 ** 9) for g in stated_fractions)
-        (found if ok else missing).append(f"{f.numerator}/{f.denominator}")
+        core.append((f"{f.numerator}/{f.denominator}", any(abs(g - f) < Fraction(1, 10 ** 9) for g in stated_fractions)))
     for n in k.names:
-        (found if have.has_name(n) else missing).append(n)
-    said_words = [w for w in k.words]
+        core.append((n, have.has_name(n)))
+    valued = bool(core) and k.context != k.text     # a key (short of its anchor) with a value or a name is stated
+                                                    # by them; an anchor as its own key needs every word
     by_default = _by_default(k, stems, text)
-    for w in said_words:                        # "(default True)" is stated by "by default it is deleted"
+    for w in k.words:                       # "(default True)" is stated by "by default it is deleted"
         ok = w in stems or (w == fold("true") and by_default)
-        (found if ok else missing).append(shown_word(k, w).strip("'"))      # as the key writes it
+        negated = k.negated(word_places(k.context, w))            # "not matched": its negation is the answer
+        (core if negated else context).append((shown_word(k, w).strip("'"), ok))   # as the key writes it
     said_cmp = comparisons(text)
-    for c in k.comparisons:
-        (found if c in said_cmp else missing).append(" ".join(c))
-    if not _in_order(k.symbols, symbols(COMPARISON.sub(" ", text))):
-        missing.append(" ".join(k.symbols))
-    states = not missing
+    context += [(" ".join(c), c in said_cmp) for c in k.comparisons]
+    if k.symbols:
+        core.append((" ".join(k.symbols), _in_order(k.symbols, symbols(COMPARISON.sub(" ", text)))))
+    found = [x for x, ok in core + context if ok and x]
+    missing = [x for x, ok in core + context if not ok]
+    states = all(ok for _, ok in core) and (valued or all(ok for _, ok in context))
+    missing = [] if states else missing
     why, words_against, doubt = _contradiction(text, k, have, stems, said_cmp)
     right = False if why else (True if states and not doubt else None)
     decided = words_against if why else doubt[1] if doubt else found
