@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from rag_core.generation.answer_key import KeyCheck, check_key
+from rag_core.generation.answer_key import KeyCheck, check_key, key_words
 from rag_core.generation.bounds import unsupported_bound
 from rag_core.generation.passage import elsewhere
 from rag_core.generation.verifier import Verdict, disagreement_of, nothing_to_check, verify
@@ -143,6 +143,9 @@ def judge_answer(answer: str, spans: list, span_ids, index, expected_doc: str | 
     if bound:                                   # "above 0.6" where the span says "at least"
         check = check._replace(right=None, doubt=f"it says '{bound}' next to the golden answer's value, which no "
                                                  "cited span says: the rule cannot tell whether it means the same")
+    if unchecked and check.right and not key_words(check.key) and all(
+            check_key(c.sentence, check.key, anchor, question).right for c in strict.sentences if not c.ok):
+        unchecked = ""      # a key of symbols ("'-' instead of '+'") stated on its own by each unchecked sentence
     where = (f"It cites {_spans(cited)}, from {expected_doc}, the document that holds the answer" if unchecked else
              f"Grounded in {_spans(cited)}, from {expected_doc}, the document that holds the answer")
     if check.right is False and not unchecked:

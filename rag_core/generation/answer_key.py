@@ -48,7 +48,8 @@ from fractions import Fraction
 from typing import NamedTuple
 
 from rag_core.generation import claims
-from rag_core.generation.answer_forms import COMPARISON, calls, comparisons, fraction_terms, fractions, pairs, symbols
+from rag_core.generation.answer_forms import COMPARISON, calls, comparisons, fraction_terms, fractions, named_symbols, \
+    pairs, symbols
 from rag_core.generation.key_reading import Doubt, KeyReading, fraction_places, name_places, number_places, \
     key_words, plain, shown_word, word_places  # noqa: F401 (key_words re-exported)
 from rag_core.generation.lexicon import ANTONYMS  # noqa: F401 (re-exported)
@@ -57,6 +58,7 @@ from rag_core.generation.lexicon import ASIDE_OPPOSITE, OPPOSITE as _OPPOSITE, s
 from rag_core.generation.negation import WINDOW, conditional_at, is_negation, negated_at, sentence_head as _sentence_head, \
     tokens, uncertain_at
 from rag_core.generation.rival import rival_value
+from rag_core.generation.yes_no import as_statement
 
 _RETRACTION = re.compile(
     r"(?:[\u2014\u2013]|--|\s-\s|[,;:.(])\s*(?:false|wrong|incorrect|untrue)\s*[,;:!\u2014\u2013]"
@@ -89,7 +91,8 @@ def check_key(answer: str, key: str, anchor: str | None = None, question: str | 
     if not isinstance(answer, str) or not isinstance(key, str) or not key.strip():
         raise ValueError("check_key needs the answer and a non-empty answer key as text.")
     k = KeyReading(key, anchor, question)
-    text = plain(answer)
+    text = plain(as_statement(answer, question))         # "Yes [S1]." says what the question asks
+    text = named_symbols(text) if k.symbols else text     # "the star wildcard", "a hyphen for the plus"
     have = claims.Claims(text)
     stems = folded_words(text)
     core, context = [], []                  # (as the key writes it, stated?): a value or a name, and the rest
@@ -111,7 +114,8 @@ def check_key(answer: str, key: str, anchor: str | None = None, question: str | 
     said_cmp = comparisons(text)
     context += [(" ".join(c), c in said_cmp) for c in k.comparisons]
     if k.symbols:
-        core.append((" ".join(k.symbols), _in_order(k.symbols, symbols(COMPARISON.sub(" ", text)))))
+        core.append((" ".join(k.symbols), _in_order(k.symbols, symbols(COMPARISON.sub(" ", text))) or
+                     bool(k.pairs) and set(k.pairs) <= set(pairs(text))))      # "'+' becomes '-'" in any order
     found = [x for x, ok in core + context if ok and x]
     missing = [x for x, ok in core + context if not ok]
     states = all(ok for _, ok in core) and (valued or all(ok for _, ok in context))

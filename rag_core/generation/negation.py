@@ -48,7 +48,7 @@ def _sentence_of(text: str, pos: int) -> tuple[str, str]:
     """(the sentence around text[pos] up to it, the rest of it), within REACH characters either side."""
     lo = max(0, pos - REACH)
     window = text[lo:pos + REACH]
-    m = next((m for m in _SENTENCE.finditer(window) if m.start() <= pos - lo < max(m.end(), pos - lo + 1)), None)
+    m = next((m for m in _SENTENCE.finditer(window) if m.start() <= pos - lo <= m.end()), None)
     return (m[0][:pos - lo - m.start()], m[0][pos - lo - m.start():]) if m else ("", "")
 
 
