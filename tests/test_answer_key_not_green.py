@@ -58,3 +58,33 @@ def test_a_bound_on_the_value_that_no_span_writes_is_not_green(answer):
 def test_a_bound_the_span_writes_is_green():
     assert judged("A candidate must score at least 0.6 to be offered [S1].").outcome == "answered"
     assert judged("The default cutoff is 0.6 [S1].").outcome == "answered"
+
+
+DRAFT = "NOTE (draft): the default cutoff of get_close_matches is 0.9, so only near identical words are returned."
+
+
+class _Two:
+    def doc_id(self, i):
+        return ["note-difflib", "difflib"][i]
+
+    def status(self, i):
+        return ["draft", "current"][i]
+
+
+def judged_two(answer):
+    return judge_answer(answer, [DRAFT, CUT_SPAN], [0, 1], _Two(), "difflib", "Optional arg cutoff (default 0.6)",
+                        key="0.6")
+
+
+@pytest.mark.parametrize("answer,outcome", [
+    ("The default cutoff is 0.6 [S2]; the 0.9 mentioned in [S1] is only a draft note.", "answered"),
+    ("The default cutoff is 0.6 [S2], but the draft note [S1] says 0.9.", "answered"),
+    ("The default cutoff is 0.9 according to the draft note [S1].", "wrong source"),
+    ("The default cutoff is 0.6 [S2]; [S1] is not a draft and says 0.9.", "wrong source"),
+    ("The default cutoff is 0.6 [S2] or 0.9 [S1].", "wrong source"),
+    ("The default cutoff is 0.9 [S2]; the 0.6 in [S1] is a draft.", "wrong answer"),
+])
+def test_a_draft_cited_only_to_set_it_aside_is_no_source(answer, outcome):
+    got = judged_two(answer)
+    assert got.outcome == outcome, got.sentence
+    assert ("only to call it a draft" in got.sentence) == (outcome == "answered")

@@ -37,6 +37,7 @@ from typing import NamedTuple
 
 from rag_core.generation.answer_key import KeyCheck, check_key, key_words
 from rag_core.generation.bounds import unsupported_bound
+from rag_core.generation.dismissal import dismissed
 from rag_core.generation.passage import elsewhere
 from rag_core.generation.verifier import Verdict, disagreement_of, nothing_to_check, verify
 
@@ -120,8 +121,10 @@ def judge_answer(answer: str, spans: list, span_ids, index, expected_doc: str | 
                          **extra)
     cited = strict.cited_spans
     sources = tuple((n, index.doc_id(int(span_ids[n - 1])), index.status(int(span_ids[n - 1]))) for n in cited)
+    aside = dismissed(answer)                                       # "the 0.9 in [S1] is only a draft note"
+    aside = aside if len(aside) < len(cited) else set()
     wrong = [(n, doc, status) for n, doc, status in sources          # never green from an untrusted status, even
-             if status not in trusted or (expected_doc is not None and doc != expected_doc)]   # the anchor's own
+             if n not in aside and (status not in trusted or (expected_doc is not None and doc != expected_doc))]
     if wrong:
         where = "; ".join(f"S{n} comes from {doc} ({status})" for n, doc, status in wrong)
         other_doc = expected_doc is not None and any(doc != expected_doc for _, doc, _ in wrong)
@@ -162,9 +165,10 @@ def judge_answer(answer: str, spans: list, span_ids, index, expected_doc: str | 
         return Judgement("not confirmed", f"{where}, but {said}: it may be right in other words; compare it with "
                                           f"the golden answer '{_short(check.key)}'.", strict, key=check,
                          sources=sources, **extra)
+    set_aside = (f" It cites {_spans(sorted(aside))} only to call it a draft or outdated." if aside else "")
     return Judgement("answered", f"Every claim is in {_spans(cited)}, from {expected_doc}, the document that holds "
                                  f"the answer, and the answer states the golden answer '{_short(check.key)}' and "
-                                 "contradicts none of it.", strict, key=check, sources=sources, **extra)
+                                 f"contradicts none of it.{set_aside}", strict, key=check, sources=sources, **extra)
 
 
 def _short(text: str, most: int = 120) -> str:
