@@ -73,3 +73,11 @@ SPAN = "## base64.urlsafe_b64encode\n\nEncode bytes using the URL- and filesyste
 ])
 def test_a_key_of_symbols_stated_in_a_sentence_with_nothing_else_to_check_is_green(answer, outcome):
     assert judge_answer(answer, [SPAN], [0], _Spans(), "base64", B64, key=B64_KEY).outcome == outcome
+
+
+def test_a_fraction_of_the_span_grounds_it_in_words():
+    from rag_core.generation.verifier import verify
+    span = "Fraction(8, 6) will produce a rational number equivalent to 4/3."
+    assert verify("Four thirds [S1].", [span]).verdict == "anchored"
+    assert verify("Four thirds, i.e. Fraction(4, 3) [S1].", [span]).verdict == "anchored"
+    assert verify("Five thirds [S1].", [span]).verdict == "refused"

@@ -125,6 +125,7 @@ _FIRST = "".join(sorted({w[0] for w in _TOKENS.split("|")}))           # a first
 WORD_NUMBER = re.compile(rf"(?=[{_FIRST}])(?<![\w.])(?:{_TOKENS})(?!\w)(?:[\s-]+(?:{_TOKENS})(?!\w))*", re.I)
 _PIECE = re.compile(r"[^\s-]+")
 # the word before or after a "one", within its sentence ("the. One is" starts a sentence: a number)
+_FRACTION = re.compile(r"(?<![\w./])(\d{1,9})\s*/\s*(\d{1,9})(?![\w/]|\.\d)")       # "4/3": a value of 4/3 too
 _LAST_WORD, _FIRST_WORD = re.compile(r"(\w+)[^\w.!?]{0,3}$"), re.compile(r"[^\w.!?]{0,3}(\w+)")
 _PRONOUN_BEFORE = frozenset("the this that which each every any no some another".split())
 _PRONOUN_AFTER = frozenset("of another can could may might must should would will".split())
@@ -431,6 +432,7 @@ class Claims:
                 self.dates.add(value)                           # a date or a time, and the numbers it writes
                 stated = 3 if value[0] == "date" else literal.count(":") + 1     # "10:30": no second stated
                 self.values.update(Decimal(v) for v in value[1:1 + stated])
+        self.values.update(Decimal(a) / Decimal(b) for a, b in _FRACTION.findall(text) if int(b))   # "4/3": "four thirds"
         self.units: dict[Decimal, set] = {}             # value -> the units the span writes it with
         self.unit_forms: list[str] = []                 # "5 s", as written
         bare = Counter(v for _, v in self.numbers if isinstance(v, Decimal))
