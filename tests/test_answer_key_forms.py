@@ -81,3 +81,26 @@ def test_a_fraction_of_the_span_grounds_it_in_words():
     assert verify("Four thirds [S1].", [span]).verdict == "anchored"
     assert verify("Four thirds, i.e. Fraction(4, 3) [S1].", [span]).verdict == "anchored"
     assert verify("Five thirds [S1].", [span]).verdict == "refused"
+
+
+BATCH = "The last batch may be shorter than n."
+LEFT = "insert just before the leftmost x already there"
+
+
+@pytest.mark.parametrize("answer,right", [
+    ("It may be shorter: batched('ABCDEFG', 3) ends with ('G',) [S1].", True),
+    ("The last batch may be shorter than n [S1].", True),
+    ("It may be shorter than the other batches [S1].", None),
+    ("It may be longer [S1].", False),
+])
+def test_a_comparative_without_than_leaves_out_what_it_compares_with(answer, right):
+    assert check_key(answer, "shorter than n", BATCH).right is right
+
+
+@pytest.mark.parametrize("answer,right", [
+    ("It lands in front of all the existing copies, at the leftmost x [S1].", True),
+    ("It lands ahead of the leftmost x [S1].", True),
+    ("It lands after the leftmost x [S1].", False),
+])
+def test_in_front_of_is_before(answer, right):
+    assert check_key(answer, "before the leftmost", LEFT).right is right

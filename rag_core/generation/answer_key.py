@@ -53,7 +53,7 @@ from rag_core.generation.answer_forms import COMPARISON, calls, comparisons, fra
 from rag_core.generation.key_reading import Doubt, KeyReading, fraction_places, name_places, number_places, \
     key_words, plain, shown_word, word_places  # noqa: F401 (key_words re-exported)
 from rag_core.generation.lexicon import ANTONYMS  # noqa: F401 (re-exported)
-from rag_core.generation.lexicon import ASIDE_OPPOSITE, OPPOSITE as _OPPOSITE, same as fold, \
+from rag_core.generation.lexicon import ASIDE_OPPOSITE, OPPOSITE as _OPPOSITE, one_word, same as fold, \
     stem_set as folded_words, stems as words_of
 from rag_core.generation.negation import WINDOW, conditional_at, is_negation, negated_at, sentence_head as _sentence_head, \
     tokens, uncertain_at
@@ -92,7 +92,7 @@ def check_key(answer: str, key: str, anchor: str | None = None, question: str | 
         raise ValueError("check_key needs the answer and a non-empty answer key as text.")
     k = KeyReading(key, anchor, question)
     text = plain(as_statement(answer, question))         # "Yes [S1]." says what the question asks
-    text = named_symbols(text) if k.symbols else text     # "the star wildcard", "a hyphen for the plus"
+    text = one_word(named_symbols(text) if k.symbols else text)     # "the star wildcard"; "in front of"
     have = claims.Claims(text)
     stems = folded_words(text)
     core, context = [], []                  # (as the key writes it, stated?): a value or a name, and the rest
@@ -108,7 +108,7 @@ def check_key(answer: str, key: str, anchor: str | None = None, question: str | 
                                                     # by them; an anchor as its own key needs every word
     by_default = _by_default(k, stems, text)
     for w in k.words:                       # "(default True)" is stated by "by default it is deleted"
-        ok = w in stems or (w == fold("true") and by_default)
+        ok = w in stems or (w == fold("true") and by_default) or _than_left_out(text, k, w, stems)
         negated = k.negated(word_places(k.context, w))            # "not matched": its negation is the answer
         (core if negated else context).append((shown_word(k, w).strip("'"), ok))   # as the key writes it
     said_cmp = comparisons(text)
@@ -124,6 +124,16 @@ def check_key(answer: str, key: str, anchor: str | None = None, question: str | 
     right = False if why else (True if states and not doubt else None)
     decided = words_against if why else doubt[1] if doubt else found
     return KeyCheck(right, states, tuple(missing), why, tuple(decided), k.text, doubt[0] if doubt and not why else "")
+
+
+def _than_left_out(text: str, k: KeyReading, w: str, stems: set) -> bool:
+    """Whether w is what the key compares with ("n" of "shorter than n") and the answer says the comparative
+    without any "than" after it: "It may be shorter [S1]."."""
+    for m in re.finditer(r"([A-Za-z]+)\s+than\s+([A-Za-z]\w*)", k.text):
+        if fold(m[2]) == w and fold(m[1]) in stems:
+            said = [p for p in word_places(text, fold(m[1]))]
+            return not any(re.match(r"[A-Za-z]+\s+than\b", text[p:]) for p in said)
+    return False
 
 
 def _in_order(wanted: list, have: list) -> bool:
