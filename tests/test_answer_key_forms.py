@@ -104,3 +104,24 @@ def test_a_comparative_without_than_leaves_out_what_it_compares_with(answer, rig
 ])
 def test_in_front_of_is_before(answer, right):
     assert check_key(answer, "before the leftmost", LEFT).right is right
+
+
+class _Tmp:
+    def doc_id(self, i):
+        return "tempfile"
+
+    def status(self, i):
+        return "current"
+
+
+def test_a_bare_yes_says_the_questions_statement_and_is_green_when_that_states_the_key():
+    from rag_core.generation.yes_no import bare_reply
+    span = "## tempfile.NamedTemporaryFile\n\n" + TMP + ". More text about the file here."
+    assert bare_reply("Yes [S1].") and bare_reply("**No** (S1)") and not bare_reply("Yes, it is [S1].")
+
+    def judged(answer, question):
+        return judge_answer(answer, [span], [0], _Tmp(), "tempfile", TMP, key="deleted (default True)",
+                            question=question).outcome
+    assert judged("Yes [S1].", Q_TMP) == "answered"
+    assert judged("No [S1].", Q_TMP) == "wrong answer"
+    assert judged("Yes [S1].", "Does a named scratch file vanish on its own once I close it?") == "not confirmed"

@@ -88,3 +88,58 @@ def test_a_draft_cited_only_to_set_it_aside_is_no_source(answer, outcome):
     got = judged_two(answer)
     assert got.outcome == outcome, got.sentence
     assert ("only to call it a draft" in got.sentence) == (outcome == "answered")
+
+
+HEAP = "runs more efficiently than heappush() followed by a separate call to heappop()"
+TEXT = "The text first has its whitespace collapsed."
+
+
+@pytest.mark.parametrize("answer,key,anchor,question,right", [
+    ("It pops first and then pushes, which is more efficient than heappop() followed by heappush() [S1].",
+     "more efficiently", HEAP, None, False),
+    ("It is more efficient than heappush() followed by heappop() [S1].", "more efficiently", HEAP, None, True),
+    ("By default it stores the current time [S1]; pass mtime=0 if you need reproducible output.", "set to 0",
+     "The modification time is set to 0 by default, for reproducibility.", None, None),
+    ("4/3, or 8/6 depending on whether it gets normalised [S1].", "4/3", FR, Q_FR, False),
+    ("8/6 reduces to 4/3 [S1].", "4/3", FR, Q_FR, True),
+    ("Not first: the text is truncated first and the whitespace is collapsed afterwards [S1].",
+     "whitespace collapsed", TEXT, None, None),
+])
+def test_wrong_answers_of_the_fresh_set_are_not_green(answer, key, anchor, question, right):
+    assert check_key(answer, key, anchor, question).right is right
+
+
+SMALL = "## statistics.median_low\n\nWhen the number of data points is even, the smaller of the two middle values is returned."
+NOTE = "NOTE (outdated): median_low returns the larger of the two middle values."
+
+
+class _Stats:
+    def doc_id(self, i):
+        return ["statistics", "note-statistics"][i]
+
+    def status(self, i):
+        return ["current", "outdated"][i]
+
+
+@pytest.mark.parametrize("answer,outcome", [
+    ("It returns the smaller of the two middle values [S1]; the draft claim that it returns the larger [S2] is "
+     "wrong.", "answered"),
+    ("The smaller of the two middle values is returned [S1]; an older note said the larger [S2], but that is "
+     "outdated.", "answered"),
+    ("The smaller of the two middle values is returned [S1]. An older note says the larger [S2]; that no longer "
+     "applies.", "answered"),
+    ("The larger of the two middle values is returned [S2]; that is outdated.", "wrong source"),
+    ("The smaller of the two middle values is returned [S1] and the larger [S2].", "wrong source"),
+])
+def test_an_outdated_note_set_aside_in_the_next_clause_or_as_wrong(answer, outcome):
+    got = judge_answer(answer, [SMALL, NOTE], [0, 1], _Stats(), "statistics",
+                       "the smaller of the two middle values is returned",
+                       key="smaller of the two middle values is returned")
+    assert got.outcome == outcome, got.sentence
+
+
+def test_the_pronoun_one_after_an_adjective_is_no_number_of_the_checker():
+    from rag_core.generation.verifier import verify
+    span = "Locate the insertion point for x ... insert just before the leftmost x already there."
+    assert verify("Before the leftmost one (S1).", [span]).verdict == "anchored"
+    assert verify("It inserts one copy before the leftmost x [S1].", [span]).verdict == "refused"

@@ -40,6 +40,7 @@ from rag_core.generation.bounds import unsupported_bound
 from rag_core.generation.dismissal import dismissed
 from rag_core.generation.passage import elsewhere
 from rag_core.generation.verifier import Verdict, disagreement_of, nothing_to_check, verify
+from rag_core.generation.yes_no import bare_reply
 
 OUTCOMES = ("answered", "wrong answer", "not confirmed", "grounded", "wrong source", "refused", "abstained")
 GOLDEN_OUTCOMES = tuple(o for o in OUTCOMES if o != "grounded")   # a golden question always has an anchor
@@ -121,8 +122,11 @@ def judge_answer(answer: str, spans: list, span_ids, index, expected_doc: str | 
                          **extra)
     cited = strict.cited_spans
     sources = tuple((n, index.doc_id(int(span_ids[n - 1])), index.status(int(span_ids[n - 1]))) for n in cited)
-    aside = dismissed(answer)                                       # "the 0.9 in [S1] is only a draft note"
-    aside = aside if len(aside) < len(cited) else set()
+    aside, rest = dismissed(answer)                                 # "the 0.9 in [S1] is only a draft note"
+    aside, rest = (aside, rest) if len(aside) < len(cited) else (set(), answer)
+    if unchecked and aside:                     # a clause set aside need not be checked against its draft
+        again = verify(rest, spans, "strict")
+        unchecked = nothing_to_check(again) if again.verdict == "refused" else ""
     wrong = [(n, doc, status) for n, doc, status in sources          # never green from an untrusted status, even
              if n not in aside and (status not in trusted or (expected_doc is not None and doc != expected_doc))]
     if wrong:
@@ -137,7 +141,7 @@ def judge_answer(answer: str, spans: list, span_ids, index, expected_doc: str | 
         return Judgement("grounded", f"Every claim is in {_spans(cited)}, from {docs}. This question has no golden "
                                      "answer to compare with: the checker proves where the words come from, not "
                                      "that they answer it.", strict, sources=sources, **extra)
-    check = check_key(answer, key if key else anchor, anchor, question)
+    check = check_key(rest, key if key else anchor, anchor, question)
     other = elsewhere(answer, check.key, anchor, [spans[n - 1] for n in cited]) if check.right and anchor else ""
     if other:                                   # the key in the words of another sentence of the span
         check = check._replace(right=None, doubt=f"it states the golden answer in the words of another sentence "
@@ -146,9 +150,12 @@ def judge_answer(answer: str, spans: list, span_ids, index, expected_doc: str | 
     if bound:                                   # "above 0.6" where the span says "at least"
         check = check._replace(right=None, doubt=f"it says '{bound}' next to the golden answer's value, which no "
                                                  "cited span says: the rule cannot tell whether it means the same")
-    if unchecked and check.right and not key_words(check.key) and all(
-            check_key(c.sentence, check.key, anchor, question).right for c in strict.sentences if not c.ok):
-        unchecked = ""      # a key of symbols ("'-' instead of '+'") stated on its own by each unchecked sentence
+    if unchecked and check.right is not None and all(
+            (bare_reply(c.sentence) or not key_words(check.key) and check.right) and
+            check_key(c.sentence, check.key, anchor, question).right is check.right
+            for c in strict.sentences if not c.ok):
+        unchecked = ""      # each unchecked sentence states the key on its own: a key of symbols ("'-' instead of
+        #                     '+'"), or a bare "Yes [S1]." that says the question's statement
     where = (f"It cites {_spans(cited)}, from {expected_doc}, the document that holds the answer" if unchecked else
              f"Grounded in {_spans(cited)}, from {expected_doc}, the document that holds the answer")
     if check.right is False and not unchecked:

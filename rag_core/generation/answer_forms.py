@@ -4,6 +4,7 @@ of B" pairs and standalone symbols.
     fractions("4/3 or Fraction(8, 6)") -> [Fraction(4, 3), Fraction(4, 3)]
     comparisons("n < k, or k is greater than n") -> [('k', '>', 'n'), ('k', '>', 'n')]
     calls("Fraction(8, 6)") -> [('Fraction', ('8', '6'))]
+    sequences("heappop() followed by heappush()") -> [('heappop', 'heappush')]
     pairs("'-' replaces '+'") -> [('-', '+')];  pairs("'+' becomes '-'") -> [('-', '+')]
     named_symbols("a hyphen for the plus") -> "'-' for '+'"
     symbols("uses '-' instead of '+'") -> ['-', '+']
@@ -84,6 +85,16 @@ def calls(text: str) -> list[tuple[str, tuple]]:
 _SYM = r"'([^\s']{1,2})'"
 _RESPECTIVELY = re.compile(rf"{_SYM}\s*,?\s*and\s+{_SYM}\s*\(?\s*(?:for|instead\s+of|replac(?:e|ing))\s+(?:the\s+)?"
                            rf"{_SYM}\s*,?\s*and\s+(?:the\s+)?{_SYM}\s*,?\s*respectively", re.I)
+
+
+_SEQUENCE = re.compile(r"([A-Za-z_]\w*)\(\)\s+(?:(?:is|are)\s+)?(?:followed\s+by|and\s+then|then|before)\s+"
+                       r"(?:[a-z]+\s+){0,5}?([A-Za-z_]\w*)\(\)")
+
+
+def sequences(text: str) -> list[tuple[str, str]]:
+    """Calls in the order a text says they run: "heappush() followed by a separate call to heappop()" ->
+    [('heappush', 'heappop')]."""
+    return [(m[1], m[2]) for m in _SEQUENCE.finditer(text)]
 
 
 def pairs(text: str) -> list[tuple[str, str]]:

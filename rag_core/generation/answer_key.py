@@ -49,7 +49,7 @@ from typing import NamedTuple
 
 from rag_core.generation import claims
 from rag_core.generation.answer_forms import COMPARISON, calls, comparisons, fraction_terms, fractions, named_symbols, \
-    pairs, symbols
+    pairs, sequences, symbols
 from rag_core.generation.key_reading import Doubt, KeyReading, fraction_places, name_places, number_places, \
     key_words, plain, shown_word, word_places  # noqa: F401 (key_words re-exported)
 from rag_core.generation.lexicon import ANTONYMS  # noqa: F401 (re-exported)
@@ -96,8 +96,9 @@ def check_key(answer: str, key: str, anchor: str | None = None, question: str | 
     have = claims.Claims(text)
     stems = folded_words(text)
     core, context = [], []                  # (as the key writes it, stated?): a value or a name, and the rest
-    for lit, v in k.numbers:
-        (context if v in k.counts else core).append((lit, have.has_number(v)))
+    for lit, v in k.numbers:                # "pass mtime=0" is what a caller may pass, not the value stated
+        said = have.has_number(v) and not _only_passed(text, [x for x, y in have.numbers if y == v], k)
+        (context if v in k.counts else core).append((lit, said))
     stated_fractions = [Fraction(*t) for t in fraction_terms(text) if t not in k.inputs] + \
         [Fraction(v) for _, v in have.numbers if isinstance(v, Decimal)]     # "it stays 8/6" is the input
     for f in k.fractions:
@@ -136,6 +137,14 @@ def _than_left_out(text: str, k: KeyReading, w: str, stems: set) -> bool:
     return False
 
 
+def _only_passed(text: str, literals: list, k: KeyReading) -> bool:
+    """Whether every place of these literals is the value of an argument other than the key's subject: "pass
+    mtime=0" for "The modification time is set to 0" (but "cutoff=0.6" states the cutoff's 0.6)."""
+    places = [p for lit in literals for p in number_places(text, lit)]
+    passed = [re.search(r"(\w+)\s*=\s*$", text[max(0, p - 40):p]) for p in places]
+    return bool(places) and all(m and not any(s in k.subject for _, s in words_of(m[1])) for m in passed)
+
+
 def _in_order(wanted: list, have: list) -> bool:
     it = iter(have)
     return all(any(w == h for h in it) for w in wanted)
@@ -171,6 +180,10 @@ def _swapped(text, k: KeyReading, have, stems, said_cmp):
     for a, b in pairs(text):
         if (b, a) in k.pairs and (a, b) not in k.pairs:
             return f"it uses {a} instead of {b}, the other way round from the golden answer", [a, b]
+    ordered = sequences(k.context)
+    for a, b in sequences(text):
+        if (b, a) in ordered and (a, b) not in ordered:
+            return f"it puts {a}() before {b}(), the other way round from the golden answer", [a, b]
     return None
 
 
@@ -290,3 +303,4 @@ def _aside(text, k: KeyReading, have, stems, said_cmp):
                 return Doubt((f"it says '{word}' where the golden answer's passage says "
                                f"{shown_word(k, a, k.context)}: the rule cannot tell what that goes against", [word]))
     return None
+

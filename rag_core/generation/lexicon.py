@@ -26,7 +26,8 @@ ANTONYMS = [("smaller", "larger"), ("smallest", "largest"), ("leftmost", "rightm
             ("ascending", "descending"), ("always", "never"), ("readable", "unreadable")]
 SYNONYMS = [("smaller", "lower"), ("larger", "higher", "bigger", "greater"), ("smallest", "lowest"),
             ("largest", "highest", "biggest", "greatest")]
-ASIDE = [("automatically", "manually"), ("automatically", "yourself"), ("automatically", "explicitly")]
+ASIDE = [("automatically", "manually"), ("automatically", "yourself"), ("automatically", "explicitly"),
+         ("first", "afterwards"), ("first", "later")]
 
 PHRASES = {"in front of": "before", "ahead of": "before"}      # phrases read as one listed word
 _PHRASE = re.compile(r"\b(" + "|".join(PHRASES) + r")\b", re.I)

@@ -26,7 +26,7 @@ from fractions import Fraction
 
 from rag_core.generation import claims
 from rag_core.generation.answer_forms import FRACTION, fractions
-from rag_core.generation.key_reading import Doubt, KeyReading, number_places
+from rag_core.generation.key_reading import Doubt, KeyReading, fraction_places, number_places
 from rag_core.generation.lexicon import same as fold, stems as words_of
 from rag_core.generation.negation import WINDOW, tokens
 
@@ -48,6 +48,11 @@ def rival_value(text: str, k: KeyReading, have) -> tuple | Doubt | None:
             inverse = any(f == 1 / g for g in k.fractions if g)
             return (f"it says {f.numerator}/{f.denominator}{' (the inverse)' if inverse else ''} where the golden "
                     f"answer says {shown}", [f"{f.numerator}/{f.denominator}"])
+    for a, b in FRACTION.findall(text):     # "4/3, or 8/6": the question's input offered beside the key
+        lit = f"{a}/{b}"
+        if (int(a), int(b)) in k.inputs and any(_alternative(text, p, lit, k.fraction_literals)
+                                                for p in fraction_places(text, lit)):
+            return f"it offers {lit} beside {shown}, both alternatives", [lit]
     fraction_parts = {Decimal(x) for pair in FRACTION.findall(text) for x in pair}
     keyed = [x for x, v in have.numbers if v in key_values] + [x for x, v in k.numbers if isinstance(v, Decimal)]
     counts_only = not k.fractions and key_values <= k.counts

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 
+from rag_core.generation.verifier import strip_citations
 from rag_core.text import STOP
 
 _AUX = r"is|are|was|were|does|do|did|can|could|will|would|should|has|have|had|may|might|must|shall"
@@ -41,3 +42,9 @@ def as_statement(answer: str, question: str | None) -> str:
     if reply[1].lower() == "no":
         said = _WORD.sub(lambda m: m[0] if m[0].lower() in STOP else f"not {m[0]}", said)
     return f"{said}. {answer[reply.end():]}"
+
+
+def bare_reply(sentence: str) -> bool:
+    """Whether a sentence is only "Yes" or "No" and its citations: "Yes [S1]." -> True; "Yes, it is." -> False."""
+    reply = _REPLY.match(strip_citations(sentence))
+    return bool(reply) and not strip_citations(sentence)[reply.end():].strip(" .!")
