@@ -3,17 +3,24 @@
 A golden row's answer key is the few words of its anchor that answer the question ("0.6" of "Optional arg cutoff
 (default 0.6)"; without one, the anchor is the key). `check_key` reads an answer against it:
 
-states       every number of the key, by value (0.6 = 0.60 = six tenths, 0 = zero), every technical name, every
-             content word with inflections folded (default/defaults, deleted/deletes; "True" of "(default True)" also
-             by "by default" without "False"), the key's symbols in order
-             ('-' before '+'), its comparisons ("k > n" = "n < k" = "k is greater than n") and fractions (4/3 = 8/6)
-contradicts  another value where the key has one ("the default cutoff is 1": a number right after a word that
-             introduces the key's value; the inverse fraction 3/4; "0.6 or 0.9"), swapped arguments
-             (Fraction(6, 8) for Fraction(8, 6), "'+' instead of '-'", "n > k"), a negation added or removed
-             ("not", "never", "no", "no longer", "without", "cannot", n't with any apostrophe, "non-", a sentence
-             with "unless" or "isn't true"), an antonym of a key word instead of it (smaller/larger,
+states       every number of the key, by value (0.6 = 0.60 = six tenths, 0 = zero, 4/3 = four thirds, not the
+             question's input 8/6), every technical name, every content word with inflections folded
+             (default/defaults, deleted/deletes, lexicon.PHRASES: "in front of" = before; "True" of "(default
+             True)" also by "by default" with any "False" after "unless"), the key's symbols in order ('-' before
+             '+'; by name, "a hyphen for the plus"; or its pairs in any order, "'+' becomes '-'"), its comparisons
+             ("k > n" = "n < k" = "k is greater than n") and fractions. A key short of its anchor with a value or a
+             technical name is stated by them (its other words, but a negated one, may be left out: "Zero" states
+             "zero when k > n"); a value only passed to another argument ("pass mtime=0") states nothing; "shorter"
+             with no "than" after it leaves out what "shorter than n" compares with. A leading "Yes"/"No" to a
+             yes/no question reads as the question's statement (generation.yes_no).
+contradicts  another value where the key has one (generation.rival: "the default cutoff is 1"; the inverse
+             fraction 3/4; "0.6 or 0.9"; "4/3, or 8/6"), swapped arguments or order (Fraction(6, 8) for
+             Fraction(8, 6), "'+' instead of '-'", "n > k", "heappop() followed by heappush()"), a negation added
+             or removed ("not", "never", "no", "no longer", "without", "cannot", n't with any apostrophe, "non-", a
+             sentence with "unless" or "isn't true"), an antonym of a key word instead of it (smaller/larger,
              leftmost/rightmost, before/after, enabled/disabled, more/less, shorter/longer, true/false), both
-             alternatives ("the smaller or the larger"), or a retraction after saying it ("... — false, ...")
+             alternatives ("the smaller or the larger", "either just before ... or just after ..."), or a
+             retraction after saying it ("... — false, ...")
 
     check_key("The default cutoff is 0.6 [S1].", "0.6").right                                  -> True
     check_key("The default cutoff is 1 [S1].", "0.6", "Optional arg cutoff (default 0.6)").right -> False
@@ -24,7 +31,8 @@ states), None (not confirmed: neither, or a doubt; the answer may be right in ot
 
 doubt        what the rule saw but cannot tell from a right answer: never red, never green. Another number where
              the key's value is a count word ("the smaller one" for "the two middle values") or in an example
-             ("e.g. ... returns 3"); an opposite inside a condition ("unless it is set to False"); a key word
+             ("e.g. ... returns 3"); an opposite inside an "if" condition ("if it is set to False"); a key word
+             and its opposite both said ("before the leftmost; bisect_right puts it after"); a key word
              negated after "unless" and stated before it; a dropped negation in an answer with a negation of its
              own ("Not by default; set ... to match them"); an opposite of an anchor word outside the key
              (lexicon.ASIDE: "automatically" / "yourself").
