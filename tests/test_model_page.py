@@ -282,3 +282,23 @@ def test_a_bad_model_setting_is_a_sentence_naming_the_variable_not_no_model(monk
     assert not at.exception
     said = re.sub(r"\\(.)", r"\1", " ".join(w.value for w in at.warning))       # shown as plain text: escapes off
     assert "OPENBOOK_LLM_TIMEOUT must be a number, got 'abc'" in said, said
+
+
+def test_an_answer_of_the_per_question_table_can_be_marked_and_is_kept(server, tmp_path, monkeypatch):
+    """Issue 27: people's marks on the Model page, as on Ask: kept in the store with the answer's spans, read back
+    at every run, and not in the CSV download (the spans are the mark's, not the table's)."""
+    from rag_core.store import Store
+    monkeypatch.setenv("OPENBOOK_DATA_DIR", str(tmp_path))
+    monkeypatch.delenv("OPENBOOK_STORE", raising=False)
+    at = run_golden(page("pages/model.py", LLMConfig("ollama", server, "echo-cite", timeout_s=10)))
+    table = at.dataframe[2].value
+    assert "spans" not in table.columns
+    at.selectbox(key="model_0_pick").select(QUESTION).run()
+    assert not at.exception
+    answer = table.set_index("question").answer[QUESTION]
+    assert answer in [t.value for t in at.text]
+    at.button(key="mark_model_0_wrong").click().run()
+    assert "Your mark: **wrong**" in " ".join(c.value for c in at.caption)
+    kept = Store(tmp_path / "openbook.sqlite3").labels.list("bundled")
+    assert [(x.question, x.answer, x.label, x.source) for x in kept] == [(QUESTION, answer, "wrong", "model:echo-cite")]
+    assert kept[0].spans and all(isinstance(s, str) and s for s in kept[0].spans)
