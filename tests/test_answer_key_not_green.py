@@ -109,7 +109,8 @@ def test_wrong_answers_of_the_fresh_set_are_not_green(answer, key, anchor, quest
     assert check_key(answer, key, anchor, question).right is right
 
 
-SMALL = "## statistics.median_low\n\nWhen the number of data points is even, the smaller of the two middle values is returned."
+SMALL = ("## statistics.median_low\n\nWhen the number of data points is even, the smaller of the two middle values "
+         "is returned.")
 NOTE = "NOTE (outdated): median_low returns the larger of the two middle values."
 
 

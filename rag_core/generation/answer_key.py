@@ -110,7 +110,8 @@ def check_key(answer: str, key: str, anchor: str | None = None, question: str | 
     stated_fractions = [Fraction(*t) for t in fraction_terms(text) if t not in k.inputs] + \
         [Fraction(v) for _, v in have.numbers if isinstance(v, Decimal)]     # "it stays 8/6" is the input
     for f in k.fractions:
-        core.append((f"{f.numerator}/{f.denominator}", any(abs(g - f) < Fraction(1, 10 ** 9) for g in stated_fractions)))
+        said = any(abs(g - f) < Fraction(1, 10 ** 9) for g in stated_fractions)
+        core.append((f"{f.numerator}/{f.denominator}", said))
     for n in k.names:
         core.append((n, have.has_name(n)))
     valued = bool(core) and k.context != k.text     # a key (short of its anchor) with a value or a name is stated

@@ -22,7 +22,8 @@ from rag_core.generation.verifier import cited_numbers, strip_citations
 
 _CLAUSE = re.compile(r"[.;!?](?:\s+|$)|\b(?:but|while|whereas)\b", re.I)
 _STATUS = re.compile(r"\b(?:draft|outdated|out of date|obsolete|superseded|stale|deprecated|wrong|incorrect|mistaken)\b"
-                     r"|\bold(?:er)?\s+(?:note|docs?|version|text)\b|\bno\s+longer\s+(?:appl(?:y|ies)|holds?|true|valid)\b"
+                     r"|\bold(?:er)?\s+(?:note|docs?|version|text)\b"
+                     r"|\bno\s+longer\s+(?:appl(?:y|ies)|holds?|true|valid)\b"
                      r"|\bnot\s+(?:the\s+)?current\b", re.I)
 _NOT_STATUS = re.compile(r"\b(?:not|no|never)\s+(?:a\s+|an\s+|the\s+)?(?:draft|outdated|obsolete|stale|wrong)\b", re.I)
 
