@@ -8,7 +8,7 @@ from rag_core.evaluation import outcomes
 from rag_core.generation.llm import LLMError
 from rag_core.text import mask_secrets
 from rag_core.evaluation.pipeline import model_answerer
-from ui import answer_reader, data, export, frame, model_config, model_form, settings, widgets
+from ui import answer_reader, data, export, frame, marks, model_config, model_form, settings, widgets
 
 frame.ensure(__file__)          # a first request that runs this page without app.py draws the frame here
 
@@ -67,7 +67,7 @@ if start and run_key not in model_config.model_runs():
     progress = st.session_state["model_progress"] = {}          # filled as answers come: kept if cancelled
     try:
         outcomes.outcomes_by_filter(wb, chunker, int(k), int(candidates), model_answerer(cfg), order, mode="strict",
-                                    done=progress, on_progress=step)
+                                    done=progress, on_progress=step, keep_spans=True)
         model_config.model_runs()[run_key] = {label: pd.DataFrame(rows) for label, rows in progress.items()}
     except LLMError as e:
         widgets.error(f"The run stopped: {e}")
@@ -91,7 +91,7 @@ st.dataframe(widgets.readable(metrics), hide_index=True, width="stretch",
                             ("right rate", "wrong answer rate", "wrong source rate", "not confirmed rate",
                              "refusal rate", "abstention rate", "checker accepted rate")})
 cols = st.columns(len(done))
-for col, (label, df) in zip(cols, done.items()):
+for i, (col, (label, df)) in enumerate(zip(cols, done.items())):
     with col:
         st.markdown(f"**{widgets.plain(label)}**")
         m = outcomes.operating_metrics(df)
@@ -113,6 +113,8 @@ for col, (label, df) in zip(cols, done.items()):
         st.dataframe(df[["outcome", "answer", "question", "reason"]], hide_index=True, width="stretch",
                      column_config={"answer": st.column_config.TextColumn(width="medium")})   # on a phone's screen
         answer_reader.render(df, key=f"model_read_{label}")
-        widgets.download(st, f"Download ({widgets.plain(label)}) CSV", export.safe_csv(df),
+        marks.mark_a_row(df, f"model:{cfg.model}", key=f"model_{i}")
+        widgets.download(st, f"Download ({widgets.plain(label)}) CSV", export.safe_csv(df.drop(columns="spans",
+                                                                                               errors="ignore")),
                          f"model-outcomes-{'filter' if 'status' in label else 'no-filter'}.csv", "text/csv",
                          key=f"model_dl_{label}")

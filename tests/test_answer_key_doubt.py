@@ -82,8 +82,11 @@ def test_nothing_to_check_is_not_confirmed_with_its_reason_never_green_and_real_
 
 def test_an_opposite_in_a_condition_is_a_doubt_and_stated_outright_still_red():
     key = "rotated (default True)"
-    got = check_key("Yes, by default it is rotated, unless the 'keep' flag is set to False [S1].", key, AUTO)
+    got = check_key("Yes, it is rotated if the 'keep' flag is set to False [S1].", key, AUTO)
     assert got.right is None and "condition" in got.doubt
+    # after "unless", False is the exception to the default that "by default" states: right (it was a doubt)
+    assert check_key("Yes, by default it is rotated, unless the 'keep' flag is set to False [S1].", key, AUTO).right
+    assert check_key("By default it is rotated if the 'keep' flag is set to False [S1].", key, AUTO).right is None
     assert check_key("By default it is rotated, and the flag is False [S1].", key, AUTO).right is False
 
 

@@ -115,6 +115,21 @@ def test_the_bundled_examples_read_whole_and_every_span_is_found():
     assert sum(r.rule_disagrees for r in report.rows) == report.rule.right_not_green + report.rule.wrong_green
 
 
+@pytest.mark.parametrize("name,size,wrong_green", [("labelled_answers.jsonl", 217, 0),
+                                                   ("labelled_answers_fresh.jsonl", 224, 1)])
+def test_on_the_bundled_labelled_sets_green_is_right(name, size, wrong_green):
+    """The rule was tuned on both sets (the fresh one after it was judged once, held out). Its one wrong green on
+    the fresh set is a wrong claim about something else than the key ('It always raises a ValueError when the
+    final batch is shorter than n'), which a lexical rule does not see."""
+    cases, problems = read_cases((BUNDLED.parent / name).read_text())
+    assert len(cases) == size and problems == []
+    sources = SpanSources(bundled_corpus().documents, load_golden() + load_golden("user"))
+    assert all(sources.find(s) is not None for c in cases for s in c.spans)
+    report = judge_cases(cases, sources)
+    assert report.rule.wrong_green <= wrong_green, [r.case.answer for r in report.rows
+                                                    if r.case.label == "wrong" and r.rule_tone == "green"]
+
+
 # ---- the model judge --------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("reply, verdict, why", [

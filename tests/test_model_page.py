@@ -303,3 +303,23 @@ def test_the_models_a_check_lists_are_offered_to_choose_from(server):
     at.text_input(key="llm_form_url").set_value(server + "/other")     # another URL: its models are not known
     press(at, "llm_form_use")
     assert "llm_form_pick" not in [s.key for s in at.selectbox]
+
+
+def test_an_answer_of_the_per_question_table_can_be_marked_and_is_kept(server, tmp_path, monkeypatch):
+    """Issue 27: people's marks on the Model page, as on Ask: kept in the store with the answer's spans, read back
+    at every run, and not in the CSV download (the spans are the mark's, not the table's)."""
+    from rag_core.store import Store
+    monkeypatch.setenv("OPENBOOK_DATA_DIR", str(tmp_path))
+    monkeypatch.delenv("OPENBOOK_STORE", raising=False)
+    at = run_golden(page("pages/model.py", LLMConfig("ollama", server, "echo-cite", timeout_s=10)))
+    table = at.dataframe[2].value
+    assert "spans" not in table.columns
+    at.selectbox(key="model_0_pick").select(QUESTION).run()
+    assert not at.exception
+    answer = table.set_index("question").answer[QUESTION]
+    assert answer in [t.value for t in at.text]
+    at.button(key="mark_model_0_wrong").click().run()
+    assert "Your mark: **wrong**" in " ".join(c.value for c in at.caption)
+    kept = Store(tmp_path / "openbook.sqlite3").labels.list("bundled")
+    assert [(x.question, x.answer, x.label, x.source) for x in kept] == [(QUESTION, answer, "wrong", "model:echo-cite")]
+    assert kept[0].spans and all(isinstance(s, str) and s for s in kept[0].spans)

@@ -1,6 +1,8 @@
-"""People's marks: "Mark: right / wrong / clear" under every answer the Ask page judges, kept in the store.
+"""People's marks: "Mark: right / wrong / clear" under every answer the Ask page judges, and under an answer
+picked from the Model page's per-question table, kept in the store.
 
     marks.mark(a.answer, a.spans, a.question, "scripted", key="scripted")    # under the scripted answer
+    marks.mark_a_row(df, f"model:{cfg.model}", key="model_0")               # under a table with a spans column
 
 A mark is kept with the active dataset, the question, the answer and the spans (rag_core.store.labels), so it
 survives a reload and is counted on the Judge page. The line above the buttons says the mark as it is kept now:
@@ -111,3 +113,18 @@ def mark(answer: str, spans, question: str, source: str, key: str) -> None:
     clear.button("Clear", key=f"mark_{key}_clear", icon=":material/backspace:", disabled=now is None,
                  on_click=_clear, args=(now.id if now else "",), help="Forget your mark of this answer.")
     model_verdict(question, answer, spans, row, key, model)
+
+
+def mark_a_row(rows, source: str, key: str) -> None:
+    """Under a table of judged answers (question, answer, spans): a question picked, its answer as plain text, and
+    the mark buttons for it (`key` names the table on the page)."""
+    if "spans" not in rows or rows.empty:
+        return
+    picked = st.selectbox("Mark an answer right or wrong", rows.question.tolist(), index=None, key=f"{key}_pick",
+                          placeholder="Choose a question of this table", format_func=widgets.plain,
+                          help="Your marks are kept with the dataset and counted on the Judge page.")
+    if picked is None:
+        return
+    row = rows[rows.question == picked].iloc[0]
+    st.text(row.answer)
+    mark(row.answer, list(row.spans), picked, source, key=key)

@@ -1,5 +1,6 @@
-"""The model server settings, on the Model page: protocol, URL, model, timeout, window, citation grammar, key; and,
-once a check has listed the server's models, a list to choose the model from.
+"""The model server settings, on the Model page: protocol, URL, model, timeout, window, citation grammar, CPU threads
+(Ollama's num_thread: 1 at first on a machine with two cores), key; and, once a check has listed the server's models,
+a list to choose the model from.
 
 The settings live in this browser session only (never in the URL); the API key is a password field,
 never echoed back: leaving it empty keeps the key already set. The server URL's secrets (user:password@, query
@@ -14,6 +15,7 @@ Left out on purpose: a list instead of the Model field (the name stays a text fi
 its models still works) and checking at every rerun (it would cost a request each time).
 """
 import difflib
+import os
 
 import streamlit as st
 
@@ -24,6 +26,11 @@ from ui import model_config
 from ui.widgets import plain
 
 LIST_TIMEOUT_S = 10.0    # a model list comes back at once: a check never waits as long as an answer may
+
+
+def suggested_threads() -> int:
+    """The form's first thread count: 1 on a machine with at most two cores, else 0 (the server's own choice)."""
+    return 1 if (os.cpu_count() or 1) <= 2 else 0
 
 
 def close_names(model: str, names: list[str], n: int = 5) -> list[str]:
@@ -109,6 +116,11 @@ def render() -> None:
                                   help="For small local models that do not cite on their own: llama.cpp's server then "
                                        "lets the model write only sentences ending in [Sn], or NOT IN THE CONTEXT. "
                                        "OpenAI-compatible protocol only; other servers may refuse the field.")
+        threads = right.number_input("CPU threads (Ollama)", min_value=0, max_value=256, step=1,
+                                     value=int(cfg.threads) if cfg else suggested_threads(), key="llm_form_threads",
+                                     help="Sent to Ollama as num_thread; 0 lets it choose. On a machine with two "
+                                          "cores that runs other work, 1 answered faster than Ollama's own choice. "
+                                          "llama.cpp's server takes its threads when started (llama-server -t 1).")
         key = left.text_input("API key (optional)", type="password", placeholder="empty: keep the current one",
                               key="llm_form_api_key",
                               help="Sent as a Bearer token. It is never shown, logged or put in a link.")
@@ -125,7 +137,8 @@ def render() -> None:
     if use:
         try:
             st.session_state["llm_config"] = LLMConfig(protocol, url, model, float(timeout), api_key,
-                                                       num_ctx=int(num_ctx), grammar=grammar)
+                                                       num_ctx=int(num_ctx), grammar=grammar,
+                                                       threads=int(threads) if protocol == "ollama" else 0)
             st.session_state.pop("llm_config_problem", None)
         except ValueError as e:
             st.error(plain(e))

@@ -35,9 +35,12 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from rag_core.generation.answer_key import KeyCheck, check_key
+from rag_core.generation.answer_key import KeyCheck, check_key, key_words
+from rag_core.generation.bounds import unsupported_bound
+from rag_core.generation.dismissal import dismissed
 from rag_core.generation.passage import elsewhere
 from rag_core.generation.verifier import Verdict, disagreement_of, nothing_to_check, verify
+from rag_core.generation.yes_no import bare_reply
 from rag_core.text import listing
 
 OUTCOMES = ("answered", "wrong answer", "not confirmed", "grounded", "wrong source", "refused", "abstained")
@@ -120,8 +123,13 @@ def judge_answer(answer: str, spans: list, span_ids, index, expected_doc: str | 
                          **extra)
     cited = strict.cited_spans
     sources = tuple((n, index.doc_id(int(span_ids[n - 1])), index.status(int(span_ids[n - 1]))) for n in cited)
+    aside, rest = dismissed(answer)                                 # "the 0.9 in [S1] is only a draft note"
+    aside, rest = (aside, rest) if len(aside) < len(cited) else (set(), answer)
+    if unchecked and aside:                     # a clause set aside need not be checked against its draft
+        again = verify(rest, spans, "strict")
+        unchecked = nothing_to_check(again) if again.verdict == "refused" else ""
     wrong = [(n, doc, status) for n, doc, status in sources          # never green from an untrusted status, even
-             if status not in trusted or (expected_doc is not None and doc != expected_doc)]   # the anchor's own
+             if n not in aside and (status not in trusted or (expected_doc is not None and doc != expected_doc))]
     if wrong:
         where = "; ".join(f"S{n} comes from {doc} ({status})" for n, doc, status in wrong)
         other_doc = expected_doc is not None and any(doc != expected_doc for _, doc, _ in wrong)
@@ -134,11 +142,21 @@ def judge_answer(answer: str, spans: list, span_ids, index, expected_doc: str | 
         return Judgement("grounded", f"Every claim is in {_spans(cited)}, from {docs}. This question has no golden "
                                      "answer to compare with: the checker proves where the words come from, not "
                                      "that they answer it.", strict, sources=sources, **extra)
-    check = check_key(answer, key if key else anchor, anchor, question)
+    check = check_key(rest, key if key else anchor, anchor, question)
     other = elsewhere(answer, check.key, anchor, [spans[n - 1] for n in cited]) if check.right and anchor else ""
     if other:                                   # the key in the words of another sentence of the span
         check = check._replace(right=None, doubt=f"it states the golden answer in the words of another sentence "
                                                  f"of the span, '{_short(other)}', not the golden answer's")
+    bound = unsupported_bound(answer, check.key, [spans[n - 1] for n in cited]) if check.right else ""
+    if bound:                                   # "above 0.6" where the span says "at least"
+        check = check._replace(right=None, doubt=f"it says '{bound}' next to the golden answer's value, which no "
+                                                 "cited span says: the rule cannot tell whether it means the same")
+    if unchecked and check.right is not None and all(
+            (bare_reply(c.sentence) or not key_words(check.key) and check.right) and
+            check_key(c.sentence, check.key, anchor, question).right is check.right
+            for c in strict.sentences if not c.ok):
+        unchecked = ""      # each unchecked sentence states the key on its own: a key of symbols ("'-' instead of
+        #                     '+'"), or a bare "Yes [S1]." that says the question's statement
     where = (f"It cites {_spans(cited)}, from {expected_doc}, the document that holds the answer" if unchecked else
              f"Grounded in {_spans(cited)}, from {expected_doc}, the document that holds the answer")
     if check.right is False and not unchecked:
@@ -155,9 +173,10 @@ def judge_answer(answer: str, spans: list, span_ids, index, expected_doc: str | 
         return Judgement("not confirmed", f"{where}, but {said}: it may be right in other words; compare it with "
                                           f"the golden answer '{_short(check.key)}'.", strict, key=check,
                          sources=sources, **extra)
+    set_aside = (f" It cites {_spans(sorted(aside))} only to call it a draft or outdated." if aside else "")
     return Judgement("answered", f"Every claim is in {_spans(cited)}, from {expected_doc}, the document that holds "
                                  f"the answer, and the answer states the golden answer '{_short(check.key)}' and "
-                                 "contradicts none of it.", strict, key=check, sources=sources, **extra)
+                                 f"contradicts none of it.{set_aside}", strict, key=check, sources=sources, **extra)
 
 
 def _short(text: str, most: int = 120) -> str:

@@ -47,8 +47,9 @@ def frame(rows, wb: Workbench) -> pd.DataFrame:
 
 
 def outcome_row(wb: Workbench, chunker: ChunkerConfig, q: int, ids, generate=scripted_answer,
-                span_order: str = "ranked", mode: str = "article") -> dict:
-    """One valid golden question through generation and checker `mode`, given the chunk ids kept for it."""
+                span_order: str = "ranked", mode: str = "article", keep_spans: bool = False) -> dict:
+    """One valid golden question through generation and checker `mode`, given the chunk ids kept for it
+    (keep_spans: the span texts too, under "spans", for a person to mark the answer)."""
     ix, row = wb.index(chunker), wb.check.valid[q]
     ids = SPAN_ORDERS[span_order]([int(c) for c in ids])
     spans = [ix.texts[c] for c in ids]
@@ -63,13 +64,15 @@ def outcome_row(wb: Workbench, chunker: ChunkerConfig, q: int, ids, generate=scr
         j = judge_answer(answer, spans, ids, ix, row.doc, row.anchor, wb.trusted, with_article=False, verdict=v,
                          key=row.key, question=row.question)
         out.update(outcome=j.outcome, reason=j.sentence)
+    if keep_spans:
+        out["spans"] = spans
     return out
 
 
 def outcomes_by_filter(wb: Workbench, chunker: ChunkerConfig = ARTICLE_CHUNKER, k_final: int = PIPELINE_FINAL,
                        k_candidates: int = PIPELINE_CANDIDATES, generate=scripted_answer, span_order: str = "ranked",
                        mode: str = "article", done: dict | None = None,
-                       on_progress: Callable[[int, int, str], None] | None = None) -> dict:
+                       on_progress: Callable[[int, int, str], None] | None = None, keep_spans: bool = False) -> dict:
     """label -> rows, for each of `filters(wb)`; every question reranked from k_candidates, k_final kept.
 
     done: lists to append the rows to (kept by the caller if the loop is interrupted).
@@ -83,7 +86,7 @@ def outcomes_by_filter(wb: Workbench, chunker: ChunkerConfig = ARTICLE_CHUNKER, 
         for q, ids in enumerate(wb.ranked(chunker, k_final, allowed, True, k_candidates)):
             if on_progress:
                 on_progress(f_i * n + q, total, f"{label}: question {q + 1} of {n}")
-            rows.append(outcome_row(wb, chunker, q, ids, generate, span_order, mode))
+            rows.append(outcome_row(wb, chunker, q, ids, generate, span_order, mode, keep_spans))
     return done
 
 

@@ -3,17 +3,24 @@
 A golden row's answer key is the few words of its anchor that answer the question ("0.6" of "Optional arg cutoff
 (default 0.6)"; without one, the anchor is the key). `check_key` reads an answer against it:
 
-states       every number of the key, by value (0.6 = 0.60 = six tenths, 0 = zero), every technical name, every
-             content word with inflections folded (default/defaults, deleted/deletes; "True" of "(default True)" also
-             by "by default" without "False"), the key's symbols in order
-             ('-' before '+'), its comparisons ("k > n" = "n < k" = "k is greater than n") and fractions (4/3 = 8/6)
-contradicts  another value where the key has one ("the default cutoff is 1": a number right after a word that
-             introduces the key's value; the inverse fraction 3/4; "0.6 or 0.9"), swapped arguments
-             (Fraction(6, 8) for Fraction(8, 6), "'+' instead of '-'", "n > k"), a negation added or removed
-             ("not", "never", "no", "no longer", "without", "cannot", n't with any apostrophe, "non-", a sentence
-             with "unless" or "isn't true"), an antonym of a key word instead of it (smaller/larger,
+states       every number of the key, by value (0.6 = 0.60 = six tenths, 0 = zero, 4/3 = four thirds, not the
+             question's input 8/6), every technical name, every content word with inflections folded
+             (default/defaults, deleted/deletes, lexicon.PHRASES: "in front of" = before; "True" of "(default
+             True)" also by "by default" with any "False" after "unless"), the key's symbols in order ('-' before
+             '+'; by name, "a hyphen for the plus"; or its pairs in any order, "'+' becomes '-'"), its comparisons
+             ("k > n" = "n < k" = "k is greater than n") and fractions. A key short of its anchor with a value or a
+             technical name is stated by them (its other words, but a negated one, may be left out: "Zero" states
+             "zero when k > n"); a value only passed to another argument ("pass mtime=0") states nothing; "shorter"
+             with no "than" after it leaves out what "shorter than n" compares with. A leading "Yes"/"No" to a
+             yes/no question reads as the question's statement (generation.yes_no).
+contradicts  another value where the key has one (generation.rival: "the default cutoff is 1"; the inverse
+             fraction 3/4; "0.6 or 0.9"; "4/3, or 8/6"), swapped arguments or order (Fraction(6, 8) for
+             Fraction(8, 6), "'+' instead of '-'", "n > k", "heappop() followed by heappush()"), a negation added
+             or removed ("not", "never", "no", "no longer", "without", "cannot", n't with any apostrophe, "non-", a
+             sentence with "unless" or "isn't true"), an antonym of a key word instead of it (smaller/larger,
              leftmost/rightmost, before/after, enabled/disabled, more/less, shorter/longer, true/false), both
-             alternatives ("the smaller or the larger"), or a retraction after saying it ("... — false, ...")
+             alternatives ("the smaller or the larger", "either just before ... or just after ..."), or a
+             retraction after saying it ("... — false, ...")
 
     check_key("The default cutoff is 0.6 [S1].", "0.6").right                                  -> True
     check_key("The default cutoff is 1 [S1].", "0.6", "Optional arg cutoff (default 0.6)").right -> False
@@ -24,7 +31,8 @@ states), None (not confirmed: neither, or a doubt; the answer may be right in ot
 
 doubt        what the rule saw but cannot tell from a right answer: never red, never green. Another number where
              the key's value is a count word ("the smaller one" for "the two middle values") or in an example
-             ("e.g. ... returns 3"); an opposite inside a condition ("unless it is set to False"); a key word
+             ("e.g. ... returns 3"); an opposite inside an "if" condition ("if it is set to False"); a key word
+             and its opposite both said ("before the leftmost; bisect_right puts it after"); a key word
              negated after "unless" and stated before it; a dropped negation in an answer with a negation of its
              own ("Not by default; set ... to match them"); an opposite of an anchor word outside the key
              (lexicon.ASIDE: "automatically" / "yourself").
@@ -48,13 +56,17 @@ from fractions import Fraction
 from typing import NamedTuple
 
 from rag_core.generation import claims
-from rag_core.generation.answer_forms import COMPARISON, FRACTION, calls, comparisons, fractions, pairs, symbols
+from rag_core.generation.answer_forms import COMPARISON, calls, comparisons, fraction_terms, fractions, named_symbols, \
+    pairs, sequences, symbols
 from rag_core.generation.key_reading import Doubt, KeyReading, fraction_places, name_places, number_places, \
     key_words, plain, shown_word, word_places  # noqa: F401 (key_words re-exported)
 from rag_core.generation.lexicon import ANTONYMS  # noqa: F401 (re-exported)
-from rag_core.generation.lexicon import ASIDE_OPPOSITE, OPPOSITE as _OPPOSITE, same as fold, \
+from rag_core.generation.lexicon import ASIDE_OPPOSITE, OPPOSITE as _OPPOSITE, one_word, same as fold, \
     stem_set as folded_words, stems as words_of
-from rag_core.generation.negation import WINDOW, conditional_at, is_negation, negated_at, tokens, uncertain_at
+from rag_core.generation.negation import WINDOW, conditional_at, is_negation, negated_at, sentence_head as _sentence_head, \
+    tokens, uncertain_at
+from rag_core.generation.rival import rival_value
+from rag_core.generation.yes_no import as_statement
 
 _RETRACTION = re.compile(
     r"(?:[\u2014\u2013]|--|\s-\s|[,;:.(])\s*(?:false|wrong|incorrect|untrue)\s*[,;:!\u2014\u2013]"
@@ -79,12 +91,6 @@ class KeyCheck(NamedTuple):
                 "doubt": self.doubt or None}
 
 
-# what introduces an example, and how many rival numbers are read
-_EXAMPLE = re.compile(r"\b(?:e\.g\.|for example|for instance|such as)", re.I)
-RIVALS = 200                    # distinct numbers of an answer read as rival values (the first ones)
-
-
-
 
 def check_key(answer: str, key: str, anchor: str | None = None, question: str | None = None) -> KeyCheck:
     """Whether `answer` states `key` and whether it contradicts it (the rule above). `anchor`: the anchor that holds
@@ -93,33 +99,59 @@ def check_key(answer: str, key: str, anchor: str | None = None, question: str | 
     if not isinstance(answer, str) or not isinstance(key, str) or not key.strip():
         raise ValueError("check_key needs the answer and a non-empty answer key as text.")
     k = KeyReading(key, anchor, question)
-    text = plain(answer)
+    text = plain(as_statement(answer, question))         # "Yes [S1]." says what the question asks
+    text = one_word(named_symbols(text) if k.symbols else text)     # "the star wildcard"; "in front of"
     have = claims.Claims(text)
     stems = folded_words(text)
-    missing, found = [], []
-    for lit, v in k.numbers:
-        (found if have.has_number(v) else missing).append(lit)
-    stated_fractions = fractions(text) + [Fraction(v) for _, v in have.numbers if isinstance(v, Decimal)]
+    core, context = [], []                  # (as the key writes it, stated?): a value or a name, and the rest
+    for lit, v in k.numbers:                # "pass mtime=0" is what a caller may pass, not the value stated
+        said = have.has_number(v) and not _only_passed(text, [x for x, y in have.numbers if y == v], k)
+        (context if v in k.counts else core).append((lit, said))
+    stated_fractions = [Fraction(*t) for t in fraction_terms(text) if t not in k.inputs] + \
+        [Fraction(v) for _, v in have.numbers if isinstance(v, Decimal)]     # "it stays 8/6" is the input
     for f in k.fractions:
-        ok = any(abs(g - f) < Fraction(1, 10 ** 9) for g in stated_fractions)
-        (found if ok else missing).append(f"{f.numerator}/{f.denominator}")
+        said = any(abs(g - f) < Fraction(1, 10 ** 9) for g in stated_fractions)
+        core.append((f"{f.numerator}/{f.denominator}", said))
     for n in k.names:
-        (found if have.has_name(n) else missing).append(n)
-    said_words = [w for w in k.words]
-    by_default = fold("default") in k.words and fold("default") in stems and fold("false") not in stems
-    for w in said_words:                        # "(default True)" is stated by "by default it is deleted"
-        ok = w in stems or (w == fold("true") and by_default)
-        (found if ok else missing).append(shown_word(k, w).strip("'"))      # as the key writes it
+        core.append((n, have.has_name(n)))
+    valued = bool(core) and k.context != k.text     # a key (short of its anchor) with a value or a name is stated
+                                                    # by them; an anchor as its own key needs every word
+    by_default = _by_default(k, stems, text)
+    for w in k.words:                       # "(default True)" is stated by "by default it is deleted"
+        ok = w in stems or (w == fold("true") and by_default) or _than_left_out(text, k, w, stems)
+        negated = k.negated(word_places(k.context, w))            # "not matched": its negation is the answer
+        (core if negated else context).append((shown_word(k, w).strip("'"), ok))   # as the key writes it
     said_cmp = comparisons(text)
-    for c in k.comparisons:
-        (found if c in said_cmp else missing).append(" ".join(c))
-    if not _in_order(k.symbols, symbols(COMPARISON.sub(" ", text))):
-        missing.append(" ".join(k.symbols))
-    states = not missing
+    context += [(" ".join(c), c in said_cmp) for c in k.comparisons]
+    if k.symbols:
+        core.append((" ".join(k.symbols), _in_order(k.symbols, symbols(COMPARISON.sub(" ", text))) or
+                     bool(k.pairs) and set(k.pairs) <= set(pairs(text))))      # "'+' becomes '-'" in any order
+    found = [x for x, ok in core + context if ok and x]
+    missing = [x for x, ok in core + context if not ok]
+    states = all(ok for _, ok in core) and (valued or all(ok for _, ok in context))
+    missing = [] if states else missing
     why, words_against, doubt = _contradiction(text, k, have, stems, said_cmp)
     right = False if why else (True if states and not doubt else None)
     decided = words_against if why else doubt[1] if doubt else found
     return KeyCheck(right, states, tuple(missing), why, tuple(decided), k.text, doubt[0] if doubt and not why else "")
+
+
+def _than_left_out(text: str, k: KeyReading, w: str, stems: set) -> bool:
+    """Whether w is what the key compares with ("n" of "shorter than n") and the answer says the comparative
+    without any "than" after it: "It may be shorter [S1]."."""
+    for m in re.finditer(r"([A-Za-z]+)\s+than\s+([A-Za-z]\w*)", k.text):
+        if fold(m[2]) == w and fold(m[1]) in stems:
+            said = [p for p in word_places(text, fold(m[1]))]
+            return not any(re.match(r"[A-Za-z]+\s+than\b", text[p:]) for p in said)
+    return False
+
+
+def _only_passed(text: str, literals: list, k: KeyReading) -> bool:
+    """Whether every place of these literals is the value of an argument other than the key's subject: "pass
+    mtime=0" for "The modification time is set to 0" (but "cutoff=0.6" states the cutoff's 0.6)."""
+    places = [p for lit in literals for p in number_places(text, lit)]
+    passed = [re.search(r"(\w+)\s*=\s*$", text[max(0, p - 40):p]) for p in places]
+    return bool(places) and all(m and not any(s in k.subject for _, s in words_of(m[1])) for m in passed)
 
 
 def _in_order(wanted: list, have: list) -> bool:
@@ -129,7 +161,7 @@ def _in_order(wanted: list, have: list) -> bool:
 
 def _contradiction(text: str, k: KeyReading, have, stems: set, said_cmp) -> tuple[str, list, Doubt | None]:
     """(what the answer says against the key, the words that show it, the first doubt), or ("", [], doubt)."""
-    checks = (_rival_value, _swapped, _negation, _antonym, _retraction, _aside)
+    checks = (_rival, _swapped, _negation, _antonym, _retraction, _aside)
     doubt = None
     for check in checks:
         found = check(text, k, have, stems, said_cmp)
@@ -140,70 +172,8 @@ def _contradiction(text: str, k: KeyReading, have, stems: set, said_cmp) -> tupl
     return "", [], doubt
 
 
-def _rival_value(text, k: KeyReading, have, stems, said_cmp):
-    if not k.has_value:
-        return None
-    key_values = {v for _, v in k.numbers if isinstance(v, Decimal)}
-    shown = ", ".join([lit for lit, v in k.numbers if isinstance(v, Decimal)] +
-                      [f"{f.numerator}/{f.denominator}" for f in k.fractions])
-    for f in fractions(text):
-        if f not in k.fractions and f not in k.known_fractions:
-            inverse = any(f == 1 / g for g in k.fractions if g)
-            return (f"it says {f.numerator}/{f.denominator}{' (the inverse)' if inverse else ''} where the golden "
-                    f"answer says {shown}", [f"{f.numerator}/{f.denominator}"])
-    fraction_parts = {Decimal(x) for pair in FRACTION.findall(text) for x in pair}
-    keyed = [x for x, v in have.numbers if v in key_values] + [x for x, v in k.numbers if isinstance(v, Decimal)]
-    counts_only = not k.fractions and key_values <= k.counts
-    doubt = None
-    for lit, v in itertools.islice(dict.fromkeys(have.numbers), RIVALS):
-        if not isinstance(v, Decimal) or v in key_values or v in k.known or v in fraction_parts or \
-                any(abs(Fraction(v) - f) < Fraction(1, 10 ** 9) for f in k.fractions):     # "four thirds"
-            continue
-        for p in number_places(text, lit):
-            if _alternative(text, p, lit, keyed) or _after_subject(text, p, k):
-                why = f"it says {lit} where the golden answer says {shown}"
-                if not (counts_only or _in_example(text, p)):
-                    return why, [lit]
-                doubt = doubt or Doubt((why + (", but there it counts things" if counts_only else ", but in an "
-                                                "example") + ": the rule cannot tell whether it is another value", [lit]))
-    return doubt
-
-
-def _in_example(text: str, p: int) -> bool:
-    """Whether the number at p follows "e.g.", "for example", "for instance" or "such as" in its sentence."""
-    before = text[max(0, p - 200):p]
-    last = None
-    for last in _EXAMPLE.finditer(before):
-        pass
-    return last is not None and not re.search(r"[.!?]\s", before[last.end():])
-
-
-def _alternative(text: str, p: int, lit: str, keyed: list) -> bool:
-    """Whether the number at p is offered as an alternative to a key value (as the answer or the key writes it):
-    "0.6 or 0.9", "0.9 or 0.6", "48 or 50" for the key 48.0."""
-    near = text[max(0, p - 30):p + len(lit) + 30]
-    keys = "|".join(re.escape(x) for x in sorted(set(keyed), key=len, reverse=True)) or r"(?!)"
-    return bool(re.search(rf"(?:{keys})[)\]'\"]*\s*,?\s*(?:or|either)\s+{re.escape(lit)}(?![\w.])|"
-                          rf"(?<![\w.]){re.escape(lit)}\s*,?\s*(?:or|either)\s+(?:{keys})(?![\w]|\.\d)", near))
-
-
-def _after_subject(text: str, p: int, k: KeyReading) -> bool:
-    """Whether a word that introduces the key's value stands among the WINDOW words before the number at p (no
-    other number, bracket or sentence end between): "the default cutoff is 1" for the key 0.6 of "cutoff
-    (default 0.6)"."""
-    seen = 0
-    for _, t in reversed(tokens(text[max(0, p - 200):p])):
-        if t in "([{.;!?" or claims.NUMBER.fullmatch(t) or t[:1].isdigit():
-            return False
-        if not t[:1].isalpha():
-            continue
-        if fold(t) in k.subject or any(s in k.subject for _, s in words_of(t)):
-            return True
-        if t.lower() not in ("is", "was", "now", "be", "are", "to", "of", "the", "a", "an", "it", "set"):
-            seen += 1
-        if seen >= WINDOW:
-            return False
-    return False
+def _rival(text, k: KeyReading, have, stems, said_cmp):
+    return rival_value(text, k, have)
 
 
 def _swapped(text, k: KeyReading, have, stems, said_cmp):
@@ -219,6 +189,10 @@ def _swapped(text, k: KeyReading, have, stems, said_cmp):
     for a, b in pairs(text):
         if (b, a) in k.pairs and (a, b) not in k.pairs:
             return f"it uses {a} instead of {b}, the other way round from the golden answer", [a, b]
+    ordered = sequences(k.context)
+    for a, b in sequences(text):
+        if (b, a) in ordered and (a, b) not in ordered:
+            return f"it puts {a}() before {b}(), the other way round from the golden answer", [a, b]
     return None
 
 
@@ -260,22 +234,39 @@ def _antonym(text, k: KeyReading, have, stems, said_cmp):
         o = _OPPOSITE.get(w)
         if o is None or o not in stems:
             continue
+        places = word_places(text, o)
         if w not in stems:
             why = f"it says the opposite of {shown_word(k, w)}"
-            if all(conditional_at(text, p) for p in word_places(text, o)):
+            if w == fold("true") and _by_default(k, stems, text) and all(_after_unless(text, p) for p in places):
+                continue                            # "deleted by default, unless 'delete' is set to False"
+            if all(conditional_at(text, p) for p in places):
                 return Doubt((why + " in a condition ('unless', 'if'): the rule cannot tell what the answer "
                                      "says", [o]))
             return why, [o]
-        for i, s in enumerate(toks):                        # "the smaller or the larger", "larger or smaller"
-            if s in (w, o):
-                near = toks[i + 1:i + 6]
+        for i, s in enumerate(toks):                        # "the smaller or the larger", "either before ... or
+            if s in (w, o):                                 # just after ..."
+                near = toks[i + 1:i + 1 + 2 * WINDOW]
                 other = o if s == w else w
                 if other in near and "or" in near[:near.index(other)]:
                     return f"it offers both alternatives, {shown_word(k, w)} and its opposite", [w, o]
-        for p in word_places(text, o):                     # "the default is False" for "default True"
+        for p in places:                                    # "the default is False" for "default True"
             if not negated_at(text, p) and _after_key_word(text, p, k, w):
                 return f"it says the opposite of {shown_word(k, w)}", [o]
+        if any(not negated_at(text, p) and not conditional_at(text, p) for p in places):
+            return Doubt((f"it says both {shown_word(k, w)} and its opposite: the rule cannot tell which it "
+                          "answers with", [w, o]))
     return None
+
+
+def _by_default(k: KeyReading, stems: set, text: str) -> bool:
+    """Whether "by default" states the True of "(default True)": the answer says "default", and any "False" of it
+    stands after "unless" (the exception to the default)."""
+    return fold("default") in k.words and fold("default") in stems and \
+        all(_after_unless(text, p) for p in word_places(text, fold("false")))
+
+
+def _after_unless(text: str, p: int) -> bool:
+    return bool(re.search(r"\bunless\b", _sentence_head(text, p), re.I))
 
 
 def _after_key_word(text: str, p: int, k: KeyReading, own: str) -> bool:
@@ -321,3 +312,4 @@ def _aside(text, k: KeyReading, have, stems, said_cmp):
                 return Doubt((f"it says '{word}' where the golden answer's passage says "
                                f"{shown_word(k, a, k.context)}: the rule cannot tell what that goes against", [word]))
     return None
+

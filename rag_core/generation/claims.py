@@ -37,12 +37,11 @@ from collections import Counter
 from decimal import Decimal
 
 from rag_core.generation.quantities import LONG, normalize, numbers, plain, roman_value, with_units
-# answer_key reads claims.NUMBER until it imports quantities (left to the branch that owns answer_key.py)
-from rag_core.generation.quantities import NUMBER  # noqa: F401
 from rag_core.text import words as content_words
 
 WORD = re.compile(r"\w+(?:\.\w+)*")                                # "difflib.get_close_matches", "sha256"
 _INNER_CAPITAL, _LETTER, _DIGIT = re.compile(r"[a-z][A-Z]"), re.compile(r"[^\W\d_]"), re.compile(r"\d")
+_FRACTION = re.compile(r"(?<![\w./])(\d{1,9})\s*/\s*(\d{1,9})(?![\w/]|\.\d)")       # "4/3": a value of 4/3 too
 _CODE = re.compile(r"`([^`\n]{1,200})`|(?<!\w)([^\W\d]\w*+)(?=\()")   # `code`, or a word called: "f("; linear
 NEAREST = 2000                  # candidates compared for "what the span has instead"
 
@@ -139,6 +138,7 @@ class Claims:
                 self.dates.add(value)                           # a date or a time, and the numbers it writes
                 stated = 3 if value[0] == "date" else literal.count(":") + 1     # "10:30": no second stated
                 self.values.update(Decimal(v) for v in value[1:1 + stated])
+        self.values.update(Decimal(a) / Decimal(b) for a, b in _FRACTION.findall(text) if int(b))   # "4/3": "four thirds"
         self.units: dict[Decimal, set] = {}             # value -> the units the span writes it with
         self.unit_forms: list[str] = []                 # "5 s", as written
         bare = Counter(v for _, v in self.numbers if isinstance(v, Decimal))

@@ -11,9 +11,11 @@ from __future__ import annotations
 import itertools
 import re
 from decimal import Decimal
+from fractions import Fraction
 
 from rag_core.generation import claims, quantities
-from rag_core.generation.answer_forms import COMPARISON, FRACTION, calls, comparisons, fractions, pairs, symbols
+from rag_core.generation.answer_forms import COMPARISON, FRACTION, calls, comparisons, fraction_terms, fractions, pairs, \
+    symbols
 from rag_core.generation.lexicon import same as fold, stems as words_of
 from rag_core.generation.negation import NEGATIONS, WINDOW, negated_at
 from rag_core.generation.verifier import strip_citations
@@ -93,6 +95,9 @@ class KeyReading:
         around = (anchor or "") + " " + (question or "") + " " + self.text
         self.known = {v for _, v in quantities.numbers(around) if isinstance(v, Decimal)}   # values that are no rival
         self.known_fractions = set(fractions(around))
+        own = set(fraction_terms(self.text))                # the key's value in other terms, as the question or
+        self.inputs = {t for t in fraction_terms((anchor or "") + " " + (question or ""))   # anchor write it: the
+                       if t not in own and Fraction(*t) in self.fractions}                     # input, 8/6 for 4/3
         self.counts = {v for m in _COUNT.finditer(self.text) for _, v in quantities.numbers(m[1])}  # "two middle values"
         first = self._first_value_at()
         lead = [s for p, s in words_of(context[max(0, first - 80):first])][-WINDOW:] if first is not None else []

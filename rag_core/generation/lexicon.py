@@ -8,10 +8,14 @@ its opposite is listed too, so that it can never turn an opposite into agreement
 larger). ASIDE: opposites of a word of the anchor outside its key (automatically / manually, yourself): the rule
 cannot tell what they govern, so they make an answer not confirmed, never a wrong answer.
 
-Left out on purpose: phrases ("to the right of" for "after", "switched off" for "disabled"), and words whose
-sense changes with the sentence ("removed" for "deleted", "none" for "no").
+PHRASES: the few phrases read as one word ("in front of" = before), applied to the answer (`one_word`).
+
+Left out on purpose: phrases whose sense changes with the sentence ("to the right of" for "after": "right" is a
+key word of its own; "switched off" for "disabled"), and such words ("removed" for "deleted", "none" for "no").
 """
 from __future__ import annotations
+
+import re
 
 from rag_core.generation import inflect
 
@@ -22,9 +26,17 @@ ANTONYMS = [("smaller", "larger"), ("smallest", "largest"), ("leftmost", "rightm
             ("ascending", "descending"), ("always", "never"), ("readable", "unreadable")]
 SYNONYMS = [("smaller", "lower"), ("larger", "higher", "bigger", "greater"), ("smallest", "lowest"),
             ("largest", "highest", "biggest", "greatest")]
-ASIDE = [("automatically", "manually"), ("automatically", "yourself"), ("automatically", "explicitly")]
+ASIDE = [("automatically", "manually"), ("automatically", "yourself"), ("automatically", "explicitly"),
+         ("first", "afterwards"), ("first", "later")]
 
+PHRASES = {"in front of": "before", "ahead of": "before"}      # phrases read as one listed word
+_PHRASE = re.compile(r"\b(" + "|".join(PHRASES) + r")\b", re.I)
 _SAME = {inflect.fold(w): inflect.fold(group[0]) for group in SYNONYMS for w in group}
+
+
+def one_word(text: str) -> str:
+    """The text with the listed phrases as their word: "lands in front of them" -> "lands before them"."""
+    return _PHRASE.sub(lambda m: PHRASES[" ".join(m[1].lower().split())], text)
 
 
 def same(word: str) -> str:

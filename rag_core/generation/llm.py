@@ -80,6 +80,8 @@ class LLMConfig:
     num_predict: int = 200                       # most tokens the answer may have (max_tokens)
     num_ctx: int = 16384                         # context window declared to Ollama (prompt + answer)
     grammar: str = "off"                         # "cite": llama.cpp's citation grammar (citation_grammar.py)
+    threads: int = 0                             # CPU threads Ollama uses for the answer (num_thread); 0: its own.
+    # An OpenAI-compatible server takes none per request (llama.cpp's reads -t when started): nothing is sent there
 
     def __post_init__(self):
         if self.protocol not in PROTOCOLS:
@@ -100,6 +102,9 @@ class LLMConfig:
         if self.grammar != "off" and self.protocol != "openai":
             raise ValueError("The citation grammar goes with an OpenAI-compatible server (llama.cpp's reads it): "
                              "choose that protocol, or turn the grammar off.")
+        if not isinstance(self.threads, int) or self.threads < 0:
+            raise ValueError(f"The thread count must be a whole number, 0 to let the server choose (got "
+                             f"{self.threads!r}); 1 is fastest on a 2-core machine that does other work.")
         if self.num_predict <= 0:
             raise ValueError(f"The longest answer (num_predict, in tokens) must be positive "
                              f"(got {self.num_predict}); 200 is the default.")
@@ -131,7 +136,8 @@ def config_from_env(env: Mapping[str, str] = os.environ,
                     secrets: Mapping[str, object] | None = None) -> LLMConfig | None:
     """The configuration from OPENBOOK_LLM_* variables, or None when no URL or model is set.
 
-    Reads PROTOCOL (default "ollama"), URL, MODEL, TIMEOUT, API_KEY, NUM_CTX and GRAMMAR ("off" or "cite"). A
+    Reads PROTOCOL (default "ollama"), URL, MODEL, TIMEOUT, API_KEY, NUM_CTX, GRAMMAR ("off" or "cite") and
+    THREADS (Ollama's num_thread; 0 or unset: the server's own). A
     `secrets` mapping (e.g. Streamlit's st.secrets) with the lowercase keys llm_protocol, llm_url, ... wins over `env`.
     Raises ValueError, naming the variables, when a value is set but unusable.
     """
@@ -151,12 +157,15 @@ def config_from_env(env: Mapping[str, str] = os.environ,
         optional["num_ctx"] = _number(num_ctx, "OPENBOOK_LLM_NUM_CTX", int)
     if (grammar := read("llm_grammar")) is not None:
         optional["grammar"] = grammar.lower()
+    if (threads := read("llm_threads")) is not None:
+        optional["threads"] = _number(threads, "OPENBOOK_LLM_THREADS", int)
     try:
         return LLMConfig(protocol=(read("llm_protocol") or "ollama").lower(), base_url=url, model=model,
                          api_key=read("llm_api_key"), **optional)
     except ValueError as e:
         raise ValueError(f"{e} (Read from OPENBOOK_LLM_PROTOCOL, OPENBOOK_LLM_URL, OPENBOOK_LLM_MODEL, "
-                         "OPENBOOK_LLM_TIMEOUT, OPENBOOK_LLM_NUM_CTX and OPENBOOK_LLM_GRAMMAR, or their llm_* keys "
+                         "OPENBOOK_LLM_TIMEOUT, OPENBOOK_LLM_NUM_CTX, OPENBOOK_LLM_GRAMMAR and OPENBOOK_LLM_THREADS, "
+                         "or their llm_* keys "
                          "in .streamlit/secrets.toml.)") from None
 
 

@@ -68,8 +68,8 @@ class Piece:
 def _request(prompt: str, cfg: LLMConfig, stream: bool) -> tuple[str, dict]:
     """(url, JSON body) for the configured protocol."""
     if cfg.protocol == "ollama":
-        options = {"temperature": cfg.temperature, "seed": cfg.seed,
-                   "num_predict": cfg.num_predict, "num_ctx": cfg.num_ctx}
+        options = {"temperature": cfg.temperature, "seed": cfg.seed, "num_predict": cfg.num_predict,
+                   "num_ctx": cfg.num_ctx, **({"num_thread": cfg.threads} if cfg.threads else {})}
         return _url(cfg, "/api/generate"), {"model": cfg.model, "prompt": prompt, "stream": stream,
                                              "options": options}
     body = {"model": cfg.model, "messages": [{"role": "user", "content": prompt}],

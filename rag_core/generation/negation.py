@@ -48,7 +48,7 @@ def _sentence_of(text: str, pos: int) -> tuple[str, str]:
     """(the sentence around text[pos] up to it, the rest of it), within REACH characters either side."""
     lo = max(0, pos - REACH)
     window = text[lo:pos + REACH]
-    m = next((m for m in _SENTENCE.finditer(window) if m.start() <= pos - lo < max(m.end(), pos - lo + 1)), None)
+    m = next((m for m in _SENTENCE.finditer(window) if m.start() <= pos - lo <= m.end()), None)
     return (m[0][:pos - lo - m.start()], m[0][pos - lo - m.start():]) if m else ("", "")
 
 
@@ -82,6 +82,11 @@ def uncertain_at(text: str, pos: int) -> bool:
     """Whether "unless" follows the word at text[pos:] in its sentence: "'*' matches files unless they start with a
     dot" neither states nor denies that '*' matches; the rule counts such a word neither way."""
     return bool(_UNLESS.search(_sentence_of(text, pos)[1]))
+
+
+def sentence_head(text: str, pos: int) -> str:
+    """The sentence around text[pos] up to pos: sentence_head("It is. Not this", 10) -> "Not "."""
+    return _sentence_of(text, pos)[0]
 
 
 _CONDITION = re.compile(r"\b(?:unless|if)\b", re.I)

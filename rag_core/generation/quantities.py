@@ -105,7 +105,8 @@ WORD_NUMBER = re.compile(rf"(?=[{_FIRST}])(?<![\w.])(?:{_TOKENS})(?!\w)(?:[\s-]+
 _PIECE = re.compile(r"[^\s-]+")
 # the word before or after a "one", within its sentence ("the. One is" starts a sentence: a number)
 _LAST_WORD, _FIRST_WORD = re.compile(r"(\w+)[^\w.!?]{0,3}$"), re.compile(r"[^\w.!?]{0,3}(\w+)")
-_PRONOUN_BEFORE = frozenset("the this that which each every any no some another".split())
+_PRONOUN_BEFORE = frozenset("the this that which each every any no some another smaller larger lower higher bigger "
+                            "lesser greater leftmost rightmost first last new other same earlier next".split())
 _PRONOUN_AFTER = frozenset("of another can could may might must should would will".split())
 ROMAN = re.compile(r"(?<![\w.])(?=[IVX]{2})X{0,3}(?:IX|IV|V?I{0,3})(?!\w|\.\w)")   # "II", "XIV."; not "I", "IIII"
 _UNITS = {canonical: spellings.split() for canonical, spellings in [

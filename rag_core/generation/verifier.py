@@ -57,7 +57,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from rag_core.generation import claims
+from rag_core.generation import claims, quantities
 from rag_core.generation.inflect import fold
 from rag_core.generation.prompt import ABSTAIN
 from rag_core.text import listing, words as content_words
@@ -150,7 +150,7 @@ def _cited(text: str, mode: str = "strict") -> tuple:
 
 def cited_numbers(text: str) -> tuple:
     """The span numbers a text cites, as the strict checker reads citations: "0.6 [S1, S3]." -> (1, 3)."""
-    return _cited(claims.normalize(text))
+    return _cited(quantities.normalize(text))
 
 
 def strip_citations(text: str) -> str:
@@ -179,8 +179,8 @@ def _missing(bare: str, cited: tuple, spans: list[str], mode: str, hints: bool =
         names = tuple(dict.fromkeys(x for x in NAME.findall(bare) if x.lower() not in union))
         return numbers, names, (), True
     have = claims.of(" ".join(spans[n - 1] for n in cited))
-    said, named = claims.numbers(bare), claims.names(bare)
-    units = [lit for lit, value, unit in claims.with_units(bare) if have.other_unit(value, unit)]   # "5 ms" for "5 s"
+    said, named = quantities.numbers(bare), claims.names(bare)
+    units = [lit for lit, value, unit in quantities.with_units(bare) if have.other_unit(value, unit)]   # "5 ms" for "5 s"
     numbers = tuple(dict.fromkeys([lit for lit, value in said if not have.has_claim(lit, value)] + units))
     first = claims.WORD.search(bare)                                # "Base64 adds a third" may stand for base64
     opening = first[0] if first and first[0][:1].isupper() else None
@@ -205,7 +205,7 @@ def _mostly_in(bare: str, have: claims.Claims) -> bool:
 def check_sentence(sentence: str, spans: list[str], mode: str = "strict", hints: bool = True) -> SentenceCheck:
     """One sentence against the spans it cites; hints: say what the span has instead of a missing claim (a search
     over the span's numbers and names, so `verify` asks it of its first HINTED sentences only)."""
-    text = sentence if mode == "article" else claims.normalize(sentence)     # strict: "［S1］" is [S1]
+    text = sentence if mode == "article" else quantities.normalize(sentence)     # strict: "［S1］" is [S1]
     cited = _cited(text, mode)                                                # "[S1][S1]" cites S1 once
     if not cited:
         return SentenceCheck(sentence, (), (), (), (), False,
@@ -274,7 +274,7 @@ def _citations_join_their_sentence(sentences: list[str]) -> list[str]:
     ["The cutoff is 0.6.", "[S1]"] -> ["The cutoff is 0.6. [S1]"]."""
     out: list[str] = []
     for s in sentences:
-        norm = claims.normalize(s)
+        norm = quantities.normalize(s)
         if out and CITATION.search(norm) and not CITATION.sub("", norm).strip(" .!?;:,"):
             out[-1] = f"{out[-1]} {s}"
         else:
@@ -289,7 +289,7 @@ def verify(answer: str, spans: list[str], mode: str = "strict") -> Verdict:
     if not isinstance(answer, str):
         raise ValueError(f"The answer must be text, got {type(answer).__name__}.")
     strict = mode == "strict"
-    norm = claims.normalize(answer) if strict else answer
+    norm = quantities.normalize(answer) if strict else answer
     abstains = ABSTENTION.fullmatch(norm) if strict else answer.strip().startswith(ABSTAIN)
     if abstains:
         return Verdict("abstained", (), "The answer says the spans do not contain it.", mode)
@@ -308,7 +308,7 @@ def verify(answer: str, spans: list[str], mode: str = "strict") -> Verdict:
                                           "must be the whole answer, and claims after it are not one.", mode)
     if strict:
         for i, c in enumerate(checks):
-            if c.cited and _CLAIMS_ABSTAINING.search(CITATION.sub("", claims.normalize(c.sentence))):
+            if c.cited and _CLAIMS_ABSTAINING.search(CITATION.sub("", quantities.normalize(c.sentence))):
                 return _claimed_abstention(checks, i)
     bad = [c for c in checks if not c.ok]
     if bad:
@@ -321,7 +321,7 @@ def verify(answer: str, spans: list[str], mode: str = "strict") -> Verdict:
             if len(cited) == 1 else
             ", so nothing in it can be looked for in the spans it cites: citations alone are not an answer."), mode)
     idle = [i for i, c in enumerate(checks) if strict and not c.testable and not _YES_NO.fullmatch(
-        CITATION.sub("", claims.normalize(c.sentence)))]            # "Yes [S1]." answers the question; it may stay
+        CITATION.sub("", quantities.normalize(c.sentence)))]            # "Yes [S1]." answers the question; it may stay
     if idle:
         i = idle[0]
         checks = checks[:i] + (checks[i]._replace(ok=False),) + checks[i + 1:]
@@ -356,7 +356,7 @@ def disagreement_of(answer: str, spans: list[str], strict: Verdict, article: Ver
     if strict.verdict == "refused" and (_CITED_ABSTENTION in strict.reason or "Nothing to check" in strict.reason):
         return (f"The article's checker says {article.verdict} ({article.reason}); "
                 f"the strict checker says {strict.verdict} ({strict.reason})")
-    if strict.verdict == "refused" and _STARTS_ABSTAINING.match(claims.normalize(answer)):
+    if strict.verdict == "refused" and _STARTS_ABSTAINING.match(quantities.normalize(answer)):
         said = ("abstains because the answer starts with NOT IN THE CONTEXT" if article.verdict == "abstained" else
                 f"says {article.verdict}: it checks the claims and overlooks the abstention before them")
         return (f"The article's checker {said}; the strict checker refuses it because claims follow, and an "

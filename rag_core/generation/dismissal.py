@@ -1,0 +1,51 @@
+"""Spans an answer cites only to set them aside: "The default cutoff is 0.6 [S2]; the 0.9 mentioned in [S1] is
+only a draft note." cites the draft S1 to say it is a draft, not as its source.
+
+    dismissed("The default cutoff is 0.6 [S2]; the 0.9 mentioned in [S1] is only a draft note.")
+    -> ({1}, "The default cutoff is 0.6 [S2]")
+    dismissed("The default cutoff is 0.9 [S1].") -> (set(), "The default cutoff is 0.9 [S1].")
+
+A citation is dismissed when its clause (the text between two of . ; ! ? and "but", "while", "whereas") calls
+what it cites a draft, outdated, obsolete, superseded, stale, deprecated, wrong, an old(er) note, "no longer
+applies" or "not current" (or the next clause does, without a citation of its own: "..., but that is
+outdated"). The key is then read in the rest of the answer; an answer whose every citation is dismissed has no
+source.
+
+Left out on purpose: a status named in another clause than the citation ("That is a draft. It says 0.9 [S1]."),
+and what a status word negated means ("not a draft"): it dismisses nothing then.
+"""
+from __future__ import annotations
+
+import re
+
+from rag_core.generation.verifier import cited_numbers, strip_citations
+
+_CLAUSE = re.compile(r"[.;!?](?:\s+|$)|\b(?:but|while|whereas)\b", re.I)
+_STATUS = re.compile(r"\b(?:draft|outdated|out of date|obsolete|superseded|stale|deprecated|wrong|incorrect|mistaken)\b"
+                     r"|\bold(?:er)?\s+(?:note|docs?|version|text)\b"
+                     r"|\bno\s+longer\s+(?:appl(?:y|ies)|holds?|true|valid)\b"
+                     r"|\bnot\s+(?:the\s+)?current\b", re.I)
+_NOT_STATUS = re.compile(r"\b(?:not|no|never)\s+(?:a\s+|an\s+|the\s+)?(?:draft|outdated|obsolete|stale|wrong)\b", re.I)
+
+
+def dismissed(answer: str) -> tuple[set[int], str]:
+    """(the span numbers the answer cites only in clauses that call them a draft or outdated, the answer without
+    those clauses). A clause that says so without a citation ("..., but that is outdated") speaks of the clause
+    before it."""
+    out, kept, pieces = set(), set(), []
+    previous = set()
+    for clause in _CLAUSE.split(answer):
+        cites = set(cited_numbers(clause))
+        words = strip_citations(clause)
+        status = bool(_STATUS.search(words)) and not _NOT_STATUS.search(words)
+        if status and not cites and previous:
+            out |= previous
+            kept -= previous
+            pieces = pieces[:-1]
+        elif status and cites:
+            out |= cites
+        else:
+            kept |= cites
+            pieces.append(clause)
+        previous = cites if not status else set()
+    return out - kept, " ".join(pieces) if out - kept else answer

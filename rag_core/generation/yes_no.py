@@ -1,0 +1,50 @@
+"""A "Yes" or "No" answer to a yes/no question, read as the question's own statement: "Yes" says what the question
+asks, "No" says it negated. The answer-key rule then reads the key's words in the question's words.
+
+    as_statement("Yes [S1].", "Is a NamedTemporaryFile deleted automatically by default?")
+    -> "a NamedTemporaryFile deleted automatically by default. [S1]."
+    as_statement("No (unless include_hidden is true) [S1].", "Does the star wildcard of glob match dotfiles?")
+    -> "not the not star not wildcard of not glob not match not dotfiles. (unless include_hidden is true) [S1]."
+
+A yes/no question starts (or its last clause, after a colon or a comma, starts) with is, are, was, does, do, can, will,
+should, has and the like, ends with "?", and offers no alternatives ("before or after?" is not one). "No" puts
+"not" before each word of the question's statement, stop words aside, so that a negation reaches every word the
+key may hold.
+
+Left out on purpose: "Not by default", "Nope", "Correct" and other ways to say yes or no; questions with a
+negation of their own ("Isn't it ...?" is read like "Is it ...?"); what the rest of the answer says (the rule
+reads it as written, after the statement).
+"""
+from __future__ import annotations
+
+import re
+
+from rag_core.generation.verifier import strip_citations
+from rag_core.text import STOP
+
+_AUX = r"is|are|was|were|does|do|did|can|could|will|would|should|has|have|had|may|might|must|shall"
+_QUESTION = re.compile(rf"(?:^|[:;,]\s*)(?:{_AUX})(?:n't|n’t)?\s+([^:;?]+?)\s*\?\s*$", re.I)
+_REPLY = re.compile(r"[\s*_\"'`]*(yes|no)\b[*_\"'`]*[\s,.;:!\u2014\u2013-]*", re.I)
+_ALTERNATIVE = re.compile(r"\b(?:or|either|whether)\b", re.I)
+_WORD = re.compile(r"[A-Za-z_][\w.]*")
+
+
+def as_statement(answer: str, question: str | None) -> str:
+    """The answer with its leading Yes or No replaced by the yes/no question's statement (see the module), or the
+    answer unchanged."""
+    if not question:
+        return answer
+    q = _QUESTION.search(question.strip())
+    reply = _REPLY.match(answer)
+    if not q or not reply or _ALTERNATIVE.search(q[1]):
+        return answer
+    said = q[1].strip()
+    if reply[1].lower() == "no":
+        said = _WORD.sub(lambda m: m[0] if m[0].lower() in STOP else f"not {m[0]}", said)
+    return f"{said}. {answer[reply.end():]}"
+
+
+def bare_reply(sentence: str) -> bool:
+    """Whether a sentence is only "Yes" or "No" and its citations: "Yes [S1]." -> True; "Yes, it is." -> False."""
+    reply = _REPLY.match(strip_citations(sentence))
+    return bool(reply) and not strip_citations(sentence)[reply.end():].strip(" .!")

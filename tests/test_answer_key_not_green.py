@@ -1,0 +1,146 @@
+"""Never green for a wrong answer the rule can read: the key's fraction in the terms of the question's input ("it
+stays 8/6" for 4/3), both a key word and its opposite ("either before ... or after"), and a bound on the key's
+value that no cited span writes ("above 0.6" where the span says "at least")."""
+import pytest
+
+from rag_core.evaluation.judgement import judge_answer
+from rag_core.generation.answer_key import check_key
+
+FR = "Fraction(8, 6) will produce a rational number equivalent to 4/3"
+Q_FR = "What rational number does Fraction(8, 6) produce?"
+LEFT = "insert just before the leftmost x already there"
+CUT_SPAN = ("## difflib.get_close_matches\n\nOptional arg cutoff (default 0.6) is a float in [0, 1].  Possibilities "
+            "that don't score at least that similar to word are ignored.")
+
+
+@pytest.mark.parametrize("answer", ["It stays 8/6 [S1].", "Fraction(8, 6) stays 8/6; it is not reduced [S1].",
+                                    "It gives Fraction(8, 6) [S1]."])
+def test_the_key_fraction_in_the_terms_of_the_input_does_not_state_it(answer):
+    assert check_key(answer, "4/3", FR, Q_FR).right is not True
+
+
+@pytest.mark.parametrize("answer", ["It produces 4/3 [S1].", "Fraction(4, 3) [S1].", "Four thirds [S1].",
+                                    "Fraction(8, 6) is reduced to 4/3 [S1]."])
+def test_the_key_fraction_in_its_own_terms_or_words_states_it(answer):
+    assert check_key(answer, "4/3", FR, Q_FR).right is True
+
+
+@pytest.mark.parametrize("answer,right", [
+    ("Either just before the leftmost x or just after the rightmost x, depending on the list [S1].", False),
+    ("Just before the leftmost x; bisect_right puts it after the rightmost [S1].", None),
+    ("Just before the leftmost x, not after it [S1].", True),
+    ("Just before the leftmost x [S1].", True),
+])
+def test_a_key_word_and_its_opposite_both_said(answer, right):
+    assert check_key(answer, "before the leftmost", LEFT).right is right
+
+
+class _Spans:
+    def doc_id(self, i):
+        return "difflib"
+
+    def status(self, i):
+        return "current"
+
+
+def judged(answer):
+    return judge_answer(answer, [CUT_SPAN], [0], _Spans(), "difflib", "Optional arg cutoff (default 0.6)", key="0.6")
+
+
+@pytest.mark.parametrize("answer", ["Candidates scoring above 0.6 are ignored [S1].",
+                                    "Words that score 0.6 or less are ignored [S1].",
+                                    "Only matches below 0.6 are kept [S1]."])
+def test_a_bound_on_the_value_that_no_span_writes_is_not_green(answer):
+    got = judged(answer)
+    assert got.outcome == "not confirmed" and "no cited span says" in got.sentence
+
+
+def test_a_bound_the_span_writes_is_green():
+    assert judged("A candidate must score at least 0.6 to be offered [S1].").outcome == "answered"
+    assert judged("The default cutoff is 0.6 [S1].").outcome == "answered"
+
+
+DRAFT = "NOTE (draft): the default cutoff of get_close_matches is 0.9, so only near identical words are returned."
+
+
+class _Two:
+    def doc_id(self, i):
+        return ["note-difflib", "difflib"][i]
+
+    def status(self, i):
+        return ["draft", "current"][i]
+
+
+def judged_two(answer):
+    return judge_answer(answer, [DRAFT, CUT_SPAN], [0, 1], _Two(), "difflib", "Optional arg cutoff (default 0.6)",
+                        key="0.6")
+
+
+@pytest.mark.parametrize("answer,outcome", [
+    ("The default cutoff is 0.6 [S2]; the 0.9 mentioned in [S1] is only a draft note.", "answered"),
+    ("The default cutoff is 0.6 [S2], but the draft note [S1] says 0.9.", "answered"),
+    ("The default cutoff is 0.9 according to the draft note [S1].", "wrong source"),
+    ("The default cutoff is 0.6 [S2]; [S1] is not a draft and says 0.9.", "wrong source"),
+    ("The default cutoff is 0.6 [S2] or 0.9 [S1].", "wrong source"),
+    ("The default cutoff is 0.9 [S2]; the 0.6 in [S1] is a draft.", "wrong answer"),
+])
+def test_a_draft_cited_only_to_set_it_aside_is_no_source(answer, outcome):
+    got = judged_two(answer)
+    assert got.outcome == outcome, got.sentence
+    assert ("only to call it a draft" in got.sentence) == (outcome == "answered")
+
+
+HEAP = "runs more efficiently than heappush() followed by a separate call to heappop()"
+TEXT = "The text first has its whitespace collapsed."
+
+
+@pytest.mark.parametrize("answer,key,anchor,question,right", [
+    ("It pops first and then pushes, which is more efficient than heappop() followed by heappush() [S1].",
+     "more efficiently", HEAP, None, False),
+    ("It is more efficient than heappush() followed by heappop() [S1].", "more efficiently", HEAP, None, True),
+    ("By default it stores the current time [S1]; pass mtime=0 if you need reproducible output.", "set to 0",
+     "The modification time is set to 0 by default, for reproducibility.", None, None),
+    ("4/3, or 8/6 depending on whether it gets normalised [S1].", "4/3", FR, Q_FR, False),
+    ("8/6 reduces to 4/3 [S1].", "4/3", FR, Q_FR, True),
+    ("Not first: the text is truncated first and the whitespace is collapsed afterwards [S1].",
+     "whitespace collapsed", TEXT, None, None),
+])
+def test_wrong_answers_of_the_fresh_set_are_not_green(answer, key, anchor, question, right):
+    assert check_key(answer, key, anchor, question).right is right
+
+
+SMALL = ("## statistics.median_low\n\nWhen the number of data points is even, the smaller of the two middle values "
+         "is returned.")
+NOTE = "NOTE (outdated): median_low returns the larger of the two middle values."
+
+
+class _Stats:
+    def doc_id(self, i):
+        return ["statistics", "note-statistics"][i]
+
+    def status(self, i):
+        return ["current", "outdated"][i]
+
+
+@pytest.mark.parametrize("answer,outcome", [
+    ("It returns the smaller of the two middle values [S1]; the draft claim that it returns the larger [S2] is "
+     "wrong.", "answered"),
+    ("The smaller of the two middle values is returned [S1]; an older note said the larger [S2], but that is "
+     "outdated.", "answered"),
+    ("The smaller of the two middle values is returned [S1]. An older note says the larger [S2]; that no longer "
+     "applies.", "answered"),
+    ("The larger of the two middle values is returned [S2]; that is outdated.", "wrong source"),
+    ("The smaller of the two middle values is returned [S1] and the larger [S2].", "wrong source"),
+])
+def test_an_outdated_note_set_aside_in_the_next_clause_or_as_wrong(answer, outcome):
+    got = judge_answer(answer, [SMALL, NOTE], [0, 1], _Stats(), "statistics",
+                       "the smaller of the two middle values is returned",
+                       key="smaller of the two middle values is returned")
+    assert got.outcome == outcome, got.sentence
+
+
+def test_the_pronoun_one_after_an_adjective_is_no_number_of_the_checker():
+    from rag_core.generation.verifier import verify
+    span = "Locate the insertion point for x ... insert just before the leftmost x already there."
+    assert verify("Before the leftmost one (S1).", [span]).verdict == "anchored"
+    assert verify("It inserts one copy before the leftmost x [S1].", [span]).verdict == "refused"
