@@ -40,6 +40,9 @@ def parser() -> argparse.ArgumentParser:
                         "false or null) and the words that decided it")
     v.add_argument("--key", metavar="TEXT",
                    help="the answer key: the words of the anchor that answer the question (default: the anchor)")
+    v.add_argument("--question", metavar="TEXT",
+                   help="the question answered (strict): names it asks about may be restated without a span "
+                        "holding them, and a bare Yes or No is read through it")
     v.add_argument("--format", choices=("text", "json"), default="text")
     return v
 
@@ -131,8 +134,9 @@ def main(argv: list[str]) -> int:
             raise ValueError("standard input can hold the spans or the answer, not both: give one of them as a file.")
         spans = read_spans(args.spans)
         answer = read_answer(args)
-        v = verify(answer, spans, args.mode)
-        key = check_key(answer, args.key or args.anchor, args.anchor) if args.anchor is not None else None
+        v = verify(answer, spans, args.mode, args.question)
+        key = check_key(answer, args.key or args.anchor, args.anchor, args.question) if args.anchor is not None \
+            else None
         if args.format == "json":
             doc = {**v.as_dict(), **(key_json(v, key) if key is not None else {})}
             text = json.dumps(doc, ensure_ascii=False, indent=2) + "\n"

@@ -110,7 +110,7 @@ def judge_answer(answer: str, spans: list, span_ids, index, expected_doc: str | 
     verdict: the strict verdict of this very answer when the caller already has it (pipeline.ask checks once).
     """
     trusted = (trusted,) if isinstance(trusted, str) else tuple(trusted)
-    strict = verdict if verdict is not None else verify(answer, spans, "strict")
+    strict = verdict if verdict is not None else verify(answer, spans, "strict", question)
     article = verify(answer, spans, "article") if with_article else None
     differs = article is not None and article.verdict != strict.verdict
     extra = dict(article=article if differs else None,
@@ -126,7 +126,7 @@ def judge_answer(answer: str, spans: list, span_ids, index, expected_doc: str | 
     aside, rest = dismissed(answer)                                 # "the 0.9 in [S1] is only a draft note"
     aside, rest = (aside, rest) if len(aside) < len(cited) else (set(), answer)
     if unchecked and aside:                     # a clause set aside need not be checked against its draft
-        again = verify(rest, spans, "strict")
+        again = verify(rest, spans, "strict", question)
         unchecked = nothing_to_check(again) if again.verdict == "refused" else ""
     wrong = [(n, doc, status) for n, doc, status in sources          # never green from an untrusted status, even
              if n not in aside and (status not in trusted or (expected_doc is not None and doc != expected_doc))]

@@ -256,7 +256,7 @@ def _step7(wb, chunker, c):
         question, spans, params = "What is the default cutoff of get_close_matches?", list(ARTICLE_CONTEXT), {}
         rows = []
         for i, answer in enumerate(ARTICLE_CASES, 1):
-            v = verify(answer, spans, "strict")
+            v = verify(answer, spans, "strict", question)
             rows.append({"kind": f"article case {i}", "answer": answer, "outcome": v.verdict, "reason": v.reason})
         fig = pd.DataFrame(rows, columns=["kind", "answer", "outcome", "reason"])
     chosen = fig[fig.kind == c.preset] if c.preset in set(fig.kind) else fig.head(1)

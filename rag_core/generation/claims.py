@@ -146,6 +146,8 @@ class Claims:
             self.units.setdefault(value, set()).add(unit)
             self.unit_forms.append(written)
             bare[value] -= 1
+            if unit == "%":
+                self.values.add(value / 100)                # "60%" states 0.6 too
         self.bare = {v for v, n in bare.items() if n > 0}     # values the span also writes without a unit
         self.words = list(dict.fromkeys(WORD.findall(text)))
         self.names = [w for w in self.words if is_name(w)]

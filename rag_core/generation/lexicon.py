@@ -8,7 +8,7 @@ its opposite is listed too, so that it can never turn an opposite into agreement
 larger). ASIDE: opposites of a word of the anchor outside its key (automatically / manually, yourself): the rule
 cannot tell what they govern, so they make an answer not confirmed, never a wrong answer.
 
-PHRASES: the few phrases read as one word ("in front of" = before), applied to the answer (`one_word`).
+PHRASES: the few phrases read as one word ("in front of" = before; "w/o" = without, "unbounded" = without bound), applied to the answer (`one_word`).
 
 Left out on purpose: phrases whose sense changes with the sentence ("to the right of" for "after": "right" is a
 key word of its own; "switched off" for "disabled"), and such words ("removed" for "deleted", "none" for "no").
@@ -29,8 +29,9 @@ SYNONYMS = [("smaller", "lower"), ("larger", "higher", "bigger", "greater"), ("s
 ASIDE = [("automatically", "manually"), ("automatically", "yourself"), ("automatically", "explicitly"),
          ("first", "afterwards"), ("first", "later")]
 
-PHRASES = {"in front of": "before", "ahead of": "before"}      # phrases read as one listed word
-_PHRASE = re.compile(r"\b(" + "|".join(PHRASES) + r")\b", re.I)
+PHRASES = {"in front of": "before", "ahead of": "before",   # phrases read as one listed word, and two words of
+           "w/o": "without", "unbounded": "without bound"}   # always the same sense
+_PHRASE = re.compile(r"\b(" + "|".join(map(re.escape, PHRASES)) + r")\b", re.I)
 _SAME = {inflect.fold(w): inflect.fold(group[0]) for group in SYNONYMS for w in group}
 
 

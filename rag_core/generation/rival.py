@@ -58,13 +58,14 @@ def rival_value(text: str, k: KeyReading, have) -> tuple | Doubt | None:
     counts_only = not k.fractions and key_values <= k.counts
     ranges = _ranges(text)
     bounds = {p for p, _, _ in ranges}
+    shares = {v for _, v, unit in quantities.with_units(text) if unit == "%" and v / 100 in key_values}  # "60%"
     if any(v in key_values for _, _, v in ranges):             # "between 0.6 and 0.9": a range is not the value
         other = next((lit for _, lit, v in ranges if v not in key_values), None)
         if other is not None:
             return f"it gives a range with {other} where the golden answer says {shown}", [other]
     doubt = None
     for lit, v in itertools.islice(dict.fromkeys(have.numbers), RIVALS):
-        if not isinstance(v, Decimal) or v in key_values or v in k.known or v in fraction_parts or \
+        if not isinstance(v, Decimal) or v in key_values or v in k.known or v in fraction_parts or v in shares or \
                 any(abs(Fraction(v) - f) < Fraction(1, 10 ** 9) for f in k.fractions):     # "four thirds"
             continue
         for p in number_places(text, lit):

@@ -21,8 +21,12 @@ these rules, in this order:
                         citation with no answer supports nothing ("The answer is NOT IN THE CONTEXT [S1].")
     abstention + more   an answer that starts with the phrase and goes on is refused
     per sentence        a citation, spans that exist, every number and name in the cited spans; a citation
-                        is read as a person writes it ([S1], [s1], [S1, S2], [S1; S3], [S1][S2], (S1)), and
-                        an abbreviation (i.e., e.g., etc., approx., vs., cf., resp.) does not end a sentence
+                        is read as a person writes it ([S1], [s1], [S1, S2], [S1; S3], [S1][S2], (S1)), an
+                        abbreviation (i.e., e.g., etc., approx., vs., cf., resp.) does not end a sentence, and a
+                        citation covers the uncited sentences before it in its paragraph ("Yes. It is deleted
+                        on close [S1]." is checked whole against S1; a paragraph's last uncited sentence is not
+                        covered); "60%" is 0.6 too; a name the question asks about (`question`) may be restated
+                        without its spans holding it, but restating it is not something to check
     nothing to check    every sentence must carry something to check against the spans it cites: a number,
                         a technical name, or most (more than half) of its content words (rag_core.text.words,
                         inflections folded); otherwise the answer is refused, its reason saying "Nothing to
@@ -171,8 +175,25 @@ def _spans_named(cited, joiner: str) -> str:
     return listing(names, joiner)
 
 
-def _missing(bare: str, cited: tuple, spans: list[str], mode: str, hints: bool = True):
-    """(missing numbers, missing names, closest pairs, testable) of a sentence against its cited spans."""
+def asked_words(question: str | None) -> frozenset:
+    """The words of a question, in lower case, and the parts of its dotted names: "Does math.comb ..." ->
+    {'does', 'math.comb', 'math', 'comb', ...}. A name the question asks about may be restated without its span."""
+    if not question:
+        return frozenset()
+    found = [w.lower() for w in claims.WORD.findall(quantities.normalize(question))]
+    return frozenset(found) | {p for w in found for p in w.split(".")}
+
+
+def _asked(name: str, asked: frozenset) -> bool:
+    """Whether a name is the question's: written there ("get_close_matches"), or its parts are ("math.comb" for
+    "math comb"), or its last part is ("secrets.compare_digest" for "compare_digest")."""
+    parts = name.lower().split(".")
+    return name.lower() in asked or all(p in asked for p in parts) or parts[-1] in asked and len(parts[-1]) > 3
+
+
+def _missing(bare: str, cited: tuple, spans: list[str], mode: str, hints: bool = True, asked: frozenset = frozenset()):
+    """(missing numbers, missing names, closest pairs, testable) of a sentence against its cited spans; `asked`:
+    the question's words (asked_words), whose names need not be in the spans."""
     if mode == "article":
         union = " ".join(spans[n - 1] for n in cited).lower()
         numbers = tuple(dict.fromkeys(x for x in NUMBER.findall(bare) if x.lower() not in union))
@@ -180,16 +201,21 @@ def _missing(bare: str, cited: tuple, spans: list[str], mode: str, hints: bool =
         return numbers, names, (), True
     have = claims.of(" ".join(spans[n - 1] for n in cited))
     said, named = quantities.numbers(bare), claims.names(bare)
-    units = [lit for lit, value, unit in quantities.with_units(bare) if have.other_unit(value, unit)]   # "5 ms" for "5 s"
-    numbers = tuple(dict.fromkeys([lit for lit, value in said if not have.has_claim(lit, value)] + units))
+    units = [lit for lit, value, unit in quantities.with_units(bare)
+             if have.other_unit(value, unit)]                                               # "5 ms" for "5 s"
+    shares = {value for _, value, unit in quantities.with_units(bare) if unit == "%" and have.has_number(value / 100)}
+    numbers = tuple(dict.fromkeys([lit for lit, value in said if not have.has_claim(lit, value) and value not in shares]
+                                  + units))                         # "60%" for a span's 0.6
     first = claims.WORD.search(bare)                                # "Base64 adds a third" may stand for base64
     opening = first[0] if first and first[0][:1].isupper() else None
     named += [w for w in dict.fromkeys(claims.code_words(bare)) if not claims.is_name(w) and have.miscased(w)]
-    names = tuple(x for x in named if not have.has_name(x) and not (x == opening and have.has_name(x[0].lower() + x[1:])))
+    names = tuple(x for x in named if not have.has_name(x) and not _asked(x, asked)
+                  and not (x == opening and have.has_name(x[0].lower() + x[1:])))
     values = dict(reversed(said))                                   # as written -> its first value
     near = [(x, have.near_number(x, values.get(x))) for x in numbers[:5]] + [(x, have.near_name(x)) for x in names[:5]] \
         if hints else []
-    testable = bool(said or named) or _mostly_in(bare, have)
+    checked = [x for x in named if have.has_name(x) or not _asked(x, asked)]    # a name only restated checks nothing
+    testable = bool(said or checked) or _mostly_in(bare, have)
     return numbers, names, tuple((x, c) for x, c in near if c), testable
 
 
@@ -202,9 +228,11 @@ def _mostly_in(bare: str, have: claims.Claims) -> bool:
     return bool(said) and 2 * len(said & span) > len(said)
 
 
-def check_sentence(sentence: str, spans: list[str], mode: str = "strict", hints: bool = True) -> SentenceCheck:
+def check_sentence(sentence: str, spans: list[str], mode: str = "strict", hints: bool = True,
+                   asked: frozenset = frozenset()) -> SentenceCheck:
     """One sentence against the spans it cites; hints: say what the span has instead of a missing claim (a search
-    over the span's numbers and names, so `verify` asks it of its first HINTED sentences only)."""
+    over the span's numbers and names, so `verify` asks it of its first HINTED sentences only); asked: strict, the
+    question's words (asked_words): a name of the question restated in the answer need not be in the span."""
     text = sentence if mode == "article" else quantities.normalize(sentence)     # strict: "［S1］" is [S1]
     cited = _cited(text, mode)                                                # "[S1][S1]" cites S1 once
     if not cited:
@@ -217,7 +245,7 @@ def check_sentence(sentence: str, spans: list[str], mode: str = "strict", hints:
                              f"Cites {_spans_named(out, 'and')}, which {'does' if len(out) == 1 else 'do'} not exist: "
                              f"{_handed_over(len(spans))} handed over.")
     bare = (ARTICLE_CITATION if mode == "article" else CITATION).sub("", text)   # not the "3" of "[S3]"
-    numbers, names, near, testable = _missing(bare, cited, spans, mode, hints)
+    numbers, names, near, testable = _missing(bare, cited, spans, mode, hints, asked)
     if numbers or names:
         parts = []
         if numbers:
@@ -282,8 +310,32 @@ def _citations_join_their_sentence(sentences: list[str]) -> list[str]:
     return out
 
 
-def verify(answer: str, spans: list[str], mode: str = "strict") -> Verdict:
-    """The verdict of checker `mode` ("strict" or "article") with a per-sentence explanation."""
+_PARAGRAPH = re.compile(r"\n[ \t]*\n\s*")
+
+
+def _strict_sentences(answer: str) -> list[str]:
+    """The sentences of an answer as a person reads their citations: a piece of citations only belongs to the
+    sentence before it, and a sentence without one is covered by the next citation of its paragraph ("Yes. The
+    file is deleted on close [S1]." is one claim on S1, checked whole); a paragraph's last uncited sentence stays
+    uncited."""
+    out: list[str] = []
+    for paragraph in _PARAGRAPH.split(answer):
+        pieces = _citations_join_their_sentence([f.strip() for f in _STRICT_SENTENCE_END.split(paragraph)
+                                                 if f.strip()])
+        waiting: list[str] = []
+        for s in pieces:
+            if CITATION.search(quantities.normalize(s)):
+                out.append(" ".join(waiting + [s]))
+                waiting = []
+            else:
+                waiting.append(s)
+        out += waiting
+    return out
+
+
+def verify(answer: str, spans: list[str], mode: str = "strict", question: str | None = None) -> Verdict:
+    """The verdict of checker `mode` ("strict" or "article") with a per-sentence explanation; question (strict): the
+    question answered, whose names the answer may restate without its spans holding them."""
     if mode not in MODES:
         raise ValueError(f"Unknown verifier mode {mode!r}: use one of {', '.join(MODES)}.")
     if not isinstance(answer, str):
@@ -293,12 +345,11 @@ def verify(answer: str, spans: list[str], mode: str = "strict") -> Verdict:
     abstains = ABSTENTION.fullmatch(norm) if strict else answer.strip().startswith(ABSTAIN)
     if abstains:
         return Verdict("abstained", (), "The answer says the spans do not contain it.", mode)
-    sentences = [f.strip() for f in (_STRICT_SENTENCE_END if strict else _SENTENCE_END).split(answer) if f.strip()]
-    if strict:
-        sentences = _citations_join_their_sentence(sentences)
+    sentences = _strict_sentences(answer) if strict else [f.strip() for f in _SENTENCE_END.split(answer) if f.strip()]
     if not sentences:
         return Verdict("refused", (), "The answer is empty.", mode)
-    checks = tuple(check_sentence(s, spans, mode, hints=i < HINTED) for i, s in enumerate(sentences))
+    asked = asked_words(question) if strict else frozenset()
+    checks = tuple(check_sentence(s, spans, mode, hints=i < HINTED, asked=asked) for i, s in enumerate(sentences))
     if strict and ABSTENTION.fullmatch(CITATION.sub("", norm)):                       # "NOT IN THE CONTEXT [S1]."
         return _claimed_abstention(checks, next((i for i, c in enumerate(checks) if c.cited), 0))
     if strict and _STARTS_ABSTAINING.match(norm):
