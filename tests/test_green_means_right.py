@@ -189,7 +189,7 @@ def test_the_ask_page_checks_each_answer_once_per_checker(monkeypatch):
     calls = []
 
     def counting(real):
-        return lambda answer, spans, mode="strict", question=None: calls.append(mode) or real(answer, spans, mode, question)
+        return lambda answer, spans, mode="strict", *more: calls.append(mode) or real(answer, spans, mode, *more)
 
     monkeypatch.setattr(pipeline, "verify", counting(pipeline.verify))
     monkeypatch.setattr(judgement, "verify", counting(judgement.verify))

@@ -115,12 +115,16 @@ def test_the_bundled_examples_read_whole_and_every_span_is_found():
     assert sum(r.rule_disagrees for r in report.rows) == report.rule.right_not_green + report.rule.wrong_green
 
 
-@pytest.mark.parametrize("name,size,wrong_green", [("labelled_answers.jsonl", 217, 0),
-                                                   ("labelled_answers_fresh.jsonl", 224, 1)])
-def test_on_the_bundled_labelled_sets_green_is_right(name, size, wrong_green):
-    """The rule was tuned on both sets (the fresh one after it was judged once, held out). Its one wrong green on
-    the fresh set is a wrong claim about something else than the key ('It always raises a ValueError when the
-    final batch is shorter than n'), which a lexical rule does not see."""
+@pytest.mark.parametrize("name,size,wrong_green,right_green", [("labelled_answers.jsonl", 217, 0, 80),
+                                                               ("labelled_answers_fresh.jsonl", 224, 1, 52),
+                                                               ("labelled_answers_fresh3.jsonl", 236, 4, 72),
+                                                               ("labelled_answers_fresh4.jsonl", 181, 2, 64),
+                                                               ("labelled_answers_fresh5.jsonl", 203, 2, 48)])
+def test_on_the_bundled_labelled_sets_green_is_right(name, size, wrong_green, right_green):
+    """The rule was tuned on every set, each after it was judged once held out (the README has those figures). Its
+    wrong greens are wrong claims about something else than the key ('It always raises a ValueError when the final
+    batch is shorter than n', "'?' will match them"), which a lexical rule does not see. The right answers made
+    green are a floor: a change that loses one says so here."""
     cases, problems = read_cases((BUNDLED.parent / name).read_text())
     assert len(cases) == size and problems == []
     sources = SpanSources(bundled_corpus().documents, load_golden() + load_golden("user"))
@@ -128,6 +132,7 @@ def test_on_the_bundled_labelled_sets_green_is_right(name, size, wrong_green):
     report = judge_cases(cases, sources)
     assert report.rule.wrong_green <= wrong_green, [r.case.answer for r in report.rows
                                                     if r.case.label == "wrong" and r.rule_tone == "green"]
+    assert report.rule.right_green >= right_green, report.rule
 
 
 # ---- the model judge --------------------------------------------------------------------------------

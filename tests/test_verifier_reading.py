@@ -106,3 +106,103 @@ def test_verify_on_the_command_line_takes_the_question(capsys, tmp_path):
     assert main(args) == 0 and json.loads(capsys.readouterr().out)["verdict"] == "refused"
     assert main(args + ["--question", "What does median_low return?"]) == 0
     assert json.loads(capsys.readouterr().out)["verdict"] == "anchored"
+
+
+# ---- where a span sits: its document and section ------------------------------------------------------------------
+
+DOC = "MODULE math\n\n## math.comb\n\nEvaluates to n! / (k! * (n - k)!) when k <= n and evaluates\nto zero when k > n.\n\n" \
+      "## math.perm\n\nEvaluates to n! / (n - k)! when k <= n and evaluates\nto zero when k > n."
+
+
+def test_a_span_is_titled_by_its_document_and_the_heading_above_it():
+    from rag_core.data.sections import section_title
+    assert section_title("math", DOC, "Evaluates to n! / (k! * (n - k)!) when k <= n") == "math math.comb"
+    assert section_title("math", DOC, "Evaluates to n! / (n - k)! when k <= n and") == "math math.perm"
+    assert section_title("math", DOC, "a passage from elsewhere") == "math"
+    assert section_title("notes", "no heading at all", "no heading") == "notes"
+    assert section_title("math", DOC, "when k <= n and evaluates to zero when k > n.") == "math math.comb math.perm"
+
+
+def test_a_name_of_the_cited_spans_title_may_be_written():
+    span = "Evaluates to n! / (k! * (n - k)!) when k <= n and evaluates\nto zero when k > n."
+    answer = "math.comb evaluates to zero when k > n [S1]."
+    assert verify(answer, [span]).verdict == "refused"
+    assert verify(answer, [span], titles=["math math.comb"]).verdict == "anchored"
+    v = verify("math.perm evaluates to zero when k > n [S1].", [span], titles=["math math.comb"])
+    assert v.verdict == "refused" and v.sentences[0].missing_names == ("math.perm",)
+    v = verify("x [S1]. math.comb evaluates to zero when k > n [S2].", ["x", span], titles=["math math.perm", "x"])
+    assert v.verdict == "refused"                                   # the title of S1, not of S2 that it cites
+
+
+def test_the_index_titles_its_chunks_and_the_judgement_reads_them():
+    from rag_core import ChunkerConfig
+    from rag_core.data.corpus import Corpus, Document
+    from rag_core.evaluation.judgement import judge_answer
+    from rag_core.retrieval.index import Index
+    from rag_core.retrieval.tokenized import TokenizedCorpus
+    ix = Index.build(TokenizedCorpus(Corpus((Document("math", DOC, "current"),), name="t")),
+                     ChunkerConfig("fixed", size=12, overlap=0))
+    titles = [ix.title(c) for c in range(len(ix))]
+    assert "math math.comb" in titles and "math math.comb math.perm" in titles     # the last passage is in both
+    comb = titles.index("math math.comb")
+    for name, outcome in (("math.comb", "grounded"), ("math.perm", "refused")):
+        j = judge_answer(f"{name} evaluates to zero when k > n [S1].", [ix.texts[comb]], [comb], ix, "math", None,
+                         ("current",))
+        assert j.outcome == outcome, (ix.texts[comb], j.sentence)
+
+
+# ---- other ways to cite, counts in prose --------------------------------------------------------------------------
+
+@pytest.mark.parametrize("written", ["[Source 1]", "[source: S1]", "(source 1)", "[1]", ", S1"])
+def test_other_ways_to_cite_a_span_are_read_as_one(written):
+    v = verify(f"The default cutoff is 0.6 {written}", CUTOFF)
+    assert v.verdict == "anchored" and v.sentences[0].cited == (1,), v.reason
+
+
+@pytest.mark.parametrize("answer", ["It is a[1] of the list.", "It is a float in [0, 1].", "Use S1 as the name."])
+def test_brackets_that_are_not_citations_stay_uncited(answer):
+    assert verify(answer, CUTOFF).verdict == "refused" and "No citation" in verify(answer, CUTOFF).reason
+
+
+@pytest.mark.parametrize("answer, verdict", [
+    ("It runs more efficiently than the two calls heappush() and heappop() [S1].", "anchored"),
+    ("As one combined action it runs more efficiently [S1].", "anchored"),
+    ("It runs more efficiently, two if the heap is empty [S1].", "refused"),      # before a stop word: a value
+    ("The combined action runs more efficiently, one [S1].", "refused"),             # at the end: a value
+    ("It runs more efficiently than the three calls heappush() and heappop() [S1].", "refused"),   # only one, two
+])
+def test_one_and_two_before_a_word_are_counts_in_prose(answer, verdict):
+    span = "The combined action runs more efficiently than heappush() followed by a separate call to heappop()."
+    assert verify(answer, [span]).verdict == verdict
+
+
+@pytest.mark.parametrize("answer, verdict", [
+    ("It goes in front of the first existing one [S1].", "anchored"),      # "one" for a thing
+    ("The quicker one runs more efficiently [S1].", "anchored"),
+    ("It returns one [S1].", "refused"),                                  # a value
+])
+def test_one_for_a_thing_is_not_a_number(answer, verdict):
+    span = "It goes in front of the first existing x; it runs more efficiently, and it returns the first x."
+    assert verify(answer, [span]).verdict == verdict
+
+
+def test_see_s2_and_a_clause_ending_citation_are_read_as_citations():
+    v = verify("The default cutoff is 0.6 (see S1).", CUTOFF)
+    assert v.verdict == "anchored" and v.sentences[0].cited == (1,)
+    v = verify("The default cutoff is 0.6 [1], a float [2].", CUTOFF + ["It is a float."])
+    assert v.sentences[0].cited == (1, 2) and not v.sentences[0].missing_numbers, v.reason
+
+
+def test_a_module_qualified_name_of_a_span_name_may_be_written():
+    span = ["If the input dataset is empty, it raises a StatisticsError."]
+    answer = "It raises statistics.StatisticsError [S1]."
+    assert verify(answer, span).verdict == "refused"
+    assert verify(answer, span, titles=["statistics statistics.fmean"]).verdict == "anchored"
+    assert verify("It raises statistics.ValueError [S1].", span, titles=["statistics"]).verdict == "refused"
+
+
+def test_a_fraction_in_quotes_is_a_string_not_a_value():
+    anchor = "Fraction(8, 6) will produce a rational number equivalent to 4/3"
+    answer = "It gives 4/3; fractions can also be built from strings such as '123/456' [S1]."
+    assert check_key(answer, "4/3", anchor).right is True
+    assert check_key("It gives 123/456 [S1].", "4/3", anchor).right is False

@@ -135,8 +135,9 @@ def main(argv: list[str]) -> int:
         spans = read_spans(args.spans)
         answer = read_answer(args)
         v = verify(answer, spans, args.mode, args.question)
-        key = check_key(answer, args.key or args.anchor, args.anchor, args.question) if args.anchor is not None \
-            else None
+        cited = " ".join(spans[n - 1] for n in v.cited_spans if 1 <= n <= len(spans))   # as judge reads them
+        key = check_key(answer, args.key or args.anchor, args.anchor, args.question, cited) \
+            if args.anchor is not None else None
         if args.format == "json":
             doc = {**v.as_dict(), **(key_json(v, key) if key is not None else {})}
             text = json.dumps(doc, ensure_ascii=False, indent=2) + "\n"

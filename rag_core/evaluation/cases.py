@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 from typing import NamedTuple
 
+from rag_core.data.sections import section_title
 from rag_core.evaluation.confusion import LABELS
 from rag_core.evaluation.judgement import Judgement, judge_answer
 
@@ -104,6 +105,7 @@ class SpanSources:
 
     def __init__(self, documents, golden_rows=()):
         self._docs = [(d.id, d.status, _folded(d.text)) for d in documents]
+        self._texts = {d.id: d.text for d in documents}
         self._doc_of_question, self._key_of_question = {}, {}
         for r in golden_rows:
             self._doc_of_question.setdefault(r.question.strip(), r.doc)
@@ -137,20 +139,27 @@ class SpanSources:
 
     def of(self, case: LabelledCase) -> tuple["_CaseSpans", str]:
         expected = self.expected_doc(case)
-        return _CaseSpans([self.find(s) or (expected, "current") for s in case.spans]), expected
+        found = [self.find(s) or (expected, "current") for s in case.spans]
+        titles = [section_title(d, self._texts[d], s) if d in self._texts else d
+                  for (d, _), s in zip(found, case.spans)]
+        return _CaseSpans(found, titles), expected
 
 
 class _CaseSpans:
     """What judge_answer asks of an index, for the spans of one case: span i's document and status."""
 
-    def __init__(self, found: list):
+    def __init__(self, found: list, titles: list):
         self._found = found                        # [(document id, status)], S1 first
+        self._titles = titles                      # where each span sits: data.sections.section_title
 
     def doc_id(self, i: int) -> str:
         return self._found[i][0]
 
     def status(self, i: int) -> str:
         return self._found[i][1]
+
+    def title(self, i: int) -> str:
+        return self._titles[i]
 
 
 def rule_judgement(case: LabelledCase, sources: SpanSources, trusted=("current",)) -> Judgement:

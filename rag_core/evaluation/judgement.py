@@ -39,7 +39,7 @@ from rag_core.generation.answer_key import KeyCheck, check_key, key_words
 from rag_core.generation.bounds import unsupported_bound
 from rag_core.generation.dismissal import dismissed
 from rag_core.generation.passage import elsewhere
-from rag_core.generation.verifier import Verdict, disagreement_of, nothing_to_check, verify
+from rag_core.generation.verifier import Verdict, canonical_citations, disagreement_of, nothing_to_check, verify
 from rag_core.generation.yes_no import bare_reply
 from rag_core.text import listing
 
@@ -110,7 +110,9 @@ def judge_answer(answer: str, spans: list, span_ids, index, expected_doc: str | 
     verdict: the strict verdict of this very answer when the caller already has it (pipeline.ask checks once).
     """
     trusted = (trusted,) if isinstance(trusted, str) else tuple(trusted)
-    strict = verdict if verdict is not None else verify(answer, spans, "strict", question)
+    answer = canonical_citations(answer)          # "[Source 1]", "[1]": the strict checker's [S1], for every rule
+    titles = [index.title(int(i)) for i in span_ids] if hasattr(index, "title") else None   # where each span sits
+    strict = verdict if verdict is not None else verify(answer, spans, "strict", question, titles)
     article = verify(answer, spans, "article") if with_article else None
     differs = article is not None and article.verdict != strict.verdict
     extra = dict(article=article if differs else None,
@@ -126,7 +128,7 @@ def judge_answer(answer: str, spans: list, span_ids, index, expected_doc: str | 
     aside, rest = dismissed(answer)                                 # "the 0.9 in [S1] is only a draft note"
     aside, rest = (aside, rest) if len(aside) < len(cited) else (set(), answer)
     if unchecked and aside:                     # a clause set aside need not be checked against its draft
-        again = verify(rest, spans, "strict", question)
+        again = verify(rest, spans, "strict", question, titles)
         unchecked = nothing_to_check(again) if again.verdict == "refused" else ""
     wrong = [(n, doc, status) for n, doc, status in sources          # never green from an untrusted status, even
              if n not in aside and (status not in trusted or (expected_doc is not None and doc != expected_doc))]
@@ -142,7 +144,8 @@ def judge_answer(answer: str, spans: list, span_ids, index, expected_doc: str | 
         return Judgement("grounded", f"Every claim is in {_spans(cited)}, from {docs}. This question has no golden "
                                      "answer to compare with: the checker proves where the words come from, not "
                                      "that they answer it.", strict, sources=sources, **extra)
-    check = check_key(rest, key if key else anchor, anchor, question)
+    source = " ".join(spans[n - 1] for n in cited if 1 <= n <= len(spans))       # what the cited spans write
+    check = check_key(rest, key if key else anchor, anchor, question, source)
     other = elsewhere(answer, check.key, anchor, [spans[n - 1] for n in cited]) if check.right and anchor else ""
     if other:                                   # the key in the words of another sentence of the span
         check = check._replace(right=None, doubt=f"it states the golden answer in the words of another sentence "
@@ -153,7 +156,7 @@ def judge_answer(answer: str, spans: list, span_ids, index, expected_doc: str | 
                                                  "cited span says: the rule cannot tell whether it means the same")
     if unchecked and check.right is not None and all(
             (bare_reply(c.sentence) or not key_words(check.key) and check.right) and
-            check_key(c.sentence, check.key, anchor, question).right is check.right
+            check_key(c.sentence, check.key, anchor, question, source).right is check.right
             for c in strict.sentences if not c.ok):
         unchecked = ""      # each unchecked sentence states the key on its own: a key of symbols ("'-' instead of
         #                     '+'"), or a bare "Yes [S1]." that says the question's statement

@@ -54,7 +54,7 @@ def outcome_row(wb: Workbench, chunker: ChunkerConfig, q: int, ids, generate=scr
     ids = SPAN_ORDERS[span_order]([int(c) for c in ids])
     spans = [ix.texts[c] for c in ids]
     answer = generate(row.question, spans)
-    v = verify(answer, spans, mode, row.question)
+    v = verify(answer, spans, mode, row.question, [ix.title(c) for c in ids] if mode == "strict" else None)
     cited = v.cited_spans
     out = {"question": row.question, "expected_doc": row.doc, "answer": answer, "verdict": v.verdict,
            "outcome": outcome(v, ids, ix, row.doc),

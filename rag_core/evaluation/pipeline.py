@@ -57,7 +57,9 @@ def answer_from(index: Index, question: str, got: Retrieved,
     """Lay out the retrieved chunks as spans, generate, verify with checker `mode` (see `verifier.MODES`)."""
     spans = [index.texts[int(c)] for c in got.ids]
     text = generate(question, spans)
-    return Answer(question, got, spans, build_prompt(question, spans), text, verify(text, spans, mode, question))
+    titles = [index.title(int(c)) for c in got.ids] if mode == "strict" else None     # where each span sits
+    return Answer(question, got, spans, build_prompt(question, spans), text,
+                  verify(text, spans, mode, question, titles))
 
 
 def ask(index: Index, question: str, k_candidates: int = 20, k_final: int = 3, rerank: bool = True,

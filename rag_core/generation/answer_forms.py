@@ -20,7 +20,7 @@ from fractions import Fraction
 from rag_core.generation.verifier import strip_citations
 
 SYMBOL = re.compile(r"(?<!\S)['\"`(\[]*([-+*/%=<>!?^&|~_]{1,2})['\"`)\],.;:]*(?!\S)")   # '-', ">", (*), '?'
-FRACTION = re.compile(r"(?<![\w./])(\d+)\s*/\s*(\d+)(?![\w/]|\.\d)")            # "4/3", "4 / 3"
+FRACTION = re.compile(r"(?<![\w./'\"])(\d+)\s*/\s*(\d+)(?![\w/'\"]|\.\d)")  # "4/3", "4 / 3"; not "'123/456'", a string
 CALL = re.compile(r"([A-Za-z_][\w.]*)\(([^()]{1,200})\)")                         # "Fraction(8, 6)"
 _OP = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
 _WORD_OP = {"greater": ">", "larger": ">", "bigger": ">", "more": ">", "less": "<", "smaller": "<", "fewer": "<"}
@@ -89,12 +89,14 @@ _RESPECTIVELY = re.compile(rf"{_SYM}\s*,?\s*and\s+{_SYM}\s*\(?\s*(?:for|instead\
 
 _SEQUENCE = re.compile(r"([A-Za-z_]\w*)\(\)\s+(?:(?:is|are)\s+)?(?:followed\s+by|and\s+then|then|before)\s+"
                        r"(?:[a-z]+\s+){0,5}?([A-Za-z_]\w*)\(\)")
+_PLAIN_SEQUENCE = re.compile(r"(?<![\w.])([A-Za-z_]\w*)\s+(?:followed\s+by|and\s+then|then)\s+([A-Za-z_]\w*)(?![\w(])")
 
 
 def sequences(text: str) -> list[tuple[str, str]]:
     """Calls in the order a text says they run: "heappush() followed by a separate call to heappop()" ->
-    [('heappush', 'heappop')]."""
-    return [(m[1], m[2]) for m in _SEQUENCE.finditer(text)]
+    [('heappush', 'heappop')]; also two plain words side by side, "heappop followed by heappush" (the rule
+    compares them with the key's calls only)."""
+    return [(m[1], m[2]) for m in _SEQUENCE.finditer(text)] + [(m[1], m[2]) for m in _PLAIN_SEQUENCE.finditer(text)]
 
 
 def pairs(text: str) -> list[tuple[str, str]]:

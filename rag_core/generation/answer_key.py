@@ -55,7 +55,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import NamedTuple
 
-from rag_core.generation import claims
+from rag_core.generation import claims, quantities
 from rag_core.generation.answer_forms import COMPARISON, calls, comparisons, fraction_terms, fractions, named_symbols, \
     pairs, sequences, symbols
 from rag_core.generation.key_reading import Doubt, KeyReading, fraction_places, name_places, number_places, \
@@ -65,6 +65,7 @@ from rag_core.generation.lexicon import ASIDE_OPPOSITE, OPPOSITE as _OPPOSITE, o
     stem_set as folded_words, stems as words_of
 from rag_core.generation.negation import WINDOW, conditional_at, is_negation, negated_at, sentence_head as _sentence_head, \
     tokens, uncertain_at
+from rag_core.generation.hedge import hedged
 from rag_core.generation.rival import rival_value
 from rag_core.generation.yes_no import as_statement
 
@@ -92,13 +93,15 @@ class KeyCheck(NamedTuple):
 
 
 
-def check_key(answer: str, key: str, anchor: str | None = None, question: str | None = None) -> KeyCheck:
+def check_key(answer: str, key: str, anchor: str | None = None, question: str | None = None,
+              source: str | None = None) -> KeyCheck:
     """Whether `answer` states `key` and whether it contradicts it (the rule above). `anchor`: the anchor that holds
     the key (its words before the key tell what the key's value is of, and whether a key word is negated there);
-    `question`: its numbers and calls are not rival values."""
+    `question`: its numbers and calls are not rival values; `source`: the text of the spans the answer cites (a
+    comparison they write, "k <= n" beside "k > n", is context, not the key's swapped)."""
     if not isinstance(answer, str) or not isinstance(key, str) or not key.strip():
         raise ValueError("check_key needs the answer and a non-empty answer key as text.")
-    k = KeyReading(key, anchor, question)
+    k = KeyReading(key, anchor, question, source)
     text = plain(as_statement(answer, question))         # "Yes [S1]." says what the question asks
     text = one_word(named_symbols(text) if k.symbols else text)     # "the star wildcard"; "in front of"
     have = claims.Claims(text)
@@ -161,7 +164,7 @@ def _in_order(wanted: list, have: list) -> bool:
 
 def _contradiction(text: str, k: KeyReading, have, stems: set, said_cmp) -> tuple[str, list, Doubt | None]:
     """(what the answer says against the key, the words that show it, the first doubt), or ("", [], doubt)."""
-    checks = (_rival, _swapped, _negation, _antonym, _retraction, _aside)
+    checks = (_rival, _swapped, _negation, _antonym, _retraction, _aside, _hedge)
     doubt = None
     for check in checks:
         found = check(text, k, have, stems, said_cmp)
@@ -170,6 +173,11 @@ def _contradiction(text: str, k: KeyReading, have, stems: set, said_cmp) -> tupl
         elif found:
             return found[0], found[1], None
     return "", [], doubt
+
+
+def _hedge(text, k: KeyReading, have, stems, said_cmp):
+    said = hedged(text)
+    return Doubt((f"it hedges ('{said}'): a person would not sign it as the answer", [said])) if said else None
 
 
 def _rival(text, k: KeyReading, have, stems, said_cmp):
@@ -184,7 +192,7 @@ def _swapped(text, k: KeyReading, have, stems, said_cmp):
                         "the arguments are swapped", [f"{name}({', '.join(args)})"])
     for c in said_cmp:
         for kc in k.comparisons:
-            if c != kc and {c[0], c[2]} == {kc[0], kc[2]}:
+            if c != kc and {c[0], c[2]} == {kc[0], kc[2]} and not _context_only(text, c, k):
                 return f"it says {' '.join(c)} where the golden answer says {' '.join(kc)}", [" ".join(c)]
     for a, b in pairs(text):
         if (b, a) in k.pairs and (a, b) not in k.pairs:
@@ -194,6 +202,32 @@ def _swapped(text, k: KeyReading, have, stems, said_cmp):
         if (b, a) in ordered and (a, b) not in ordered:
             return f"it puts {a}() before {b}(), the other way round from the golden answer", [a, b]
     return None
+
+
+_CLAUSE_END = re.compile(r"[;:.!?,(\u2014\u2013]|\b(?:and|but|while|whereas|otherwise)\b", re.I)
+
+
+def _context_only(text: str, c: tuple, k: KeyReading) -> bool:
+    """Whether a comparison the cited spans also write stands in a clause of its own, away from the key's other
+    words and values: "It returns 0; for k <= n it computes n!/(k!(n-k)!)" (context), not "zero when k <= n"."""
+    if c not in k.source_comparisons:
+        return False
+    for m in itertools.islice(COMPARISON.finditer(text), 200):      # bounded: a 1 MB answer of comparisons
+        if comparisons(m[0]) != [c]:
+            continue
+        clause = _CLAUSE_END.split(text[max(0, m.start() - 200):m.start()])[-1]
+        said = {s for _, s in words_of(clause)} | {v for _, v in quantities.numbers(clause)}
+        if said & (set(k.words) - set(c)) or said & {v for _, v in k.numbers}:
+            return False
+    return True
+
+
+def _same_word_both_ways(text: str, places: list, negated: list) -> bool:
+    """Whether the very same word (as written) is said at a place and negated with a negation word at another."""
+    word = lambda p: re.match(r"\w+", text[p:])
+    plain = {w[0].lower() for p, n in zip(places, negated) if not n and (w := word(p))}
+    return any(n and (w := word(p)) and w[0].lower() in plain for p, n in zip(places, negated)) and \
+        any(is_negation(t) for _, t in tokens(text))
 
 
 def _negation(text, k: KeyReading, have, stems, said_cmp):
@@ -225,6 +259,10 @@ def _negation(text, k: KeyReading, have, stems, said_cmp):
                 return why, [what]
             doubt = doubt or Doubt((why + " after 'unless', and states it before: the rule cannot tell which "
                                      "holds", [what]))
+        elif not key_negated and any(said) and _same_word_both_ways(text, sure, said):   # "deleted ..., on POSIX
+            # it is not deleted"; not "deleted on close unless delete=False", "rotated, need not rotate it manually"
+            doubt = doubt or Doubt((f"it states {shown_word(k, what)} and also negates it: the rule cannot tell "
+                                    "which holds", [what]))
     return doubt
 
 

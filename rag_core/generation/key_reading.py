@@ -77,8 +77,9 @@ class KeyReading:
     """What a key asks for, read once: its numbers, fractions, names, words, symbols, comparisons, and which of
     its words are negated where the anchor writes them."""
 
-    def __init__(self, key: str, anchor: str | None, question: str | None):
+    def __init__(self, key: str, anchor: str | None, question: str | None, source: str | None = None):
         self.text = plain(key)
+        self.source_comparisons = set(comparisons(plain(source))) if source else set()   # what the spans compare
         context = plain(anchor) if anchor and self.text in plain(anchor) else self.text
         self.at = context.index(self.text)                  # where the key sits in its context
         self.context = context

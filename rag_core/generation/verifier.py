@@ -25,8 +25,11 @@ these rules, in this order:
                         abbreviation (i.e., e.g., etc., approx., vs., cf., resp.) does not end a sentence, and a
                         citation covers the uncited sentences before it in its paragraph ("Yes. It is deleted
                         on close [S1]." is checked whole against S1; a paragraph's last uncited sentence is not
-                        covered); "60%" is 0.6 too; a name the question asks about (`question`) may be restated
-                        without its spans holding it, but restating it is not something to check
+                        covered); "60%" is 0.6 too; "one" and "two" in words are counts in prose, not
+                        claims ("the two calls", "the quicker one"); a name the question asks about (`question`),
+                        or that the
+                        title of a cited span names (`titles`: its document and section heading, "math.comb"),
+                        may be written without the span holding it, but writing it is not something to check
     nothing to check    every sentence must carry something to check against the spans it cites: a number,
                         a technical name, or most (more than half) of its content words (rag_core.text.words,
                         inflections folded); otherwise the answer is refused, its reason saying "Nothing to
@@ -64,12 +67,25 @@ from typing import NamedTuple
 from rag_core.generation import claims, quantities
 from rag_core.generation.inflect import fold
 from rag_core.generation.prompt import ABSTAIN
-from rag_core.text import listing, words as content_words
+from rag_core.text import STOP, listing, words as content_words
 
 # a citation as a person reads one: [S1], [s1], [S1, S2], [S1; S3], (S1); the article's checker reads [S1] only
 CITATION = re.compile(r"[\[(][ \t]*([Ss]\d+(?:[ \t]*[,;][ \t]*[Ss]?\d+)*)[ \t]*[\])]")
 ARTICLE_CITATION = re.compile(r"\[S(\d+)\]")
 _CITED_NUMBER = re.compile(r"\d+")
+# other ways people and models mark a source, read as [Sn] by the strict checker: "[Source 1]", "[source: S2]",
+# "(source 1)", "(see S2)", "[1]" at a sentence's or a clause's end (not "a[1]", not "[0, 1]"), and a last ", S1" of a
+# line
+_SOURCE_WORD = re.compile(r"[\[(][ \t]*(?:sources?|see)[ \t]*:?[ \t]*[Ss]?(\d{1,9})[ \t]*[\])]", re.I)
+_BARE_NUMBER = re.compile(r"(?<![\w\])])\[(\d{1,2})\](?=[ \t]*(?:[.!?]+(?:\s|$)|[,;]\s|$))", re.M)
+_TRAILING_S = re.compile(r"(?:,|;|\s)[ \t]*(S\d{1,9})[ \t]*[.!?]?[ \t]*$", re.M)
+COUNTING = frozenset({"one", "two"})   # "one combined action", "the two calls": a count in prose, not a claim
+_COUNT_WORD = re.compile(r"(?<!\w)(?:one|two)(?!\w)", re.I)
+_COUNTING = re.compile(r"(?<![\w\[(])(?:one|two)[ \t]+([A-Za-z]+)", re.I)      # and a word that is not a stop word
+# "the first existing one [S1]", "the quicker one.": "one" after a word that does not give a value, before no word
+_PRONOUN_ONE = re.compile(r"(?i:\b([a-z]+)[ \t]+)one(?=[ \t]*(?:[.,;:!?)\[(]|$))")
+_GIVES_VALUE = frozenset("is was are be been to of equals equal exactly only just than at returns return returned "
+                         "gives give yields becomes become set get gets make makes by from plus minus".split())
 NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
 # A technical name has a dot, an underscore or an inner capital; common English words have none,
 # so "According" at the start of a sentence does not get a correct answer refused.
@@ -152,6 +168,14 @@ def _cited(text: str, mode: str = "strict") -> tuple:
     return tuple(dict.fromkeys(_span_number(n) for c in CITATION.findall(text) for n in _CITED_NUMBER.findall(c)))
 
 
+def canonical_citations(text: str) -> str:
+    """The answer with the other ways of marking a source written [Sn] (see _SOURCE_WORD): "48 km/h [source: S1]" ->
+    "48 km/h [S1]"; "right of the rightmost, S1" -> "right of the rightmost [S1]"."""
+    text = _SOURCE_WORD.sub(lambda m: f"[S{m[1]}]", text)
+    text = _BARE_NUMBER.sub(lambda m: f"[S{m[1]}]", text)
+    return _TRAILING_S.sub(lambda m: f" [{m[1]}]", text)
+
+
 def cited_numbers(text: str) -> tuple:
     """The span numbers a text cites, as the strict checker reads citations: "0.6 [S1, S3]." -> (1, 3)."""
     return _cited(quantities.normalize(text))
@@ -184,11 +208,36 @@ def asked_words(question: str | None) -> frozenset:
     return frozenset(found) | {p for w in found for p in w.split(".")}
 
 
+def _prose_counts(bare: str) -> frozenset:
+    """The words of COUNTING that are prose each time the sentence writes them: "one" or "two" before a word that
+    is not a stop word ("the two calls"), or "one" for a thing ("the quicker one"); not "reduced to one", "p[two]",
+    "one or two", "two if". One pass over the sentence."""
+    prose, value = set(), set()
+    for m in _COUNT_WORD.finditer(bare):
+        word, p = m[0].lower(), m.start()
+        c = _COUNTING.match(bare, p)
+        (prose if c and c[1].lower() not in STOP or word == "one" and _pronoun(bare, p) else value).add(word)
+    return frozenset(prose - value)
+
+
+def _pronoun(bare: str, p: int) -> bool:
+    """Whether the "one" at p stands for a thing: "the first existing one", not "returns one" or "is one"."""
+    m = _PRONOUN_ONE.search(bare, max(0, p - 40), p + 3)
+    return bool(m) and m.end() == p + 3 and m[1].lower() not in _GIVES_VALUE
+
+
 def _asked(name: str, asked: frozenset) -> bool:
     """Whether a name is the question's: written there ("get_close_matches"), or its parts are ("math.comb" for
     "math comb"), or its last part is ("secrets.compare_digest" for "compare_digest")."""
     parts = name.lower().split(".")
     return name.lower() in asked or all(p in asked for p in parts) or parts[-1] in asked and len(parts[-1]) > 3
+
+
+def _placed(name: str, have: claims.Claims, asked: frozenset) -> bool:
+    """Whether a dotted name is the span's own name under a module the question or a title names:
+    "statistics.StatisticsError" for a span of the statistics document that writes StatisticsError."""
+    parts = name.split(".")
+    return len(parts) > 1 and have.has_name(parts[-1]) and all(p.lower() in asked for p in parts[:-1])
 
 
 def _missing(bare: str, cited: tuple, spans: list[str], mode: str, hints: bool = True, asked: frozenset = frozenset()):
@@ -204,12 +253,14 @@ def _missing(bare: str, cited: tuple, spans: list[str], mode: str, hints: bool =
     units = [lit for lit, value, unit in quantities.with_units(bare)
              if have.other_unit(value, unit)]                                               # "5 ms" for "5 s"
     shares = {value for _, value, unit in quantities.with_units(bare) if unit == "%" and have.has_number(value / 100)}
+    prose = _prose_counts(bare)
+    said = [(lit, value) for lit, value in said if lit.lower() not in prose]             # "the two calls": prose
     numbers = tuple(dict.fromkeys([lit for lit, value in said if not have.has_claim(lit, value) and value not in shares]
                                   + units))                         # "60%" for a span's 0.6
     first = claims.WORD.search(bare)                                # "Base64 adds a third" may stand for base64
     opening = first[0] if first and first[0][:1].isupper() else None
     named += [w for w in dict.fromkeys(claims.code_words(bare)) if not claims.is_name(w) and have.miscased(w)]
-    names = tuple(x for x in named if not have.has_name(x) and not _asked(x, asked)
+    names = tuple(x for x in named if not have.has_name(x) and not _asked(x, asked) and not _placed(x, have, asked)
                   and not (x == opening and have.has_name(x[0].lower() + x[1:])))
     values = dict(reversed(said))                                   # as written -> its first value
     near = [(x, have.near_number(x, values.get(x))) for x in numbers[:5]] + [(x, have.near_name(x)) for x in names[:5]] \
@@ -310,6 +361,14 @@ def _citations_join_their_sentence(sentences: list[str]) -> list[str]:
     return out
 
 
+def _titled(sentence: str, placed: list) -> frozenset:
+    """The title words of the spans a sentence cites (empty when no titles were given)."""
+    if not placed:
+        return frozenset()
+    return frozenset().union(*(placed[n - 1] for n in _cited(quantities.normalize(sentence))
+                               if 1 <= n <= len(placed)))
+
+
 _PARAGRAPH = re.compile(r"\n[ \t]*\n\s*")
 
 
@@ -333,14 +392,17 @@ def _strict_sentences(answer: str) -> list[str]:
     return out
 
 
-def verify(answer: str, spans: list[str], mode: str = "strict", question: str | None = None) -> Verdict:
-    """The verdict of checker `mode` ("strict" or "article") with a per-sentence explanation; question (strict): the
-    question answered, whose names the answer may restate without its spans holding them."""
+def verify(answer: str, spans: list[str], mode: str = "strict", question: str | None = None,
+           titles: list[str] | None = None) -> Verdict:
+    """The verdict of checker `mode` ("strict" or "article") with a per-sentence explanation. Strict only: question,
+    the question answered, and titles, per span where it sits (data.sections.section_title: its document and
+    section): names they hold need not be in the spans a sentence cites (see the module)."""
     if mode not in MODES:
         raise ValueError(f"Unknown verifier mode {mode!r}: use one of {', '.join(MODES)}.")
     if not isinstance(answer, str):
         raise ValueError(f"The answer must be text, got {type(answer).__name__}.")
     strict = mode == "strict"
+    answer = canonical_citations(answer) if strict else answer
     norm = quantities.normalize(answer) if strict else answer
     abstains = ABSTENTION.fullmatch(norm) if strict else answer.strip().startswith(ABSTAIN)
     if abstains:
@@ -349,7 +411,9 @@ def verify(answer: str, spans: list[str], mode: str = "strict", question: str | 
     if not sentences:
         return Verdict("refused", (), "The answer is empty.", mode)
     asked = asked_words(question) if strict else frozenset()
-    checks = tuple(check_sentence(s, spans, mode, hints=i < HINTED, asked=asked) for i, s in enumerate(sentences))
+    placed = [asked_words(t) for t in titles] if strict and titles else []
+    checks = tuple(check_sentence(s, spans, mode, hints=i < HINTED, asked=asked | _titled(s, placed))
+                   for i, s in enumerate(sentences))
     if strict and ABSTENTION.fullmatch(CITATION.sub("", norm)):                       # "NOT IN THE CONTEXT [S1]."
         return _claimed_abstention(checks, next((i for i, c in enumerate(checks) if c.cited), 0))
     if strict and _STARTS_ABSTAINING.match(norm):

@@ -26,6 +26,7 @@ from typing import ClassVar, Iterable, Iterator, NamedTuple
 
 import numpy as np
 
+from rag_core.data.sections import section_title
 from rag_core.retrieval.chunkers import ChunkerConfig, fixed_window_spans
 from rag_core.retrieval.encoder import HashingEncoder, SparseMatrix
 from rag_core.retrieval.tokenized import TokenizedCorpus
@@ -204,6 +205,11 @@ class Index:
 
     def status(self, chunk: int) -> str:
         return self.documents[self.doc[chunk]].status
+
+    def title(self, chunk: int) -> str:
+        """Where the chunk sits: its document's id and the heading above it (data.sections.section_title)."""
+        doc = self.documents[self.doc[chunk]]
+        return section_title(doc.id, doc.text, self.texts[chunk])
 
     def chunk_number(self, chunk: int) -> int:
         """1-based position of the chunk within its document, as the Corpus viewer numbers them."""

@@ -1,0 +1,23 @@
+"""A hedged answer: one that says it is not sure ("0, or maybe it errors, depends on the version"). A person would
+not sign it as right whatever else it states, so the answer-key rule makes it a doubt (not confirmed), never green
+and never red.
+
+    hedged("0, or maybe it errors, depends on the version [S1]") -> "maybe"
+    hedged("The last batch may be shorter than n [S1].") -> ""      # "may" says what can happen, not a doubt
+
+Left out on purpose: "may", "might", "can", "could" and "possibly" ("a possibly shorter tuple"): the
+documentation's own words for what can happen; and
+hedges of tone ("it seems", "apparently"), which say little about the claim.
+"""
+from __future__ import annotations
+
+import re
+
+_HEDGE = re.compile(r"\b(?:maybe|perhaps|probably|not\s+sure|unsure|i\s+think|i\s+believe|i\s+guess|"
+                    r"depends\s+on\s+the\s+(?:version|platform|system|implementation))\b", re.I)
+
+
+def hedged(text: str) -> str:
+    """The first hedge of the text, as written, or ""."""
+    m = _HEDGE.search(text)
+    return m[0] if m else ""
