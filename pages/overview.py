@@ -2,7 +2,7 @@
 import streamlit as st
 
 from rag_core.evaluation import losses
-from ui import captions, charts, data, frame, settings, widgets
+from ui import active, captions, charts, datasets, frame, settings, widgets
 
 frame.ensure(__file__)          # a first request that runs this page without app.py draws the frame here
 
@@ -32,16 +32,16 @@ with c3.container(border=True):
     st.markdown("**3 · Generation** (every question)\n\nThe chunks become numbered spans [S1]…[Sn] in a prompt; "
                 "the answer must cite them, and a checker refuses any number or name the cited span lacks.")
 
-wb = data.workbench()
+wb = active.workbench()
 chunker = settings.chunker_or_stop()
 
 st.subheader("Headline figures, computed now")
-st.caption(f"Dataset: {widgets.plain(data.dataset().name)} · chunker: {chunker.label} · "
+st.caption(f"Dataset: {widgets.plain(datasets.dataset().name)} · chunker: {chunker.label} · "
            f"{len(wb.check.valid)} valid golden questions"
            + (f" ({wb.check.n_excluded} excluded: see the Corpus page)" if wb.check.n_excluded else ""))
 widgets.stop_without_questions(wb, "there is no ceiling to show")
 
-f = data.table("filter", chunker)
+f = active.table("filter", chunker)
 off, on = f.iloc[0], f.iloc[1]
 n = len(wb.check.valid)
 m = st.columns(4)
@@ -71,7 +71,7 @@ m[1].metric("Contradicted in the top 3 · filter on", f"{on.contradicted_top_3}/
 st.markdown(captions.reading(f, quote=widgets.plain))     # shares as 0.389, like the metrics above
 
 st.subheader("Where each question is lost")
-account = data.table("losses", chunker)
+account = active.table("losses", chunker)
 st.caption("The article's pipeline (20 candidates reranked, 3 spans, only the trusted statuses, the scripted "
            "generator, the strict checker): the first stage that loses each golden question. A question is answered "
            "only when the answer is grounded on the anchor's document, states the golden answer key and contradicts "

@@ -226,10 +226,10 @@ def test_a_question_with_a_script_tag_is_never_html(wb):
 
 @pytest.fixture(scope="module")
 def hostile_dataset():
-    from ui import data
+    from ui import datasets
     docs = [Document("evil", f"The default cutoff is 0.6 {SCRIPT} and <img src=x onerror=alert(2)> here."),
             Document("note", "A draft note about the cutoff value being 0.9.", "draft")]
-    return data.make_dataset("hostile", docs, [GoldenRow("What is the default cutoff?", "evil", "The default cutoff is 0.6")])
+    return datasets.make_dataset("hostile", docs, [GoldenRow("What is the default cutoff?", "evil", "The default cutoff is 0.6")])
 
 
 @pytest.mark.parametrize("name", ["ask", "corpus"])

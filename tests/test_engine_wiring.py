@@ -362,9 +362,9 @@ def test_an_upload_is_indexed_in_the_database_under_its_own_key(pg, reader, name
     """An upload's own tables (keyed by its content), the same figures as in process."""
     from rag_core.data.corpus import bundled_corpus
     from rag_core.data.golden import load_golden
-    from ui import data
+    from ui import datasets
     docs = [d for d in bundled_corpus().documents if d.id != "statistics"]
-    mine = data.make_dataset("my documents", docs, [r for r in load_golden() if r.doc != "statistics"])
+    mine = datasets.make_dataset("my documents", docs, [r for r in load_golden() if r.doc != "statistics"])
     from rag_core.data.corpus import Corpus
     from rag_core.retrieval.engines.pgtables import corpus_key
     here = open_any(name, {}, {"dataset": mine})

@@ -261,10 +261,10 @@ def test_use_this_model_saves_the_settings(server):
 def test_a_status_from_a_file_is_plain_text_in_the_download_labels(server):
     """A trusted status from a file, which the labels name: shown as text, never Markdown."""
     from rag_core import Document, GoldenRow
-    from ui import data
+    from ui import datasets
     odd = "**bold** $x$"
     docs = [Document("a", "The default cutoff is 0.6 here.", odd), Document("b", "Other words here.", "zz-other")]
-    ds = data.make_dataset("odd", docs, [GoldenRow("What is the default cutoff?", "a", "The default cutoff is 0.6")])
+    ds = datasets.make_dataset("odd", docs, [GoldenRow("What is the default cutoff?", "a", "The default cutoff is 0.6")])
     at = AppTest.from_file(APP, default_timeout=90)
     at.session_state["llm_config"] = LLMConfig("ollama", server, "echo-cite", timeout_s=10)
     at.session_state["dataset"] = ds

@@ -4,7 +4,7 @@ Every user or corpus string that goes into HTML passes through html.escape first
 `<script>alert(1)</script>` is shown as those characters, never run. st.html also sanitizes. Into Markdown it goes
 through `plain` (rag_core.text), the one escaper of the app and of its Markdown exports.
 
-Left out on purpose: computation (rag_core) and caching (ui.data).
+Left out on purpose: computation (rag_core) and caching (ui.cache).
 
 It runs past 300 lines because the glossary's words live here (about 100 lines of text) beside the small
 drawing helpers; each helper is a few lines, and one module keeps the plain-text rule in one place.
