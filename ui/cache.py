@@ -8,6 +8,7 @@
   statuses).
 - `read_golden`: a golden-set file, read once. `store(where)`: the store of saved datasets and runs, once per place.
 - `ray_user()`: this browser session's name for the shared Ray session. `warm_up()`: the trained encoder, loaded once.
+- `session_end()`: released when this browser session disconnects, which hands its memory back (`ui.memory`).
 
 Left out on purpose: deciding what to compute (`ui.active`), which dataset is active (`ui.datasets`), any
 computation (rag_core) and persistence across server restarts.
@@ -89,6 +90,13 @@ def ray_user() -> str:
     """This browser session's name for the shared Ray session: when the session ends, it leaves (and the last one
     to leave stops a local Ray)."""
     return uuid.uuid4().hex
+
+
+@st.cache_resource(scope="session", on_release=lambda session_id: memory.disconnected(session_id))
+def session_end() -> str | None:
+    """This session's id, held in a session-scoped resource that Streamlit releases when the session disconnects:
+    the frame calls it at every run, so that the session's end is then awaited and its memory returned (ui.memory)."""
+    return memory.current_session_id()
 
 
 @st.cache_resource(show_spinner=False)

@@ -22,7 +22,7 @@ from rag_core.retrieval.chunkers import KINDS
 from rag_core.retrieval.retrievers import DESCRIPTIONS, RERANKERS, RETRIEVERS
 from rag_core.retrieval.engines.base import EngineError
 from ui.widgets import RERANKER_NAMES, RETRIEVER_NAMES
-from ui import (compute_form, datasets, encoder_note, engine_form, first_link, memory, model_config, navigation,
+from ui import (cache, compute_form, datasets, encoder_note, engine_form, first_link, model_config, navigation,
                 search_engine, settings, trust_form, widgets)
 
 
@@ -34,7 +34,7 @@ def draw():
     first_link.keep()          # before the first message to the browser: a menu click can interrupt from there on
     st.set_page_config(page_title="Open Book — a RAG workbench", page_icon="📖", layout="wide")
     pg = st.navigation(navigation.pages())
-    memory.return_memory_when_the_session_ends()
+    cache.session_end()         # when this session disconnects, its end is awaited and its memory returned
 
     links = [datasets.dataset_from_link(), trust_form.from_link()]       # first: what is trusted sets Ask's filter
     keys = settings.SHARED + navigation.settings_of(pg)             # the sidebar's settings and the page's own
