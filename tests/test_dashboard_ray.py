@@ -184,7 +184,7 @@ def test_ablations_and_compare_with_ray_show_what_the_process_shows(shared_ray, 
     in process in another session: the same texts, metrics and tables; the sidebar counts the units."""
     from rag_core.data.corpus import bundled_corpus
     from rag_core.data.golden import load_golden
-    from test_engine_wiring import open_any, screen
+    from apptest_helpers import open_any, screen
     from ui import datasets
     docs = [d for d in bundled_corpus().documents if d.id != "statistics"]
     mine = datasets.make_dataset("my documents", docs, [r for r in load_golden() if r.doc != "statistics"])
