@@ -5,7 +5,7 @@ from rag_core.evaluation.judgement import anchor_note, anchor_place, judge_answe
 from rag_core.evaluation.pipeline import ask
 from rag_core.generation.prompt import prompt_size
 from rag_core.retrieval.retrievers import WITHOUT_SHARED_WORDS
-from rag_core.text import words
+from rag_core.text.tokens import words
 from ui import active, ask_view, frame, marks, settings, widgets
 
 frame.ensure(__file__)          # a first request that runs this page without app.py draws the frame here

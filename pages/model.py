@@ -6,7 +6,7 @@ import streamlit as st
 
 from rag_core.evaluation import outcomes
 from rag_core.generation.llm import LLMError
-from rag_core.text import mask_secrets
+from rag_core.text.credentials import mask_secrets
 from rag_core.evaluation.pipeline import model_answerer
 from ui import active, answer_reader, datasets, export, frame, model_config, model_form, settings, widgets
 

@@ -8,7 +8,7 @@ from rag_core.data.corpus import Corpus, label_problem
 from rag_core.data.golden import GoldenRow, golden_problems
 from rag_core.data.golden_csv import GOLDEN_HEADER
 from rag_core.data.ingest import Limits, documents_to_jsonl
-from rag_core.text import shorten
+from rag_core.text.messages import shorten
 from ui import (active, cache, charts, datasets, engine_form, export, frame, reading, saved, trap3_view, trust_form,
                 widgets)
 

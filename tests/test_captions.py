@@ -32,7 +32,7 @@ from streamlit.testing.v1 import AppTest
 from rag_core.evaluation import tables
 from rag_core.evaluation.losses import STAGES
 from ui import captions, charts, export
-from rag_core.text import listing
+from rag_core.text.messages import listing
 from ui.captions import count, share, shown
 from ui.widgets import plain, readable
 

@@ -1,4 +1,4 @@
-"""A user-given name is cut in every message that repeats it (rag_core.text.shorten): a zip member named with
+"""A user-given name is cut in every message that repeats it (rag_core.text.messages.shorten): a zip member named with
 65,000 characters is one short note on the command line and on the Your data page's reading, not 65,000
 characters; golden rows, statuses, setups and paths the same. The browser's note: tests/test_e2e_markdown_escaper.py."""
 from __future__ import annotations
@@ -16,7 +16,7 @@ from rag_core.data.ingest import read_files
 from rag_core.evaluation.setup import parse_setup
 from rag_core.evaluation.workbench import Workbench
 from rag_core.data.corpus import Corpus
-from rag_core.text import shorten
+from rag_core.text.messages import shorten
 
 LONG = "a" * 65_000
 ROOT = __import__("pathlib").Path(__file__).resolve().parent.parent

@@ -19,7 +19,7 @@ from rag_core.evaluation.setup import Setup
 from rag_core.retrieval.engines.pgtables import lock_id
 from rag_core.store import FILE_NAME, SCHEMA, Store
 from rag_core.store.postgres import TABLES, VERSION_TABLE
-from rag_core.text import mask_secrets
+from rag_core.text.credentials import mask_secrets
 from stores import RESULT, ROOT
 
 USER, PASSWORD = "keeper", "s3cret-Horse&7"        # a role that owns the fresh databases and gives its password

@@ -24,7 +24,7 @@ import pandas as pd
 
 from rag_core.evaluation import tables
 from rag_core.evaluation.losses import STAGES
-from rag_core.text import listing
+from rag_core.text.messages import listing
 
 RETRIEVAL_STAGES = STAGES[:5]           # cut ... lost by rerank: the question never reaches the spans handed over
 

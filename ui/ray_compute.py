@@ -18,7 +18,7 @@ import streamlit as st
 
 from rag_core import Workbench
 from rag_core.retrieval.ray_sessions import RAY             # ray itself only when a session is opened
-from rag_core.text import mask_secrets
+from rag_core.text.credentials import mask_secrets
 from ui import cache
 from ui.widgets import plain
 

@@ -27,7 +27,8 @@ from rag_core import ChunkerConfig
 from rag_core.retrieval.chunkers import KINDS, STRATEGY_DEFAULTS
 from rag_core.retrieval.engines.registry import ENGINES
 from rag_core.retrieval.retrievers import RERANKERS, RETRIEVERS
-from rag_core.text import mask_secrets, shorten
+from rag_core.text.credentials import mask_secrets
+from rag_core.text.messages import shorten
 from ui import active, datasets, first_link, widgets
 
 

@@ -18,7 +18,7 @@ import streamlit as st
 from rag_core.data.golden import GoldenRow
 from rag_core.data.golden_edit import add_row, delete_row, replace_row, words_span
 from rag_core.retrieval.chunkers import blocks, sentences
-from rag_core.text import shorten
+from rag_core.text.messages import shorten
 from ui import datasets, studio, widgets
 
 def name_field() -> str:

@@ -38,7 +38,7 @@ from typing import NamedTuple
 from rag_core.generation.answer_key import KeyCheck, check_key
 from rag_core.generation.passage import elsewhere
 from rag_core.generation.verifier import Verdict, disagreement_of, nothing_to_check, verify
-from rag_core.text import listing
+from rag_core.text.messages import listing
 
 OUTCOMES = ("answered", "wrong answer", "not confirmed", "grounded", "wrong source", "refused", "abstained")
 GOLDEN_OUTCOMES = tuple(o for o in OUTCOMES if o != "grounded")   # a golden question always has an anchor

@@ -30,7 +30,7 @@ import numpy as np
 from rag_core.retrieval.chunkers import ChunkerConfig, fixed_window_spans
 from rag_core.retrieval.encoder import HashingEncoder, SparseMatrix
 from rag_core.retrieval.tokenized import TokenizedCorpus
-from rag_core.text import check_question
+from rag_core.text.questions import check_question
 
 
 class SearchResult(NamedTuple):
