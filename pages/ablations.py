@@ -2,7 +2,7 @@
 import streamlit as st
 
 from rag_core import ARTICLE_CHUNKER
-from ui import active, article_view, captions, charts, export, frame, settings, widgets
+from ui import active, article_view, captions, charts, export, frame, settings, table_notes, widgets
 
 frame.ensure(__file__)          # a first request that runs this page without app.py draws the frame here
 
@@ -22,7 +22,7 @@ SECTIONS = [("Ceiling at k", "ceiling"), ("Chunking strategies", "strategies"), 
             ("Chunk size × overlap", "size_overlap"), ("Anchors cut by a chunk boundary", "cut_anchors"),
             ("The metadata filter", "filter"), ("Reranking, before and after", "rerank"), ("Latency", "latency"),
             ("Pipeline outcomes", "pipeline")]
-notes = captions.notes("the lexical surrogate" if wb.reranker == "lexical" else
+notes = table_notes.notes("the lexical surrogate" if wb.reranker == "lexical" else
                        f"the {frame.RERANKER_NAMES[wb.reranker]} reranker")     # the settings of each table
 bar = st.container()                                         # the one progress bar, while the encoder works
 slots = {name: st.container() for _, name in SECTIONS}       # each section in its place, drawn when it is ready
