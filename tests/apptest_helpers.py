@@ -48,8 +48,20 @@ def assert_fine(at: AppTest) -> None:
 
 
 def shown(text: str) -> str:
-    """Markdown source as the reader sees it: backslash escapes (of user text made plain) removed."""
-    return re.sub(r"\\(.)", r"\1", text)
+    """Markdown source as the reader sees it: backslash escapes (of user or server text made plain) removed."""
+    return re.sub(r"\\(.)", r"\1", str(text))
+
+
+def snake(df):
+    """A table as shown (column names in words) with the library's names back: 'answer rate' -> 'answer_rate'."""
+    return df.rename(columns=lambda c: str(c).replace(" ", "_"))
+
+
+def run_golden(at: AppTest) -> AppTest:
+    """The Model page's Run: the golden set through the model in use."""
+    at.button(key="model_run").click().run()
+    assert not at.exception
+    return at
 
 
 def markdowns(at: AppTest) -> list[str]:

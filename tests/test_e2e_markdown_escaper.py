@@ -13,7 +13,7 @@ import pytest
 
 from browser import MAIN, ROOT, SLOW_MS, StreamlitServer, page_path, upload, wait_idle, wait_loaded
 from plain_cases import CASES, generated
-from test_long_names import long_zip
+from hostile_zips import long_zip
 from playwright.sync_api import expect
 
 TEXTS = CASES + generated(150, seed=11)          # as tests/plain_app.py draws them

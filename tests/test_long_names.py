@@ -3,10 +3,8 @@
 characters; golden rows, statuses, setups and paths the same. The browser's note: tests/test_e2e_markdown_escaper.py."""
 from __future__ import annotations
 
-import io
 import subprocess
 import sys
-import zipfile
 
 import pytest
 
@@ -17,19 +15,9 @@ from rag_core.evaluation.setup import parse_setup
 from rag_core.evaluation.workbench import Workbench
 from rag_core.data.corpus import Corpus
 from rag_core.text.messages import shorten
+from hostile_zips import LONG, long_zip
 
-LONG = "a" * 65_000
 ROOT = __import__("pathlib").Path(__file__).resolve().parent.parent
-
-
-def long_zip() -> bytes:
-    out = io.BytesIO()
-    with zipfile.ZipFile(out, "w") as z:
-        z.writestr(LONG + ".txt", "The bisect module keeps a list in order.")      # an id over the 1,000 limit
-        z.writestr("b" * 65_000 + ".bin", b"\x00\x01")                              # an unsupported kind
-        z.writestr("c" * 60_000 + "." + "d" * 5_000, b"text")                        # a 5,000-character extension
-        z.writestr("ok.txt", "Heaps keep the smallest item first.")
-    return out.getvalue()
 
 
 @pytest.mark.parametrize("limit", [40, 60, 80])
