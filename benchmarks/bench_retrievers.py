@@ -196,7 +196,7 @@ def bm25_scale(chunks: int, n_queries: int, repeats: int) -> dict:
     from bench_scale import ALLOWED, K, benchmark_queries, copies_for, replicated_corpus, summary_ms, time_each
     from rag_core.retrieval.bm25 import BM25Index
     from rag_core.retrieval.tokenized import TokenizedCorpus
-    from rag_core.text import cached_words, words
+    from rag_core.text.tokens import cached_words, words
     from bench_scale import ARTICLE
     corpus = replicated_corpus(copies_for(chunks))
     t = time.perf_counter()

@@ -33,7 +33,7 @@ Both sides start from the question's text; one warm-up pass, then each query is 
 with perf_counter (and process_time), repeated --repeats times; median and p95 over all timings, and
 the median over the golden questions alone (short, specific questions: cheaper for bm25s than the
 sampled ones, which often hold a common word). Our caches of question analysis
-(encoder._query_terms, text.cached_words) are cleared before every timed query (outside the timer),
+(encoder._query_terms, text_tokens.cached_words) are cleared before every timed query (outside the timer),
 so a repeated question is not answered from a cache.
 
 Exactness: for every query our top 50 ids are compared with a dense brute force: the matrix
@@ -82,7 +82,8 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 
-from rag_core import ChunkerConfig, Corpus, Document, bundled_corpus, load_golden, text  # noqa: E402
+from rag_core import ChunkerConfig, Corpus, Document, bundled_corpus, load_golden  # noqa: E402
+from rag_core.text import tokens as text_tokens  # noqa: E402
 from rag_core.retrieval import encoder  # noqa: E402
 from rag_core.retrieval.chunkers import fixed_window  # noqa: E402
 from rag_core.retrieval.index import Index  # noqa: E402
@@ -164,7 +165,7 @@ def benchmark_queries(n: int, seed: int = 0) -> list[str]:
         length = int(rng.integers(2, 7))
         at = int(rng.integers(0, max(1, len(toks) - length)))
         q = " ".join(toks[at:at + length])
-        if len([w for w in text.words(q) if len(w) > 1]) >= 1:      # a word both tokenizers keep
+        if len([w for w in text_tokens.words(q) if len(w) > 1]) >= 1:      # a word both tokenizers keep
             out.append(q)
     return out
 
@@ -235,7 +236,7 @@ def summary_ms(times: tuple[list[float], list[float]], n_queries: int) -> dict:
 
 def clear_question_caches():
     encoder._query_terms.cache_clear()
-    text.cached_words.cache_clear()
+    text_tokens.cached_words.cache_clear()
 
 
 # --- exactness -----------------------------------------------------------------------------------

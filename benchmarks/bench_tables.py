@@ -24,7 +24,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
-from rag_core import Workbench, text  # noqa: E402
+from rag_core import Workbench  # noqa: E402
+from rag_core.text import tokens as text_tokens  # noqa: E402
 from rag_core.evaluation import tables  # noqa: E402
 from rag_core.generation import generator  # noqa: E402
 from rag_core.retrieval import encoder  # noqa: E402
@@ -58,8 +59,8 @@ def run_reference(code, corpus_file: Path) -> str:
 
 
 def run_ours() -> dict:
-    text.cached_words.cache_clear()          # every run starts cold: no word cached from the previous one
-    text.word_hash.cache_clear()
+    text_tokens.cached_words.cache_clear()          # every run starts cold: no word cached from the previous one
+    text_tokens.word_hash.cache_clear()
     encoder._query_terms.cache_clear()
     generator.sentence_words.cache_clear()
     wb = Workbench.bundled()

@@ -1,27 +1,28 @@
 """Ablations: every table of the article as a chart beside its table, with a caption read from the data."""
 import streamlit as st
 
-from ui import article_view, captions, charts, data, export, frame, settings, widgets
+from rag_core import ARTICLE_CHUNKER
+from ui import active, article_view, captions, charts, export, frame, settings, table_notes, widgets
 
 frame.ensure(__file__)          # a first request that runs this page without app.py draws the frame here
 
 st.title("Ablations")
 st.caption("Each measurement of the article, computed now on the active dataset. Captions are written from the "
            "numbers in the table, and every table downloads as CSV.")
-wb = data.workbench()
+wb = active.workbench()
 widgets.stop_without_questions(wb, "there is nothing to measure")
 sidebar = settings.chunker_or_stop()
 st.info(f"Ranked by the {frame.RETRIEVER_NAMES[wb.retriever]} retriever, reranked by the "
         f"{frame.RERANKER_NAMES[wb.reranker]} reranker (change them under Retrieval in the sidebar)"
         + (": the article's settings." if (wb.retriever, wb.reranker) == ("hashing", "lexical") else ".")
         + (f" The chunkers are the article's, named under each title: the sidebar's ({sidebar.label}) is not used "
-           "here (the other pages use it)." if sidebar != data.ARTICLE_CHUNKER else ""))
+           "here (the other pages use it)." if sidebar != ARTICLE_CHUNKER else ""))
 
 SECTIONS = [("Ceiling at k", "ceiling"), ("Chunking strategies", "strategies"),          # (title, table)
             ("Chunk size × overlap", "size_overlap"), ("Anchors cut by a chunk boundary", "cut_anchors"),
             ("The metadata filter", "filter"), ("Reranking, before and after", "rerank"), ("Latency", "latency"),
             ("Pipeline outcomes", "pipeline")]
-notes = captions.notes("the lexical surrogate" if wb.reranker == "lexical" else
+notes = table_notes.notes("the lexical surrogate" if wb.reranker == "lexical" else
                        f"the {frame.RERANKER_NAMES[wb.reranker]} reranker")     # the settings of each table
 bar = st.container()                                         # the one progress bar, while the encoder works
 slots = {name: st.container() for _, name in SECTIONS}       # each section in its place, drawn when it is ready
@@ -32,8 +33,8 @@ WITH = {"cut_anchors": ["cut_summary"], "ceiling": ["filter", "rerank"]}   # wha
 
 
 def section(title: str, name: str) -> None:
-    frames = {name: data.latency() if name == "latency" else data.table(name)}
-    frames |= {other: data.table(other) for other in WITH.get(name, [])}
+    frames = {name: active.latency() if name == "latency" else active.table(name)}
+    frames |= {other: active.table(other) for other in WITH.get(name, [])}
     chart, caption = charts.for_tables(frames, quote=widgets.plain)[name]   # data text made plain Markdown
     df = frames[name]
     with slots[name]:
@@ -50,7 +51,7 @@ def section(title: str, name: str) -> None:
 
 
 def verifier_cases() -> None:
-    cases = data.table("verifier_cases")
+    cases = active.table("verifier_cases")
     with slots["verifier_cases"]:
         st.subheader("The six verifier cases")
         st.caption("The article's table, with the article's checker and its words (anchored, refused, abstained).")
@@ -61,7 +62,7 @@ def verifier_cases() -> None:
 
 
 def trap3() -> None:
-    side = data.trap3_table()
+    side = active.trap3_table()
     with slots["trap3"]:
         st.subheader("Trap 3: the article's questions against questions phrased as a user would, per retriever")
         st.caption("Bundled corpus, trusted statuses only. The article: with a trained encoder \"the numbers would "
@@ -71,12 +72,12 @@ def trap3() -> None:
 
 
 with bar:                               # with Ray chosen in the sidebar: each chunker's rankings are made there
-    data.sweep_on_ray([n for _, name in SECTIONS for n in (name, *WITH.get(name, []))])
+    active.sweep_on_ray([n for _, name in SECTIONS for n in (name, *WITH.get(name, []))])
 # What needs no new vectors is drawn at once (the lexical figures, tables whose vectors a cache holds); then the
 # encoder runs once, under one bar, over everything the rest needs, and the rest is drawn in its place.
-jobs = {name: data.table_jobs([name, *WITH.get(name, [])]) for _, name in SECTIONS} | \
-    {"verifier_cases": [], "trap3": data.trap3_jobs()}
-waiting = [name for name, j in jobs.items() if not data.ready(j)]
+jobs = {name: active.table_jobs([name, *WITH.get(name, [])]) for _, name in SECTIONS} | \
+    {"verifier_cases": [], "trap3": active.trap3_jobs()}
+waiting = [name for name, j in jobs.items() if not active.ready(j)]
 draw = {name: (lambda t=title, n=name: section(t, n)) for title, name in SECTIONS} | \
     {"verifier_cases": verifier_cases, "trap3": trap3}
 for name in jobs:
@@ -84,6 +85,6 @@ for name in jobs:
         draw[name]()
 if waiting:
     with bar:
-        data.prepare_all([job for name in waiting for job in jobs[name]])
+        active.prepare_all([job for name in waiting for job in jobs[name]])
     for name in waiting:
         draw[name]()

@@ -5,8 +5,8 @@ from rag_core.evaluation.judgement import anchor_note, anchor_place, judge_answe
 from rag_core.evaluation.pipeline import ask
 from rag_core.generation.prompt import prompt_size
 from rag_core.retrieval.retrievers import WITHOUT_SHARED_WORDS
-from rag_core.text import words
-from ui import ask_view, data, frame, marks, settings, widgets
+from rag_core.text.tokens import words
+from ui import active, ask_view, frame, marks, settings, widgets
 
 frame.ensure(__file__)          # a first request that runs this page without app.py draws the frame here
 
@@ -14,7 +14,7 @@ frame.ensure(__file__)          # a first request that runs this page without ap
 st.title("Ask")
 st.caption("Type a question, or pick one of the golden questions, and follow it through retrieval, the prompt, "
            "the answer and the citation check.")
-wb = data.workbench()
+wb = active.workbench()
 statuses = list(wb.corpus.statuses)
 golden = {r.question: (q, r) for q, r in enumerate(wb.check.valid)}
 
@@ -65,7 +65,7 @@ k, candidates = int(st.session_state["ask_k"]), int(st.session_state["ask_candid
 allowed = set(st.session_state["ask_statuses"])
 rerank = bool(st.session_state["ask_rerank"])
 chunker = settings.chunker_or_stop()
-data.prepare([chunker])             # the trained encoder's chunks, under a bar (nothing when cached or lexical)
+active.prepare([chunker])             # the trained encoder's chunks, under a bar (nothing when cached or lexical)
 ix = wb.index(chunker)
 if not question.strip():
     st.info("Type a question above, or pick a golden question, to see the pipeline at work.")

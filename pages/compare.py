@@ -6,7 +6,7 @@ import streamlit as st
 
 from rag_core.evaluation import losses
 from rag_core.evaluation.setup import default_setup, from_fields, parse_setup, retrieval_options
-from ui import charts, compare_view, data, frame, settings, widgets
+from ui import active, charts, compare_view, datasets, frame, settings, widgets
 
 frame.ensure(__file__)          # a first request that runs this page without app.py draws the frame here
 
@@ -14,7 +14,7 @@ st.title("Compare setups")
 st.caption("A setup is everything that decides an answer: chunker, candidates, k, allowed statuses, rerank, "
            "generator and retrieval options. Define two to four, and see which finds more anchors, whether the "
            "difference is more than chance, and where each golden question is lost.")
-wb = data.workbench()
+wb = active.workbench()
 widgets.stop_without_questions(wb, "there is nothing to compare")
 for w in settings.init(("ask_candidates", "ask_k", "ask_statuses", "ask_rerank")):
     widgets.warn(w)
@@ -108,7 +108,7 @@ f = st.columns([2, 3])
 keep_stages = f[0].multiselect("Show the questions that end at", list(losses.STAGES), key="compare_stage_filter",
                                placeholder="every stage")
 needle = f[1].text_input("Questions containing", key="compare_search", placeholder="e.g. cutoff")
-compare_view.grid_table(result, setups, statuses, data.dataset().key, keep_stages, needle)
+compare_view.grid_table(result, setups, statuses, datasets.dataset().key, keep_stages, needle)
 d = st.columns(2)
 widgets.download(d[0], "Comparison (JSON)", result.to_json(), "open-book-comparison.json", "application/json",
                  key="compare_dl_json", icon=":material/download:")

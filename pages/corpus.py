@@ -3,13 +3,13 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from ui import data, frame, settings, widgets
+from ui import active, frame, settings, widgets
 
 frame.ensure(__file__)          # a first request that runs this page without app.py draws the frame here
 
 
 st.title("Corpus")
-wb = data.workbench()
+wb = active.workbench()
 chunker = settings.chunker_or_stop()
 ix = wb.index(chunker)
 docs = wb.corpus.documents

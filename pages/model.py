@@ -6,9 +6,9 @@ import streamlit as st
 
 from rag_core.evaluation import outcomes
 from rag_core.generation.llm import LLMError
-from rag_core.text import mask_secrets
+from rag_core.text.credentials import mask_secrets
 from rag_core.evaluation.pipeline import model_answerer
-from ui import answer_reader, data, export, frame, marks, model_config, model_form, settings, widgets
+from ui import active, answer_reader, datasets, export, frame, marks, model_config, model_form, settings, widgets
 
 frame.ensure(__file__)          # a first request that runs this page without app.py draws the frame here
 
@@ -31,7 +31,7 @@ st.success(f"Model: **{widgets.plain(cfg.model)}** via {cfg.protocol} at "
            f"{widgets.plain(mask_secrets(cfg.base_url, cfg.base_url))}")
 
 # ---- the golden set through the model
-wb = data.workbench()
+wb = active.workbench()
 st.subheader("Run the golden set through the model")
 widgets.stop_without_questions(wb, "there is no golden set to run")
 chunker = settings.chunker_or_stop()
@@ -45,7 +45,7 @@ order = c[2].radio("Span order", ["ranked", "ends"], key="model_order", horizont
 if k > candidates:
     st.error("Keep at most as many spans as there are candidates.")
     st.stop()
-run_key = (data.dataset().key, chunker, dataclasses.replace(cfg, api_key=None), int(k), int(candidates), order)
+run_key = (datasets.dataset().key, chunker, dataclasses.replace(cfg, api_key=None), int(k), int(candidates), order)
 n, n_filters = len(wb.check.valid), len(outcomes.filters(wb))
 
 b = st.columns([1, 1, 4])

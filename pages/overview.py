@@ -2,7 +2,7 @@
 import streamlit as st
 
 from rag_core.evaluation import losses
-from ui import captions, charts, data, frame, settings, widgets
+from ui import active, captions, charts, datasets, figures, frame, overview_reading, settings, widgets
 
 frame.ensure(__file__)          # a first request that runs this page without app.py draws the frame here
 
@@ -32,22 +32,22 @@ with c3.container(border=True):
     st.markdown("**3 · Generation** (every question)\n\nThe chunks become numbered spans [S1]…[Sn] in a prompt; "
                 "the answer must cite them, and a checker refuses any number or name the cited span lacks.")
 
-wb = data.workbench()
+wb = active.workbench()
 chunker = settings.chunker_or_stop()
 
 st.subheader("Headline figures, computed now")
-st.caption(f"Dataset: {widgets.plain(data.dataset().name)} · chunker: {chunker.label} · "
+st.caption(f"Dataset: {widgets.plain(datasets.dataset().name)} · chunker: {chunker.label} · "
            f"{len(wb.check.valid)} valid golden questions"
            + (f" ({wb.check.n_excluded} excluded: see the Corpus page)" if wb.check.n_excluded else ""))
 widgets.stop_without_questions(wb, "there is no ceiling to show")
 
-f = data.table("filter", chunker)
+f = active.table("filter", chunker)
 off, on = f.iloc[0], f.iloc[1]
 n = len(wb.check.valid)
 m = st.columns(4)
-m[0].metric("Ceiling at k = 1 · no filter · no rerank", captions.share(off.recall_at_1),
+m[0].metric("Ceiling at k = 1 · no filter · no rerank", figures.share(off.recall_at_1),
             help="recall@1: the share of questions whose anchor is in the single best chunk of the first search.")
-m[1].metric("Ceiling at k = 3 · no filter · no rerank", captions.share(off.recall_at_3),
+m[1].metric("Ceiling at k = 3 · no filter · no rerank", figures.share(off.recall_at_3),
             help="recall@3: the share of questions whose anchor is in the three best chunks of the first search.")
 
 
@@ -56,9 +56,9 @@ def change(after, before):
     return f"{after - before:+.3f}" if round(after - before, 3) else None
 
 
-m[2].metric("Ceiling at k = 1 · filter on · no rerank", captions.share(on.recall_at_1), delta=change(on.recall_at_1, off.recall_at_1),
+m[2].metric("Ceiling at k = 1 · filter on · no rerank", figures.share(on.recall_at_1), delta=change(on.recall_at_1, off.recall_at_1),
             help=f"With {widgets.plain(on['filter'])}: only those chunks may be retrieved.")
-m[3].metric("Ceiling at k = 3 · filter on · no rerank", captions.share(on.recall_at_3), delta=change(on.recall_at_3, off.recall_at_3),
+m[3].metric("Ceiling at k = 3 · filter on · no rerank", figures.share(on.recall_at_3), delta=change(on.recall_at_3, off.recall_at_3),
             help=f"With {widgets.plain(on['filter'])}.")
 m = st.columns(4)
 m[0].metric("Contradicted in the top 3 · no filter", f"{off.contradicted_top_3}/{n}",
@@ -68,10 +68,10 @@ m[1].metric("Contradicted in the top 3 · filter on", f"{on.contradicted_top_3}/
             delta=int(on.contradicted_top_3 - off.contradicted_top_3) or None, delta_color="inverse",
             help=f"With {widgets.plain(on['filter'])}: questions with a draft or outdated chunk among the three best.")
 
-st.markdown(captions.reading(f, quote=widgets.plain))     # shares as 0.389, like the metrics above
+st.markdown(overview_reading.reading(f, quote=widgets.plain))     # shares as 0.389, like the metrics above
 
 st.subheader("Where each question is lost")
-account = data.table("losses", chunker)
+account = active.table("losses", chunker)
 st.caption("The article's pipeline (20 candidates reranked, 3 spans, only the trusted statuses, the scripted "
            "generator, the strict checker): the first stage that loses each golden question. A question is answered "
            "only when the answer is grounded on the anchor's document, states the golden answer key and contradicts "

@@ -1,7 +1,7 @@
 """Golden set studio: build the active dataset's golden set in the browser, without a CSV."""
 import streamlit as st
 
-from ui import data, frame, settings, studio, studio_form, widgets
+from ui import active, datasets, frame, settings, studio, studio_form, widgets
 
 frame.ensure(__file__)          # a first request that runs this page without app.py draws the frame here
 
@@ -10,12 +10,12 @@ st.caption("Pick a sentence of a document as the anchor, type the question a use
            "kept at once with the dataset's documents (in the store, when it is on) and used by every page: "
            "Overview's ceiling, Compare, Ablations. The bundled files are never changed: editing the bundled set "
            "makes a new, named set.")
-wb = data.workbench()
+wb = active.workbench()
 chunker = settings.chunker_or_stop()
 studio.show_note()
 
 # ---- the set: its name, and the changes that apply to all of it
-st.text(f"Dataset: {data.dataset().name} · {len(wb.corpus.documents)} document(s) · {len(wb.check.rows)} "
+st.text(f"Dataset: {datasets.dataset().name} · {len(wb.corpus.documents)} document(s) · {len(wb.check.rows)} "
         "golden row(s)")
 studio_form.name_field()
 studio_form.toolbar()

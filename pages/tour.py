@@ -2,7 +2,7 @@
 import streamlit as st
 
 from rag_core.evaluation import tour
-from ui import data, frame, settings, tour_keys, tour_view, widgets
+from ui import active, datasets, frame, settings, tour_keys, tour_view, widgets
 
 frame.ensure(__file__)          # a first request that runs this page without app.py draws the frame here
 
@@ -22,25 +22,25 @@ st.caption(tour.CLAIMS[number - 1])
 if number == 1:
     st.caption(tour_keys.HELP)
 
-wb = data.workbench()
+wb = active.workbench()
 chunker = settings.chunker_or_stop()
 controls = tour_view.control(number, wb, chunker)
 if number == 8 and set(controls.retrievers) - {"hashing", "bm25"}:        # the trained encoder encodes once
-    data.prepare([chunker], wb.using(retriever="minilm"))
-step = data.tour_step(number, chunker, controls)
+    active.prepare([chunker], wb.using(retriever="minilm"))
+step = active.tour_step(number, chunker, controls)
 tour_view.draw(step, wb, chunker)
 
 links = {k: st.session_state[k] for k in settings.SHARED}
-params = {**{k: settings.SETTINGS[k].dump(v) for k, v in links.items()}, "data": data.dataset().key, **step.params}
+params = {**{k: settings.SETTINGS[k].dump(v) for k, v in links.items()}, "data": datasets.dataset().key, **step.params}
 st.page_link(tour_view.STEP_PAGES[number - 1], label="See it in full", icon=":material/open_in_new:",
              query_params=params)
 
 st.divider()
 widgets.download(st, "Download the whole tour (one HTML file, for those who were not in the room)",
-                 lambda: tour_view.presenter_html(tour.tour(wb, chunker), data.dataset().name,
+                 lambda: tour_view.presenter_html(tour.tour(wb, chunker), datasets.dataset().name,
                                                   f"chunker {chunker.label}; retriever {wb.retriever}, reranker "
                                                   f"{wb.reranker}"),
                  "open-book-tour.html", "text/html", key="tour_download", icon=":material/download:")
 
 if number < STEPS:      # the next step, prepared while the presenter talks: Next then only draws it
-    data.tour_step(number + 1, chunker, tour.Controls())
+    active.tour_step(number + 1, chunker, tour.Controls())

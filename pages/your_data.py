@@ -8,8 +8,9 @@ from rag_core.data.corpus import Corpus, label_problem
 from rag_core.data.golden import GoldenRow, golden_problems
 from rag_core.data.golden_csv import GOLDEN_HEADER
 from rag_core.data.ingest import Limits, documents_to_jsonl
-from rag_core.text import shorten
-from ui import charts, data, engine_form, export, frame, reading, trap3_view, trust_form, widgets
+from rag_core.text.messages import shorten
+from ui import (active, cache, charts, datasets, engine_form, export, frame, reading, saved, trap3_view, trust_form,
+                widgets)
 
 frame.ensure(__file__)          # a first request that runs this page without app.py draws the frame here
 SHOWN_PROBLEMS = 20             # reading problems drawn as warnings; all of them are in a download
@@ -40,11 +41,11 @@ st.caption("Measure the ceiling on your own documents. Until you use them, your 
            "opens them after a reload and in any other browser that reaches this server.")
 
 # ---- which dataset the pages use
-choices = {data.BUNDLED.key: data.BUNDLED, data.BUNDLED_USER.key: data.BUNDLED_USER}
+choices = {datasets.BUNDLED.key: datasets.BUNDLED, datasets.BUNDLED_USER.key: datasets.BUNDLED_USER}
 mine = st.session_state.get("data_uploaded")
 if mine:
     choices[mine.key] = mine
-current = data.dataset().key if data.dataset().key in choices else data.BUNDLED.key
+current = datasets.dataset().key if datasets.dataset().key in choices else datasets.BUNDLED.key
 if "data_pending_choice" in st.session_state:            # set by "Use these documents" on the previous run
     st.session_state["data_choice"] = st.session_state.pop("data_pending_choice")
 if st.session_state.get("data_choice") not in choices:   # the radio's value lives in the session (no index: a
@@ -55,8 +56,8 @@ picked = st.radio("Every page works on", list(choices),
                   format_func={k: widgets.plain(d.name) for k, d in choices.items()}.get, key="data_choice",
                   help="The bundled corpus with the article's questions; the same corpus with questions phrased "
                        "as a user would (the article's trap 3); or your own upload.")
-if picked != data.dataset().key:
-    data.use_dataset(choices[picked])
+if picked != datasets.dataset().key:
+    datasets.use_dataset(choices[picked])
     st.rerun()
 
 # ---- upload documents
@@ -97,7 +98,7 @@ golden_rows = []
 if golden_file is not None and limits_problem():
     widgets.error(f"Your golden set is not read: {limits_problem()}")
 elif golden_file is not None:
-    golden_rows, reading_problems = data.read_golden(golden_file.getvalue(), golden_file.name)
+    golden_rows, reading_problems = cache.read_golden(golden_file.getvalue(), golden_file.name)
     show_problems(reading_problems, reading_problems, "data_dl_golden_problems")
     st.caption(f"{len(golden_rows)} question(s) read.")
 
@@ -133,33 +134,33 @@ if pending is not None:
         except ValueError as e:
             widgets.error(str(e))
             st.stop()
-        ds = data.make_dataset(name.strip() or "My documents", docs, [GoldenRow(*r) for r in golden_rows])
-        data.use_dataset(ds)
-        problem = data.keep_dataset(ds)           # so that a link to it opens it after a reload
+        ds = datasets.make_dataset(name.strip() or "My documents", docs, [GoldenRow(*r) for r in golden_rows])
+        datasets.use_dataset(ds)
+        problem = datasets.keep_dataset(ds)           # so that a link to it opens it after a reload
         if problem:
             st.session_state["data_keep_problem"] = problem
         st.session_state["data_pending_choice"] = ds.key
         st.rerun()
 
 try:
-    st.caption(widgets.plain(data.store().describe()))
+    st.caption(widgets.plain(saved.store().describe()))
 except ValueError as e:
     widgets.warn(str(e))
 
 # ---- what the active dataset looks like
 if "data_keep_problem" in st.session_state:
     widgets.warn("The dataset is in use, but could not be kept for later: " + st.session_state.pop("data_keep_problem"))
-wb = data.workbench()
-st.subheader(f"3 · Active dataset: {widgets.plain(data.dataset().name)}")
+wb = active.workbench()
+st.subheader(f"3 · Active dataset: {widgets.plain(datasets.dataset().name)}")
 c = report.corpus_summary(wb)
 st.markdown(f"**{c['documents']}** documents, **{c['total_words']:,}** words · statuses: "
             f"{widgets.plain(', '.join(wb.corpus.statuses))} · **{c['valid_questions']}** of {c['questions']} golden questions valid")
 trust_form.picker("data_trusted")
 widgets.golden_table(wb)
 tables = tuple(report.TABLE_NAMES) if wb.check.valid else ("verifier_cases",)
-data.prepare_all(data.table_jobs(tables) + data.trap3_jobs(active=True))       # what the page encodes: one pass, one bar
+active.prepare_all(active.table_jobs(tables) + active.trap3_jobs(active=True))  # what the page encodes, in one pass
 if wb.check.valid:
-    ceil = data.table("ceiling")
+    ceil = active.table("ceiling")
     st.markdown("Ceiling (recall@k) · fixed 160/32 · no filter · no rerank: "
                 + " · ".join(f"k = {r.k}: **{r.ceiling:.3f}**" for r in ceil.itertuples()))
 
@@ -170,7 +171,7 @@ trap3_view.render()
 
 # ---- export
 st.subheader("4 · Export")
-frames = {name: data.latency() if name == "latency" else data.table(name) for name in tables}   # latency: the
+frames = {name: active.latency() if name == "latency" else active.table(name) for name in tables}   # latency: the
 # same 5-pass measurement the Ablations page shows, not a second one
 e = st.columns(4)
 widgets.download(e[0], "Report (HTML, with charts)", lambda: export.report_html(wb, frames), "open-book-report.html",

@@ -48,8 +48,20 @@ def assert_fine(at: AppTest) -> None:
 
 
 def shown(text: str) -> str:
-    """Markdown source as the reader sees it: backslash escapes (of user text made plain) removed."""
-    return re.sub(r"\\(.)", r"\1", text)
+    """Markdown source as the reader sees it: backslash escapes (of user or server text made plain) removed."""
+    return re.sub(r"\\(.)", r"\1", str(text))
+
+
+def snake(df):
+    """A table as shown (column names in words) with the library's names back: 'answer rate' -> 'answer_rate'."""
+    return df.rename(columns=lambda c: str(c).replace(" ", "_"))
+
+
+def run_golden(at: AppTest) -> AppTest:
+    """The Model page's Run: the golden set through the model in use."""
+    at.button(key="model_run").click().run()
+    assert not at.exception
+    return at
 
 
 def markdowns(at: AppTest) -> list[str]:
@@ -103,3 +115,31 @@ def set_chunker(at: AppTest, kind: str, size: int, overlap: int) -> AppTest:
     if kind != "structure":
         at.sidebar.number_input(key="overlap").set_value(overlap)
     return at.run()
+
+
+def open_any(name: str, query: dict, session: dict | None = None) -> AppTest:
+    """A new session on any page of the list (test_app.open_page knows the pages it tests)."""
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.query_params.update(query)
+    for k, v in (session or {}).items():
+        at.session_state[k] = v
+    at.switch_page(SCRIPTS[name])
+    at.run()
+    assert_fine(at)
+    return at
+
+
+STORED = re.compile(r"stored index|Indexes stored in PostgreSQL|rebuilds what it needs")
+TIMED = re.compile(r"\d+(\.\d+)? ?(ms|s)\b|\(ms\)|seconds?")     # timings differ from run to run, whatever the engine
+
+
+def screen(at) -> dict:
+    """What a page shows in its main area, timings and the database's own panel (Your data) left out: texts,
+    metrics and tables."""
+    texts = [t for t in markdowns(at) + [c.value for c in at.main.caption] + [h.value for h in at.main.subheader]
+             if not TIMED.search(t) and not STORED.search(t)]
+    frames = [d.value.drop(columns=["engine"], errors="ignore")                  # a setup names its engine,
+              .replace(r"engine=[\w-]+", "engine=", regex=True)                    # and so do its links
+              for d in at.main.dataframe if not any(TIMED.search(str(c)) for c in d.value.columns)
+              and "MB" not in d.value.columns]
+    return {"texts": texts, "metrics": [(m.label, m.value) for m in at.main.metric], "frames": frames}

@@ -5,8 +5,9 @@
 - `launch_chromium(p)`: Debian's /usr/bin/chromium through Playwright's sync API (never `playwright install`).
 - `chromium_problem()`: why the browser tests cannot run here, or None.
 - Page helpers that wait on what the page says, never sleep: `wait_idle` (no script run going on),
-  `rerun` (the run an action triggered is over), `wait_loaded`, `wait_charts`; `upload`, `click_label`,
-  `screenshot`; `page_path` (a page's URL path, from ui.navigation). They poll in the page every POLL_MS; assertions stay `expect(...)` in the tests.
+  `rerun` (the run an action triggered is over), `wait_loaded`, `wait_charts`; `upload`, `choose` (an option of a
+  selectbox), `click_label`, `screenshot`; `page_path` (a page's URL path, from ui.navigation). They poll in the
+  page every POLL_MS; assertions stay `expect(...)` in the tests.
 
 On a busy machine a click's rerun may start hundreds of milliseconds after the click, so "the app is idle"
 right after a click proves nothing (it is still idle from before). After an action, wait for the STATE that
@@ -295,6 +296,26 @@ def upload(page, label: str, files, settle: bool = True) -> None:
     for name in [f["name"] if isinstance(f, dict) else Path(f).name for f in files]:
         # a file's chip offers "Cancel upload of NAME" while it uploads, "Remove NAME" once the server has it
         expect(box.get_by_role("button", name=f"Remove {name}", exact=True)).to_be_attached(timeout=WAIT_MS)
+
+
+def choose(page, label: str, option: str, within=None, typed: bool = False, exact: bool = True,
+           timeout: float = WAIT_MS) -> None:
+    """Choose `option` in the selectbox labelled exactly `label` (inside `within`, a locator such as the sidebar or
+    the main area, else anywhere on the page), wait for the run the choice starts, then for the box to show it.
+
+    typed: type `option` into the box first (it filters the list; a click alone has left a list shut on a busy
+    machine). exact: click the option named `option` exactly; else the first one holding it."""
+    from playwright.sync_api import expect
+    box = (within or page).get_by_role("combobox", name=label, exact=True)
+    box.scroll_into_view_if_needed()              # at the window's bottom edge a list did not open
+    box.click()
+    if typed:
+        box.fill(option)
+    found = page.get_by_role("option", name=option, exact=True) if exact else \
+        page.get_by_role("option").filter(has_text=option).first
+    with rerun(page, timeout=timeout):
+        found.click()
+    expect(box).to_have_value(re.compile(re.escape(option)), timeout=timeout)
 
 
 def click_label(page, text: str) -> None:

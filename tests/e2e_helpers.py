@@ -9,7 +9,7 @@ import re
 
 from playwright.sync_api import expect
 
-from browser import MAIN, rerun, wait_idle, wait_loaded
+from browser import MAIN, choose, rerun, wait_idle, wait_loaded
 from rag_core import ChunkerConfig
 from rag_core.evaluation.pipeline import ask
 
@@ -70,9 +70,8 @@ def ask_question(page, text: str) -> None:
 
 
 def pick_golden(page, question: str) -> None:
-    main(page).locator('[data-testid="stSelectbox"]').filter(has_text="Golden questions").click()
-    with rerun(page):
-        page.get_by_role("option", name=question, exact=True).click()
+    """Choose a golden question on the Ask page: it fills the question box."""
+    choose(page, "Golden questions", question, within=main(page))
     expect(question_box(page)).to_have_value(question)
 
 

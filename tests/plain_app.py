@@ -4,7 +4,7 @@ a container keyed case_<i>. Not a page of the app."""
 import streamlit as st
 
 from plain_cases import CASES, generated
-from rag_core.text import plain
+from rag_core.text.markdown import plain
 
 for i, text in enumerate(CASES + generated(150, seed=11)):
     with st.container(key=f"case_{i}"):

@@ -1,4 +1,4 @@
-"""Texts that Markdown would turn into something else, and a reader of what `rag_core.text.plain` makes of them.
+"""Texts that Markdown would turn into something else, and a reader of what `rag_core.text.markdown.plain` makes of them.
 
 - `CASES`: one text per thing Streamlit 1.67's Markdown acts on (read in its frontend bundle,
   static/js/StreamlitMarkdown*.js: remark-gfm, remark-math, remark-directive, remark-emoji, its own plugins).

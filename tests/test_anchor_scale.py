@@ -21,7 +21,7 @@ from rag_core.evaluation.workbench import ARTICLE_CHUNKER, Workbench
 from rag_core.retrieval.chunkers import ChunkerConfig
 from rag_core.retrieval.index import Index
 from rag_core.retrieval.tokenized import TokenizedCorpus
-from rag_core.text import normalize, words
+from rag_core.text.tokens import normalize, words
 
 WORDS = ["a", "b", "ab", "ba", "a.", "b\n\n", "1", "0.1"]   # short tokens: overlapping, mid-word, repeated matches
 

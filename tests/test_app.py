@@ -4,12 +4,11 @@ Expected values are computed here from rag_core (the same library the pages call
 change of corpus or of the tables moves the expectations with it.
 
 Page scripts come from ui.navigation, the one page list app.py uses. The pages live in pages/, which puts
-a fresh Streamlit process in its old pages-folder mode; every page's first line (navigation.in_frame)
+a fresh Streamlit process in its old pages-folder mode; every page's first line (frame.ensure)
 brings a run that did not start in app.py back inside the frame, so no test patches Streamlit.
 """
 from __future__ import annotations
 
-import html
 import json
 import re
 
@@ -19,11 +18,10 @@ from streamlit.testing.v1 import AppTest
 
 from rag_core import ChunkerConfig, Document, GoldenRow
 from rag_core.evaluation import tables
-from rag_core.evaluation.pipeline import ask
 from rag_core.generation.presets import presets
-from apptest_helpers import (ALL_STATUSES, APP, ARTICLE, CUTOFF, PAGES, ROOT, SCRIPTS, assert_fine, chunk_labels,  # noqa: F401
+from apptest_helpers import (ALL_STATUSES, APP, ARTICLE, CUTOFF, PAGES, SCRIPTS, assert_fine, chunk_labels,
                              expected_answer, expected_labels, expected_outcome, html_bodies, markdowns, open_page,
-                             set_chunker, shown, status_badges, unescape, verdict_badges)
+                             set_chunker, shown, status_badges, verdict_badges)
 from ui.widgets import readable
 from rag_core.generation.verifier import verify
 
@@ -226,10 +224,10 @@ def test_a_question_with_a_script_tag_is_never_html(wb):
 
 @pytest.fixture(scope="module")
 def hostile_dataset():
-    from ui import data
+    from ui import datasets
     docs = [Document("evil", f"The default cutoff is 0.6 {SCRIPT} and <img src=x onerror=alert(2)> here."),
             Document("note", "A draft note about the cutoff value being 0.9.", "draft")]
-    return data.make_dataset("hostile", docs, [GoldenRow("What is the default cutoff?", "evil", "The default cutoff is 0.6")])
+    return datasets.make_dataset("hostile", docs, [GoldenRow("What is the default cutoff?", "evil", "The default cutoff is 0.6")])
 
 
 @pytest.mark.parametrize("name", ["ask", "corpus"])

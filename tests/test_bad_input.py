@@ -13,7 +13,7 @@ import pytest
 
 from rag_core import (ChunkerConfig, Corpus, Document, GoldenRow, Index, TokenizedCorpus, Workbench,
                       by_sentence, by_structure, check_golden, fixed_window, retrieve, stdlib_corpus, verify)
-from rag_core.text import MAX_QUESTION_CHARS, check_question
+from rag_core.text.questions import MAX_QUESTION_CHARS, check_question
 from rag_core.evaluation.metrics import anchor_is_cut, contradicted, fixed_window_count, recall_at
 from rag_core.evaluation.report import TABLE_NAMES
 

@@ -31,9 +31,9 @@ from streamlit.testing.v1 import AppTest
 
 from rag_core.evaluation import tables
 from rag_core.evaluation.losses import STAGES
-from ui import captions, charts, export
-from rag_core.text import listing
-from ui.captions import count, share, shown
+from ui import captions, charts, export, overview_reading, table_notes
+from rag_core.text.messages import listing
+from ui.figures import count, share, shown
 from ui.widgets import plain, readable
 
 N_TABLES = 300          # generated tables per caption function
@@ -480,7 +480,7 @@ def test_pipeline_caption(seed, quote, df):
 
 @pytest.mark.parametrize("seed,quote,df", list(generated(gen_filter)))
 def test_overview_reading(seed, quote, df):
-    cap = captions.reading(df, quote)
+    cap = overview_reading.reading(df, quote)
     if df.empty:
         assert "nothing to read" in cap, cap
         return
@@ -625,7 +625,7 @@ def test_ablations_captions_and_notes_are_the_ones_computed_here(wb):
     check_traceable(drawn["rerank"][1], frames["rerank"], plain, ["chunk"], fixed=[r"recall@\d+"])
     check_traceable(drawn["latency"][1], frames["latency"], plain, ["route"])
     check_traceable(drawn["pipeline"][1], frames["pipeline"], plain, ["filter"])
-    notes = captions.notes()
+    notes = table_notes.notes()
     assert all(note in [c.value for c in at.caption] for note in notes.values())
     # the notes name the settings the shown tables are computed with
     article = ARTICLE
@@ -649,8 +649,8 @@ def test_ablations_say_the_sidebar_s_chunker_is_not_theirs():
 
 
 def test_the_rerank_note_names_the_reranker_it_is_given():
-    assert "reranked by the lexical surrogate" in captions.notes()["rerank"]
-    dense = captions.notes("the MiniLM similarity (bi-encoder) reranker")["rerank"]
+    assert "reranked by the lexical surrogate" in table_notes.notes()["rerank"]
+    dense = table_notes.notes("the MiniLM similarity (bi-encoder) reranker")["rerank"]
     assert "reranked by the MiniLM similarity (bi-encoder) reranker" in dense and "surrogate" not in dense
 
 
@@ -658,7 +658,7 @@ def test_overview_reading_is_the_one_computed_here_and_writes_shares_one_way(wb)
     at = page("")
     f = tables.filter_effect(wb, ARTICLE)
     texts = [m.value for m in at.main.markdown]
-    assert captions.reading(f, quote=plain) in texts, texts
+    assert overview_reading.reading(f, quote=plain) in texts, texts
     on_page = texts + [m.value for m in at.metric] + [c.value for c in at.caption]
     assert not [t for t in on_page if re.search(r"\d\s?%", t)], "the Overview writes shares as 0.389, never as %"
     assert all(re.fullmatch(r"\d\.\d{3}|\d+/\d+", m.value) for m in at.metric), [m.value for m in at.metric]
@@ -755,7 +755,7 @@ def test_the_trap3_caption_of_an_upload_quotes_its_own_questions_and_no_nan(seed
     text = captions.trap3(df)
     assert "nan" not in text.lower() and "against" not in text
     for r in df[df.k == 3].itertuples():
-        assert f"{r.retriever} {captions.share(r.article_questions)}" in text
+        assert f"{r.retriever} {share(r.article_questions)}" in text
 
 
 @pytest.mark.parametrize("seed", range(300))
@@ -767,7 +767,7 @@ def test_the_trap3_caption_quotes_the_rows_it_names_and_names_every_tied_loser(s
         assert text.startswith("Nothing to show")
         return
     for r in at.itertuples():
-        assert f"{r.retriever} {captions.share(r.article_questions)} against {captions.share(r.user_questions)}" in text
+        assert f"{r.retriever} {share(r.article_questions)} against {share(r.user_questions)}" in text
     drops = {r.retriever: round(r.article_questions, 3) - round(r.user_questions, 3) for r in at.itertuples()}
     worst = max(drops.values())
     if worst > 0:

@@ -16,7 +16,7 @@ from rag_core.cli.output import visible
 from rag_core.evaluation.setup import Setup, parse_setup
 from rag_core.generation.llm import LLMConfig, LLMError, generate
 from rag_core.retrieval.engines.pgwire import readable
-from rag_core.text import mask_secrets
+from rag_core.text.credentials import mask_secrets
 
 ROOT = Path(__file__).resolve().parents[1]
 TWO = ["--setup", "filter:", "--setup", "no filter: statuses=all"]

@@ -17,7 +17,7 @@ from rag_core.retrieval.index import top_k
 from rag_core.evaluation.metrics import (anchor_holders, anchor_is_cut, contradicted, cut_anchors,
                                          first_hit_ranks, fixed_window_count, recall_at)
 from rag_core.evaluation.pipeline import OUTCOMES, outcome
-from rag_core.text import normalize, words
+from rag_core.text.tokens import normalize, words
 
 
 def build(docs, size, overlap=0):

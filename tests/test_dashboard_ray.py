@@ -145,11 +145,11 @@ def test_a_head_killed_before_a_run_finishes_it_here_says_so_once_then_the_sideb
     from rag_core.data.corpus import Corpus, Document
     from rag_core.retrieval.vectors import Embedder, VectorStore
     from apptest_helpers import chunk_labels, unescape
-    from ui import data
+    from ui import datasets
     run = uuid.uuid4().hex[:8]                       # texts no cache holds
     docs = [Document("kiln", " ".join(f"Firing {run}-{i} soaks for {i % 5 + 10} minutes before cooling."
                                       for i in range(120)))]
-    mine = data.make_dataset("mine", docs, [])
+    mine = datasets.make_dataset("mine", docs, [])
     at = open_page("overview", session={"compute": "ray", "dataset": mine})
     assert any(t.startswith("Computing on Ray") for t in sidebar_texts(at)), sidebar_texts(at)
     heads = [p for p in psutil.Process().children(recursive=True) if "gcs_server" in p.name()]
@@ -184,10 +184,10 @@ def test_ablations_and_compare_with_ray_show_what_the_process_shows(shared_ray, 
     in process in another session: the same texts, metrics and tables; the sidebar counts the units."""
     from rag_core.data.corpus import bundled_corpus
     from rag_core.data.golden import load_golden
-    from test_engine_wiring import open_any, screen
-    from ui import data
+    from apptest_helpers import open_any, screen
+    from ui import datasets
     docs = [d for d in bundled_corpus().documents if d.id != "statistics"]
-    mine = data.make_dataset("my documents", docs, [r for r in load_golden() if r.doc != "statistics"])
+    mine = datasets.make_dataset("my documents", docs, [r for r in load_golden() if r.doc != "statistics"])
     on_ray = open_any(name, query, {"dataset": mine, "compute": "ray"})
     counts = [c.value for c in on_ray.sidebar.caption if c.value.startswith("This session:")]
     said = re.search(r"([\d,]+) sweep units? ranked on Ray", counts[0] if counts else "")

@@ -1,4 +1,4 @@
-"""rag_core.text.plain in the real browser: what Streamlit 1.67's Markdown draws of it is the text, character for
+"""rag_core.text.markdown.plain in the real browser: what Streamlit 1.67's Markdown draws of it is the text, character for
 character (white space collapsed), and nothing else: only paragraphs, code and line breaks; no link, image,
 formula, emoji, icon, colour, emphasis, heading, list or table. Over the hand-made cases of tests/plain_cases.py
 (an e-mail, an entity, a URL, :red[x], $x$, <b>, ...) and 150 generated texts, in a warning, a caption and a
@@ -13,7 +13,7 @@ import pytest
 
 from browser import MAIN, ROOT, SLOW_MS, StreamlitServer, page_path, upload, wait_idle, wait_loaded
 from plain_cases import CASES, generated
-from test_long_names import long_zip
+from hostile_zips import long_zip
 from playwright.sync_api import expect
 
 TEXTS = CASES + generated(150, seed=11)          # as tests/plain_app.py draws them

@@ -4,7 +4,7 @@ run on screen (the answer column of the per-question table lay off screen). The 
 """
 import pytest
 
-from browser import MAIN, SLOW_MS, page_path, rerun, wait_idle
+from browser import MAIN, SLOW_MS, choose, page_path, rerun, wait_idle
 from fake_llm_server import start_server, stop_server
 
 from playwright.sync_api import expect  # noqa: E402
@@ -33,11 +33,7 @@ def test_the_model_page_sets_up_a_model_from_the_server_s_list_and_shows_an_answ
     with rerun(page):
         main.get_by_role("button", name="Check connection").click()
     expect(main).to_contain_text("Connected: the server lists")
-    listed = main.get_by_role("combobox", name="Choose one of the server's models")
-    listed.click()
-    listed.fill("echo-cite")          # typing opens the list too (a click alone left it shut on a busy machine)
-    with rerun(page):
-        page.get_by_role("option", name="echo-cite", exact=True).click()
+    choose(page, "Choose one of the server's models", "echo-cite", within=main, typed=True)
     expect(model).to_have_value("echo-cite")                 # the choice fills the field: nothing retyped
     with rerun(page):
         main.get_by_role("button", name="Use this model").click()

@@ -83,7 +83,7 @@ def page_text(page) -> str:
 
 
 def cut_on_page(value: str, text: str) -> bool:
-    """value shown as a message shows a long name, cut by rag_core.text.shorten: its start, then '…' (the end and
+    """value shown as a message shows a long name, cut by rag_core.text.messages.shorten: its start, then '…' (the end and
     the length follow)."""
     return re.search(re.escape(" ".join(value.split())[:30]) + r"[^…]*…", text) is not None
 

@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from browser import MAIN, WAIT_MS, rerun, screenshot, wait_charts
+from browser import MAIN, WAIT_MS, choose, rerun, screenshot, wait_charts
 from rag_core.evaluation.compare import compare_setups
 from rag_core.evaluation.setup import Setup
 from rag_core import ARTICLE_CHUNKER
@@ -38,9 +38,7 @@ def url_field(page):
 
 def use_postgres(page, url: str) -> None:
     """Pick PostgreSQL in the sidebar's engine list and type the URL (the runs that follow each end)."""
-    sidebar(page).locator('[data-testid="stSelectbox"]').filter(has_text="Search engine").click()
-    with rerun(page):
-        page.get_by_role("option", name="PostgreSQL (exact)", exact=True).click()
+    choose(page, "Search engine", "PostgreSQL (exact)", within=sidebar(page))
     type_url(page, url)
 
 

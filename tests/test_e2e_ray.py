@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 import uuid
 
-from browser import MAIN, WAIT_MS, rerun, screenshot, upload, wait_idle
+from browser import MAIN, WAIT_MS, choose, rerun, screenshot, upload, wait_idle
 from e2e_helpers import ask_question, expect_chunks, expected_labels, no_exception
 from rag_core import ARTICLE_CHUNKER, Corpus, Workbench
 from rag_core.data.ingest import read_files
@@ -34,12 +34,6 @@ QUESTION = "How long does the glaze kiln soak before cooling?"
 
 def sidebar(page):
     return page.locator('[data-testid="stSidebar"]')
-
-
-def choose(page, label: str, option: str) -> None:
-    sidebar(page).locator('[data-testid="stSelectbox"]').filter(has_text=label).click()
-    with rerun(page, timeout=4 * WAIT_MS):          # choosing Ray starts it: a few seconds
-        page.get_by_role("option", name=option, exact=True).click()
 
 
 def actors_left(server, within_s: float = 30.0) -> int:
@@ -70,14 +64,16 @@ def test_encoding_an_upload_on_a_local_ray_chosen_in_the_sidebar(new_page, serve
     page = new_page(1280, 2400)
     page.goto(server.url + "/your_data")
     wait_idle(page)
-    choose(page, "Compute", "Ray cluster")      # first: Your data draws trap 3 per retriever for the active dataset,
+    # Ray first (it starts in a few seconds): Your data draws trap 3 per retriever for the active dataset,
+    choose(page, "Compute", "Ray cluster", within=sidebar(page), timeout=4 * WAIT_MS)
     said = sidebar(page).get_by_text(re.compile(r"^Computing on Ray 2\.\d+\.\d+, local: 1 node, \d+ CPUs?\."))
     expect(said).to_be_visible(timeout=4 * WAIT_MS)      # MiniLM's encoding of the upload included
     upload(page, "Documents", paths)
     page.get_by_role("button", name="Use these documents").click()
     expect(page.locator(MAIN)).to_contain_text("Active dataset: My documents", timeout=2 * WAIT_MS)
     wait_idle(page)
-    choose(page, "Retriever", "MiniLM (trained encoder)")        # what this page shows is encoded on Ray now
+    # what this page shows is encoded on Ray now
+    choose(page, "Retriever", "MiniLM (trained encoder)", within=sidebar(page), timeout=4 * WAIT_MS)
 
     sidebar(page).get_by_role("link", name="Ask").click()
     wait_idle(page)

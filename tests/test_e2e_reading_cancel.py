@@ -7,7 +7,7 @@ import pytest
 from playwright.sync_api import expect
 
 from browser import MAIN, SLOW_MS, page_path, upload, wait_idle
-from test_reading_budget import hostile_zip
+from hostile_zips import hostile_zip
 
 
 @pytest.fixture

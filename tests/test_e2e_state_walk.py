@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from browser import WAIT_MS, page_path, rerun, wait_idle
+from browser import WAIT_MS, choose, page_path, rerun, wait_idle
 from e2e_helpers import no_exception
 from ui.navigation import PAGES
 from ui.widgets import RETRIEVER_NAMES
@@ -58,11 +58,7 @@ def menu(page, title: str) -> None:
 
 
 def choose_bm25_and_120(page) -> None:
-    retriever_box(page).scroll_into_view_if_needed()         # at the window's bottom edge its list did not open
-    retriever_box(page).click()
-    with rerun(page):
-        page.get_by_role("option", name=BM25, exact=True).click()
-    expect(retriever_box(page)).to_have_value(re.compile(re.escape(BM25)))
+    choose(page, "Retriever", BM25, within=sidebar(page))
     with rerun(page):
         size_box(page).fill("120")
         size_box(page).press("Enter")

@@ -4,7 +4,7 @@ as a CSV that reads back. Every action is followed by an `expect` on the state i
 import json
 import re
 
-from browser import MAIN, SLOW_MS, rerun, screenshot, wait_idle, wait_loaded
+from browser import MAIN, SLOW_MS, choose, rerun, screenshot, wait_idle, wait_loaded
 from rag_core.data.golden_csv import read_golden_csv
 
 from playwright.sync_api import expect  # noqa: E402
@@ -21,16 +21,6 @@ def widget(page, testid: str, label: str):
         has=page.get_by_test_id("stWidgetLabel").filter(has_text=exact))
 
 
-def choose(page, label: str, typed: str) -> None:
-    """Type into the selectbox `label` (it filters its options) and click the first option holding the text."""
-    box = widget(page, "stSelectbox", label).get_by_role("combobox")
-    box.click()
-    box.fill(typed)
-    with rerun(page):
-        page.get_by_role("option").filter(has_text=typed).first.click()
-    expect(box).to_have_value(re.compile(re.escape(typed)))
-
-
 def type_in(page, label: str, text: str) -> None:
     box = widget(page, "stTextInput", label).locator("input")
     with rerun(page):                 # the value commits on Enter
@@ -41,7 +31,7 @@ def type_in(page, label: str, text: str) -> None:
 
 def add_row(page, n: int, doc: str, find: str, question: str, by_table: bool = False) -> None:
     """Choose the one sentence of `doc` holding `find` (in the list, or by clicking its row of the table)."""
-    choose(page, "Document", doc)
+    choose(page, "Document", doc, within=page.locator(MAIN), typed=True, exact=False)
     type_in(page, "Find in this document", find)
     expect(page.locator(MAIN)).to_contain_text("1 hold the text searched for")
     if by_table:                  # the grid is drawn on a canvas: its first row's checkbox, below a 35 px header
@@ -52,7 +42,7 @@ def add_row(page, n: int, doc: str, find: str, question: str, by_table: bool = F
         expect(widget(page, "stSelectbox", "Anchor sentence").get_by_role("combobox")).to_have_value(
             re.compile(re.escape(find)))
     else:
-        choose(page, "Anchor sentence", find)
+        choose(page, "Anchor sentence", find, within=page.locator(MAIN), typed=True, exact=False)
     expect(page.locator(MAIN)).to_contain_text("Anchor (literal, from the document):")
     type_in(page, "Question", question)
     with rerun(page):

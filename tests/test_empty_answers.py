@@ -14,7 +14,7 @@ from rag_core import Workbench
 from rag_core.__main__ import main
 from rag_core.evaluation.pipeline import model_answerer
 from rag_core.generation.llm import EmptyAnswer, LLMConfig, LLMError, generate
-from test_model_page import APP, QUESTION, run_golden, shown, snake
+from apptest_helpers import APP, CUTOFF as QUESTION, run_golden, shown, snake
 
 N = len(Workbench.bundled().check.valid)
 

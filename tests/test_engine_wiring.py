@@ -19,9 +19,9 @@ from rag_core.evaluation import tables
 from rag_core.evaluation.compare import compare_setups
 from rag_core.evaluation.setup import default_setup, parse_setup
 from rag_core.retrieval.engines.registry import ENV
-from streamlit.testing.v1 import AppTest
 
-from apptest_helpers import APP, SCRIPTS, CUTOFF, assert_fine, chunk_labels, expected_labels, markdowns, open_page, shown
+from apptest_helpers import (CUTOFF, assert_fine, chunk_labels, expected_labels, markdowns, open_any, open_page, screen,
+                             shown)
 
 PASSWORD = "s3cret-Pa55"
 USER = "dashboard"
@@ -315,34 +315,6 @@ def test_compare_on_postgres_keeps_its_runs_in_the_same_database(reader, monkeyp
     assert PASSWORD not in everything_shown(other)
 
 
-def open_any(name: str, query: dict, session: dict | None = None) -> AppTest:
-    """A new session on any page of the list (test_app.open_page knows the pages it tests)."""
-    at = AppTest.from_file(APP, default_timeout=60)
-    at.query_params.update(query)
-    for k, v in (session or {}).items():
-        at.session_state[k] = v
-    at.switch_page(SCRIPTS[name])
-    at.run()
-    assert_fine(at)
-    return at
-
-
-STORED = re.compile(r"stored index|Indexes stored in PostgreSQL|rebuilds what it needs")
-TIMED = re.compile(r"\d+(\.\d+)? ?(ms|s)\b|\(ms\)|seconds?")     # timings differ from run to run, whatever the engine
-
-
-def screen(at) -> dict:
-    """What a page shows in its main area, timings and the database's own panel (Your data) left out: texts,
-    metrics and tables."""
-    texts = [t for t in markdowns(at) + [c.value for c in at.main.caption] + [h.value for h in at.main.subheader]
-             if not TIMED.search(t) and not STORED.search(t)]
-    frames = [d.value.drop(columns=["engine"], errors="ignore")                  # a setup names its engine,
-              .replace(r"engine=[\w-]+", "engine=", regex=True)                    # and so do its links
-              for d in at.main.dataframe if not any(TIMED.search(str(c)) for c in d.value.columns)
-              and "MB" not in d.value.columns]
-    return {"texts": texts, "metrics": [(m.label, m.value) for m in at.main.metric], "frames": frames}
-
-
 @pytest.mark.parametrize("name, query", [
     ("overview", {}), ("corpus", {}), ("ask", {"ask_question": CUTOFF}), ("ablations", {}), ("compare", {}),
     ("your_data", {}), ("model", {}), ("ask", {"ask_question": CUTOFF, "retriever": "minilm", "reranker": "dense"}),
@@ -362,9 +334,9 @@ def test_an_upload_is_indexed_in_the_database_under_its_own_key(pg, reader, name
     """An upload's own tables (keyed by its content), the same figures as in process."""
     from rag_core.data.corpus import bundled_corpus
     from rag_core.data.golden import load_golden
-    from ui import data
+    from ui import datasets
     docs = [d for d in bundled_corpus().documents if d.id != "statistics"]
-    mine = data.make_dataset("my documents", docs, [r for r in load_golden() if r.doc != "statistics"])
+    mine = datasets.make_dataset("my documents", docs, [r for r in load_golden() if r.doc != "statistics"])
     from rag_core.data.corpus import Corpus
     from rag_core.retrieval.engines.pgtables import corpus_key
     here = open_any(name, {}, {"dataset": mine})

@@ -17,7 +17,7 @@ from rag_core.data.golden import GoldenRow
 from rag_core.data.golden_csv import read_golden_csv
 from rag_core.evaluation import report
 from rag_core.evaluation.workbench import Workbench
-from rag_core.text import plain
+from rag_core.text.markdown import plain
 from ui import export
 
 FORMULAS = ["=HYPERLINK(\"http://evil.example\",\"click\")", "+cmd|' /C calc'!A0", "-2+3+cmd|' /C calc'!A0",

@@ -13,7 +13,8 @@ from rag_core.data.golden import golden_problems
 from rag_core.data.golden_csv import read_golden_csv
 from rag_core.data.ingest import read_path
 from rag_core.data.suggest import Suggestion, from_model, from_structure, parse_reply
-from rag_core.text import normalize, question_key
+from rag_core.text.questions import question_key
+from rag_core.text.tokens import normalize
 
 WORDS = ("widget", "cache", "parser", "timeout", "Python", "zero", "returns", "value", "sorted", "list", "retry",
          "socket", "the", "a", "of", "default", "0.6", "3.10", "os.path")

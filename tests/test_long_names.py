@@ -1,12 +1,10 @@
-"""A user-given name is cut in every message that repeats it (rag_core.text.shorten): a zip member named with
+"""A user-given name is cut in every message that repeats it (rag_core.text.messages.shorten): a zip member named with
 65,000 characters is one short note on the command line and on the Your data page's reading, not 65,000
 characters; golden rows, statuses, setups and paths the same. The browser's note: tests/test_e2e_markdown_escaper.py."""
 from __future__ import annotations
 
-import io
 import subprocess
 import sys
-import zipfile
 
 import pytest
 
@@ -16,20 +14,10 @@ from rag_core.data.ingest import read_files
 from rag_core.evaluation.setup import parse_setup
 from rag_core.evaluation.workbench import Workbench
 from rag_core.data.corpus import Corpus
-from rag_core.text import shorten
+from rag_core.text.messages import shorten
+from hostile_zips import LONG, long_zip
 
-LONG = "a" * 65_000
 ROOT = __import__("pathlib").Path(__file__).resolve().parent.parent
-
-
-def long_zip() -> bytes:
-    out = io.BytesIO()
-    with zipfile.ZipFile(out, "w") as z:
-        z.writestr(LONG + ".txt", "The bisect module keeps a list in order.")      # an id over the 1,000 limit
-        z.writestr("b" * 65_000 + ".bin", b"\x00\x01")                              # an unsupported kind
-        z.writestr("c" * 60_000 + "." + "d" * 5_000, b"text")                        # a 5,000-character extension
-        z.writestr("ok.txt", "Heaps keep the smallest item first.")
-    return out.getvalue()
 
 
 @pytest.mark.parametrize("limit", [40, 60, 80])

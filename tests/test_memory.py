@@ -18,13 +18,13 @@ import weakref
 import streamlit as st
 from rag_core.data.corpus import Document
 from rag_core.data.golden import GoldenRow
-from ui import data
+from ui import active, datasets
 
-ds = data.make_dataset("mine", [Document("a", "one two three four five six seven")],
+ds = datasets.make_dataset("mine", [Document("a", "one two three four five six seven")],
                        [GoldenRow("where is four?", "a", "four five")])
-data.use_dataset(ds)
-st.write(f"{len(data.workbench().corpus.documents)} document(s)")
-st.session_state["tokens"] = weakref.ref(data.workbench().tc)    # the upload's tokens, shared by every sibling
+datasets.use_dataset(ds)
+st.write(f"{len(active.workbench().corpus.documents)} document(s)")
+st.session_state["tokens"] = weakref.ref(active.workbench().tc)    # the upload's tokens, shared by every sibling
 """
 ROOT = Path(__file__).resolve().parent.parent
 SESSION = "test session id"       # AppTest's session (streamlit.testing.v1.local_script_runner)
@@ -57,8 +57,8 @@ def test_the_your_data_page_keeps_no_workbench_in_widget_state_after_the_disconn
     # with it the page's globals: its `wb`. The session state outlives the disconnect (until the TTL), so must not.
     from rag_core.data.corpus import Document
     from rag_core.data.golden import GoldenRow
-    from ui import data
-    ds = data.make_dataset("kept by nothing", [Document("a", "one two three four five six seven")],
+    from ui import datasets
+    ds = datasets.make_dataset("kept by nothing", [Document("a", "one two three four five six seven")],
                            [GoldenRow("where is four?", "a", "four five")])
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
     at.session_state["dataset"] = at.session_state["data_uploaded"] = ds

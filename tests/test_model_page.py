@@ -13,24 +13,12 @@ from fake_llm_server import MARKDOWN_BODY, MODELS, start_server, stop_server
 from rag_core import Workbench
 from rag_core.generation.llm import LLMConfig
 from ui.widgets import plain
-
-APP = str(__import__("pathlib").Path(__file__).resolve().parent.parent / "app.py")
-QUESTION = "What is the default cutoff of get_close_matches?"
+from apptest_helpers import APP, CUTOFF as QUESTION, run_golden, shown, snake
 
 
 def outside_code(text: str) -> str:
     """Markdown source without its code spans (web addresses are shown as code: no link, no formatting)."""
     return re.sub(r"`[^`]*`", "", text)
-
-
-def snake(df):
-    """A table as shown (column names in words) with the library's names back: 'answer rate' -> 'answer_rate'."""
-    return df.rename(columns=lambda c: str(c).replace(" ", "_"))
-
-
-def shown(text: str) -> str:
-    """Markdown source as the reader sees it: backslash escapes (of server text made plain) removed."""
-    return re.sub(r"\\(.)", r"\1", str(text))
 
 
 @pytest.fixture(scope="module")
@@ -51,12 +39,6 @@ def page(path: str, cfg: LLMConfig | None) -> AppTest:
     at.session_state["llm_config"] = cfg
     at.run()
     at.switch_page(path).run()
-    assert not at.exception
-    return at
-
-
-def run_golden(at: AppTest) -> AppTest:
-    at.button(key="model_run").click().run()
     assert not at.exception
     return at
 
@@ -261,10 +243,10 @@ def test_use_this_model_saves_the_settings(server):
 def test_a_status_from_a_file_is_plain_text_in_the_download_labels(server):
     """A trusted status from a file, which the labels name: shown as text, never Markdown."""
     from rag_core import Document, GoldenRow
-    from ui import data
+    from ui import datasets
     odd = "**bold** $x$"
     docs = [Document("a", "The default cutoff is 0.6 here.", odd), Document("b", "Other words here.", "zz-other")]
-    ds = data.make_dataset("odd", docs, [GoldenRow("What is the default cutoff?", "a", "The default cutoff is 0.6")])
+    ds = datasets.make_dataset("odd", docs, [GoldenRow("What is the default cutoff?", "a", "The default cutoff is 0.6")])
     at = AppTest.from_file(APP, default_timeout=90)
     at.session_state["llm_config"] = LLMConfig("ollama", server, "echo-cite", timeout_s=10)
     at.session_state["dataset"] = ds

@@ -1,4 +1,4 @@
-"""rag_core.text.plain, the one escaper of user text for Markdown: what it writes reads back as the text, nothing in
+"""rag_core.text.markdown.plain, the one escaper of user text for Markdown: what it writes reads back as the text, nothing in
 it starts Markdown, and nothing is left that Streamlit's plugins rewrite after parsing (links from addresses and
 e-mails, emoji and icon codes, arrows). Over the hand-made cases of tests/plain_cases.py and 3,000 generated texts
 (fixed seeds), alone and inside the app (AppTest: a warning, a caption, the sidebar's dataset name). The real
@@ -14,7 +14,7 @@ from streamlit.testing.v1 import AppTest
 from apptest_helpers import APP
 from plain_cases import CASES, generated, rewritten, shown
 from rag_core.evaluation import report
-from rag_core.text import plain
+from rag_core.text.markdown import plain
 from ui import widgets
 
 
@@ -66,7 +66,7 @@ def test_hostile_texts_take_linear_time(n):
 
 def _warnings_app(texts):
     import streamlit as st
-    from rag_core.text import plain
+    from rag_core.text.markdown import plain
     for t in texts:
         st.warning(plain(t))
         st.caption(plain(t))

@@ -21,7 +21,7 @@ from rag_core.retrieval.engines import EngineError, MemoryEngine, PostgresEngine
 from rag_core.retrieval.engines import pgtables
 from rag_core.retrieval.engines.spaces import Vectors, csr_rows
 from rag_core.retrieval.encoder import SparseMatrix
-from rag_core.text import mask_secrets
+from rag_core.text.credentials import mask_secrets
 
 ROOT = Path(__file__).resolve().parent.parent
 MEMORY = MemoryEngine()

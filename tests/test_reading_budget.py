@@ -2,11 +2,11 @@
 a bounded time, the file that ran out is named, the pages read before are kept (and said to be partial), and a
 caller that raises from on_progress stops the reading with nothing half-made returned.
 
-The hostile inputs are generated here (make_pdf: one text line a page; pypdf's blank pages), never shipped.
+The hostile inputs are generated (tests/hostile_zips.py, make_pdf: one text line a page; pypdf's blank pages),
+never shipped.
 """
 import io
 import itertools
-import zipfile
 
 import pytest
 from pypdf import PdfReader, PdfWriter
@@ -14,20 +14,8 @@ from pypdf import PdfReader, PdfWriter
 from rag_core.data.budget import Budget
 from rag_core.data.ingest import Limits, read_files
 from rag_core.data.pdf import pdf_text
-from pdf_bytes import make_pdf, pdf_of
-
-
-def long_pdf(n: int) -> bytes:
-    return make_pdf(*(f"Page {i} of the long report." for i in range(1, n + 1)))
-
-
-def hostile_zip(files: int, pages: int) -> bytes:
-    one = long_pdf(pages)
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as zf:
-        for i in range(files):
-            zf.writestr(f"long{i}.pdf", one)
-    return buffer.getvalue()
+from hostile_zips import hostile_zip, long_pdf
+from pdf_bytes import pdf_of
 
 
 def test_a_zip_of_long_pdfs_is_read_within_its_budget_and_says_where_it_stopped():

@@ -4,8 +4,6 @@ The expected values are parsed from tests/data/reference_output.txt (the referen
 not typed here. A second set of tests runs the reference functions themselves (from
 ../shared/reference/seed_reference.py) and compares rankings chunk by chunk.
 """
-import ast
-import os
 import re
 from pathlib import Path
 
@@ -15,11 +13,9 @@ import pytest
 from rag_core import ChunkerConfig
 from rag_core.evaluation import tables
 from rag_core.retrieval.rerank import retrieve
+from reference_code import reference_namespace
 
 OUT = (Path(__file__).parent / "data" / "reference_output.txt").read_text().splitlines()
-# the shared/ folder beside the project's; OPENBOOK_REFERENCE names the file for a clone kept elsewhere
-REFERENCE = Path(os.environ.get("OPENBOOK_REFERENCE")
-                 or Path(__file__).resolve().parents[2] / "shared" / "reference" / "seed_reference.py")
 
 
 def block(after: str, n: int) -> list[str]:
@@ -132,22 +128,6 @@ def test_prompt_and_pipeline(wb):
 
 
 # ---- against the reference functions themselves -------------------------------------------------
-
-def reference_namespace():
-    """The reference program's definitions (functions, classes, constants), without its top-level runs."""
-    if not REFERENCE.exists():                      # never skipped: without it these tests would prove nothing
-        pytest.fail(f"The article's reference code is missing at {REFERENCE}. These tests compare rankings with "
-                    "it: put the shared/ folder (with reference/seed_reference.py) beside the project's folder, "
-                    "or set OPENBOOK_REFERENCE to the file's path.",
-                    pytrace=False)
-    tree = ast.parse(REFERENCE.read_text())
-    keep = (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.ClassDef)
-    tree.body = [n for n in tree.body if isinstance(n, keep) or
-                 (isinstance(n, ast.Assign) and all(isinstance(t, ast.Name) and t.id.isupper() for t in n.targets))]
-    ns = {}
-    exec(compile(tree, str(REFERENCE), "exec"), ns)
-    return ns
-
 
 @pytest.fixture(scope="module")
 def ref():

@@ -24,7 +24,7 @@ from rag_core.retrieval.minilm import MiniLM
 from rag_core.retrieval.retrievers import (DESCRIPTIONS, RERANKERS, RETRIEVERS, RRF_K, HybridIndex, ranks_within,
                                            rrf)
 from rag_core.retrieval.vectors import Embedder, VectorStore, windows
-from rag_core.text import words
+from rag_core.text.tokens import words
 
 ARTICLE = ChunkerConfig("fixed", 160, 32)
 ROOT = Path(__file__).resolve().parent.parent

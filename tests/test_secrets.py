@@ -18,7 +18,7 @@ from fake_llm_server import start_server, stop_server
 from rag_core.__main__ import main
 from rag_core.generation.llm import LLMConfig, generate
 from rag_core.retrieval.engines.pgwire import passfile_settings, readable, refused_passfile
-from rag_core.text import mask_secrets, url_secrets
+from rag_core.text.credentials import mask_secrets, url_secrets
 
 ROOT = Path(__file__).resolve().parents[1]
 APP = str(ROOT / "app.py")

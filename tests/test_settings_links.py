@@ -7,7 +7,7 @@ from streamlit.testing.v1 import AppTest
 
 from rag_core.data.corpus import Document
 from rag_core.data.golden import GoldenRow
-from ui import data, settings
+from ui import datasets, settings
 
 ROOT = Path(__file__).resolve().parents[1]
 ODD = ("a,b", "c|d", "-", "50%")         # statuses a link joins with ',' (and Compare with '|'), or reads as none
@@ -27,9 +27,9 @@ def warnings(at: AppTest) -> list:
     return [w.value.replace("\\", "") for w in at.main.warning]
 
 
-def odd_dataset() -> data.Dataset:
+def odd_dataset() -> datasets.Dataset:
     docs = [Document(f"doc{i}.md", f"Document {i} says the launch code is {7740 + i}.", s) for i, s in enumerate(ODD)]
-    return data.make_dataset("odd statuses", docs, [GoldenRow("What is the launch code?", "doc0.md",
+    return datasets.make_dataset("odd statuses", docs, [GoldenRow("What is the launch code?", "doc0.md",
                                                               "the launch code is 7740")])
 
 

@@ -1,5 +1,6 @@
 """The run store: datasets by content hash, runs round-trip, nothing kept when off, writers at once lose nothing,
-and a damaged or foreign file is a clear ValueError naming it, never a crash and never overwritten."""
+and a damaged or foreign file is a clear ValueError naming it, never a crash and never overwritten. The round trips
+marked BOTH_BACKENDS run on PostgreSQL too (tests/stores.py)."""
 import sqlite3
 import subprocess
 import sys
@@ -9,24 +10,19 @@ from pathlib import Path
 
 import pytest
 
-from rag_core import Document, GoldenRow
 from rag_core.evaluation.compare import compare_setups, compare_runs
-from rag_core.evaluation.losses import QuestionResult
 from rag_core.evaluation.setup import Setup, default_setup, parse_setup
 from rag_core.store import FILE_NAME, SCHEMA, Store, dataset_key, golden_key
-
-ROOT = Path(__file__).resolve().parents[1]
-DOCS = (Document("a.txt", "The launch code for the rocket is 7741."), Document("b.md", "A draft.", "draft"))
-GOLDEN = (GoldenRow("What is the launch code?", "a.txt", "launch code for the rocket is 7741"),)
-RESULT = QuestionResult("What is the launch code?", "a.txt", 1, 1, "answered", False, "answered",
-                        "The launch code for the rocket is 7741 [S1].", "Every claim is in S1.", 0.01)
+from stores import BOTH_BACKENDS, DOCS, GOLDEN, RESULT, ROOT, open_store
 
 
 @pytest.fixture
-def store(tmp_path):
-    return Store(tmp_path / FILE_NAME)
+def store(request, tmp_path):
+    """A SQLite store; on PostgreSQL too for the round trips marked BOTH_BACKENDS (tests/stores.py)."""
+    return open_store(request, tmp_path)
 
 
+@BOTH_BACKENDS
 def test_a_dataset_is_kept_by_its_content_hash(store):
     key = store.save_dataset("rockets", DOCS, GOLDEN)
     assert key == dataset_key("rockets", DOCS, GOLDEN) and key.startswith("user-")
@@ -38,6 +34,7 @@ def test_a_dataset_is_kept_by_its_content_hash(store):
     assert dataset_key("rockets", DOCS[:1], GOLDEN) != key
 
 
+@BOTH_BACKENDS
 def test_a_run_round_trips(store):
     setup = parse_setup("filter: statuses=current k=1 candidates=4", Setup())
     run = store.save_run(setup, [RESULT, RESULT._replace(stage="ranked out", first_rank=3)], "bundled", "Bundled",
@@ -50,6 +47,7 @@ def test_a_run_round_trips(store):
     assert loaded.info == info
 
 
+@BOTH_BACKENDS
 def test_runs_are_listed_newest_first_and_by_dataset(store):
     ids = [store.save_run(Setup(f"s{i}"), [RESULT], key, key, "g-1") for i, key in enumerate(["x", "y", "x"])]
     assert [r.id for r in store.list_runs()] == ids[::-1]
@@ -57,6 +55,7 @@ def test_runs_are_listed_newest_first_and_by_dataset(store):
     assert store.list_runs(golden="g-2") == []
 
 
+@BOTH_BACKENDS
 def test_deleting(store):
     key = store.save_dataset("rockets", DOCS, GOLDEN)
     keep = store.save_run(Setup("a"), [RESULT], "bundled", "Bundled", "g-1")
@@ -72,6 +71,7 @@ def test_deleting(store):
     assert store.list_runs() == [] and store.list_datasets() == []
 
 
+@BOTH_BACKENDS
 def test_a_session_sees_runs_on_built_in_datasets_and_on_the_upload_it_holds_only(store):
     """The rule of Store's docstring: runs on built-in datasets are everyone's; a run on an upload only where that
     upload is open. Without `holding` (the command line) every run is seen."""
@@ -92,6 +92,7 @@ def test_a_session_sees_runs_on_built_in_datasets_and_on_the_upload_it_holds_onl
     assert [r.name for r in store.list_runs()] == ["a"]
 
 
+@BOTH_BACKENDS
 def test_saved_runs_compare_as_the_live_ones(store, wb):
     live = compare_setups(wb, [default_setup(wb, "filter"), parse_setup("no filter: statuses=all", default_setup(wb))])
     g = golden_key(wb.check.valid)
@@ -124,6 +125,7 @@ def test_the_default_store_lives_in_the_data_folder(tmp_path):
 
 # ---- writers at once ------------------------------------------------------------------------------
 
+@BOTH_BACKENDS
 def test_eight_threads_writing_at_once_lose_nothing(store):
     store.check()
     errors, ids = [], []

@@ -1,4 +1,4 @@
-"""People's labels in the store (SQLite here; test_store_labels_postgres.py runs these again on PostgreSQL): set,
+"""People's labels in the store (on SQLite, and on PostgreSQL for those marked BOTH_BACKENDS): set,
 replace, clear, list newest first, filter by label and question words, kept apart by dataset, forgotten with their
 dataset, exported as cases the `judge` command reads; and a file from before labels gains the table, keeping its
 runs."""
@@ -10,17 +10,19 @@ import pytest
 from rag_core.evaluation.cases import read_cases
 from rag_core.evaluation.setup import Setup
 from rag_core.store import FILE_NAME, Store, label_id
-from test_store import DOCS, GOLDEN, RESULT
+from stores import BOTH_BACKENDS, DOCS, GOLDEN, RESULT, open_store
 
 SPANS = ("The launch code for the rocket is 7741.", "A draft says 1234.")
 Q = "What is the launch code?"
 
 
 @pytest.fixture
-def store(tmp_path):
-    return Store(tmp_path / FILE_NAME)
+def store(request, tmp_path):
+    """A SQLite store; on PostgreSQL too for the round trips marked BOTH_BACKENDS (tests/stores.py)."""
+    return open_store(request, tmp_path)
 
 
+@BOTH_BACKENDS
 def test_a_label_is_set_replaced_and_cleared(store):
     labels = store.labels
     key = labels.set("bundled", Q, "It is 7741 [S1].", SPANS, "right", anchor="code is 7741", doc="a.txt",
@@ -35,6 +37,7 @@ def test_a_label_is_set_replaced_and_cleared(store):
     assert labels.list() == [] and labels.get("bundled", Q, "It is 7741 [S1].", SPANS) is None
 
 
+@BOTH_BACKENDS
 def test_labels_are_listed_newest_first_filtered_and_kept_apart_by_dataset(store):
     labels = store.labels
     a = labels.set("bundled", Q, "7741 [S1].", SPANS, "right")
@@ -49,6 +52,7 @@ def test_labels_are_listed_newest_first_filtered_and_kept_apart_by_dataset(store
     assert {x.id for x in labels.list()} == {a, b}
 
 
+@BOTH_BACKENDS
 def test_a_dataset_deleted_takes_its_labels_and_delete_all_takes_every_label(store):
     key = store.save_dataset("rockets", DOCS, GOLDEN)
     store.labels.set(key, Q, "7741 [S1].", SPANS, "right")
@@ -59,6 +63,7 @@ def test_a_dataset_deleted_takes_its_labels_and_delete_all_takes_every_label(sto
     assert store.labels.list() == []
 
 
+@BOTH_BACKENDS
 def test_bad_labels_are_refused(store):
     with pytest.raises(ValueError, match="'right' or 'wrong'"):
         store.labels.set("bundled", Q, "7741 [S1].", SPANS, "maybe")
@@ -66,6 +71,7 @@ def test_bad_labels_are_refused(store):
         store.labels.set("bundled", Q, "  ", SPANS, "right")
 
 
+@BOTH_BACKENDS
 def test_labels_export_as_cases_the_judge_command_reads(store):
     store.labels.set("bundled", Q, "7741 [S1].", SPANS, "right", anchor="code for the rocket is 7741")
     store.labels.set("bundled", Q, 'Say "1234" [S2].\nReally.', SPANS, "wrong", anchor="code for the rocket is 7741")

@@ -16,7 +16,7 @@ from rag_core.data.corpus import bundled_corpus
 from rag_core.data.golden import load_golden
 from rag_core.evaluation.setup import Setup
 from rag_core.store import FILE_NAME, Store, golden_key
-from ui import data
+from ui import datasets
 
 ROOT = Path(__file__).resolve().parents[1]
 COMPARE = "pages/compare.py"
@@ -51,10 +51,10 @@ def deletable(at: AppTest) -> list:
     return [o for o in picks[0].options if o != "—"] if picks else []
 
 
-def an_upload(name: str) -> data.Dataset:
+def an_upload(name: str) -> datasets.Dataset:
     """The bundled documents and golden set uploaded under another name: its own key, the bundled golden set's
     key (so the page's list of runs on these questions would include the bundled corpus's)."""
-    return data.make_dataset(name, bundled_corpus().documents, load_golden())
+    return datasets.make_dataset(name, bundled_corpus().documents, load_golden())
 
 
 def test_runs_on_an_upload_are_seen_only_where_that_upload_is_open(folder):

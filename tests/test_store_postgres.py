@@ -1,7 +1,7 @@
 """The run store in PostgreSQL, against a real server (the session's `pg`, tests/pg_server.py): nothing is mocked.
 
-The round trips of test_store.py run here again, against the database (imported below, they use this module's
-`store`). Then what only a server does: processes and threads starting at once create the tables once and lose no
+The round trips run on both backends in test_store.py (BOTH_BACKENDS, tests/stores.py). Here, what only a server
+does: processes and threads starting at once create the tables once and lose no
 run, a server that stops and comes back, a connection cut mid-write, a wrong password, store tables of another
 format or someone else's, a user that may not create tables, tables dropped by hand, and how OPENBOOK_STORE
 chooses the backend. The password never appears in a message, describe() or repr().
@@ -19,13 +19,8 @@ from rag_core.evaluation.setup import Setup
 from rag_core.retrieval.engines.pgtables import lock_id
 from rag_core.store import FILE_NAME, SCHEMA, Store
 from rag_core.store.postgres import TABLES, VERSION_TABLE
-from rag_core.text import mask_secrets
-from test_store import RESULT, ROOT
-from test_store import (  # noqa: F401  collected again here: they run against this module's `store`
-    test_a_dataset_is_kept_by_its_content_hash, test_a_run_round_trips, test_deleting,
-    test_eight_threads_writing_at_once_lose_nothing, test_runs_are_listed_newest_first_and_by_dataset,
-    test_saved_runs_compare_as_the_live_ones,
-    test_a_session_sees_runs_on_built_in_datasets_and_on_the_upload_it_holds_only)
+from rag_core.text.credentials import mask_secrets
+from stores import RESULT, ROOT
 
 USER, PASSWORD = "keeper", "s3cret-Horse&7"        # a role that owns the fresh databases and gives its password
 STORE_TABLES = [*TABLES.values(), VERSION_TABLE]

@@ -105,7 +105,7 @@ def test_a_row_that_would_not_count_is_refused_with_the_uploads_reason():
 def test_statuses_show_a_cut_anchor_where_the_boundary_falls_and_a_document_gone():
     rows = [GoldenRow("Default cutoff of get_close_matches?", "difflib", "Optional arg cutoff (default 0.6)", "0.6"),
             GoldenRow("Where are the notes?", "gone.md", "notes about something")]
-    from ui.data import make_dataset
+    from ui.datasets import make_dataset
     ds = make_dataset("two rows", tuple(DOCS.values()), rows)
     Store.default().save_dataset(ds.name, ds.documents, ds.golden)
     at = open_studio({"data": ds.key})
@@ -204,7 +204,7 @@ def test_your_data_shows_the_studios_set_as_the_active_dataset():
 
 def test_what_is_wrong_with_a_row_is_said_below_the_table_as_plain_text():
     rows = [GoldenRow("Where is **bold** [x](http://e.vil)?", "*gone*.md", "notes about something")]
-    from ui.data import make_dataset
+    from ui.datasets import make_dataset
     ds = make_dataset("gone", tuple(DOCS.values()), rows)
     Store.default().save_dataset(ds.name, ds.documents, ds.golden)
     at = open_studio({"data": ds.key})

@@ -305,9 +305,9 @@ def test_step_3_control_sets_the_sidebar_chunker(wb):
 
 
 def test_an_upload_with_a_golden_set_takes_the_tour():
-    from ui import data
+    from ui import datasets
     wb = _tiny()
-    ds = data.make_dataset("tiny", wb.corpus.documents, wb.check.rows)
+    ds = datasets.make_dataset("tiny", wb.corpus.documents, wb.check.rows)
     at = AppTest.from_file(APP, default_timeout=60)
     at.query_params.update({"step": "4", "size": "20", "overlap": "4"})
     at.session_state["dataset"] = ds

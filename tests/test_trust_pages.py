@@ -3,7 +3,7 @@ row early in the file, a link to an upload that is gone, user text shown as text
 from apptest_helpers import CUTOFF, assert_fine, markdowns, open_page, shown
 
 from rag_core import Document, GoldenRow
-from ui import data
+from ui import datasets
 from ui.widgets import plain
 
 
@@ -48,7 +48,7 @@ def _dataset_with_an_excluded_row_first():
     golden = [GoldenRow("Which document is missing?", "nowhere", "not here"),
               GoldenRow("What is the default cutoff of alpha?", "alpha", "The default cutoff is 0.6"),
               GoldenRow("How many items does beta keep?", "beta", "Beta keeps 42 items")]
-    return data.make_dataset("excluded first", docs, golden)
+    return datasets.make_dataset("excluded first", docs, golden)
 
 
 def test_corpus_page_with_an_excluded_golden_row_first_keeps_rows_aligned():
@@ -84,7 +84,7 @@ def test_markdown_in_a_link_value_is_shown_as_text():
 def test_statuses_from_a_file_are_plain_text_in_badges_and_filter():
     docs = [Document("a", "The default cutoff is 0.6 here.", "**bold**"), Document("b", "Other words here.", "current")]
     at = open_page("ask", query={"ask_question": "default cutoff", "ask_statuses": "**bold**,current"},
-                   session={"dataset": data.make_dataset("odd statuses", docs, [])})
+                   session={"dataset": datasets.make_dataset("odd statuses", docs, [])})
     badges = [h.proto.body for h in at.get("html") if h.proto.body.startswith("<span class=\"ob-status\"")]
     assert any(">**bold**</span>" in b for b in badges), badges          # the characters, as text
 
@@ -92,7 +92,7 @@ def test_statuses_from_a_file_are_plain_text_in_badges_and_filter():
 def test_a_link_to_a_kept_upload_opens_it_after_a_reload(tmp_path, monkeypatch):
     monkeypatch.setenv("OPENBOOK_DATA_DIR", str(tmp_path))
     docs = [Document("alpha", "The default cutoff is 0.6 for alpha.", "current")]
-    ds = data.make_dataset("kept notes", docs, [GoldenRow("What is the cutoff of alpha?", "alpha", "The default cutoff is 0.6")])
+    ds = datasets.make_dataset("kept notes", docs, [GoldenRow("What is the cutoff of alpha?", "alpha", "The default cutoff is 0.6")])
     from rag_core.store import Store
     assert Store.default().save_dataset(ds.name, ds.documents, ds.golden) == ds.key     # the same key as a link's
     at = open_page("overview", query={"data": ds.key})                                  # a new session: a reload
@@ -105,7 +105,7 @@ ODD = "$x$ **bold** [a](b)"        # a status as a file may write it: LaTeX, Mar
 
 def odd_statuses():
     docs = [Document("a", "The default cutoff is 0.6 here.", ODD), Document("b", "Other words here.", "current")]
-    return data.make_dataset("odd statuses", docs, [GoldenRow("What is the default cutoff?", "a", "The default cutoff is 0.6")])
+    return datasets.make_dataset("odd statuses", docs, [GoldenRow("What is the default cutoff?", "a", "The default cutoff is 0.6")])
 
 
 def test_statuses_from_a_file_are_plain_text_in_the_compare_page_s_caption():

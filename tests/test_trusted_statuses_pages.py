@@ -10,7 +10,7 @@ from streamlit.testing.v1 import AppTest
 
 from apptest_helpers import APP, SCRIPTS, assert_fine, shown, verdict_badges
 from rag_core import Document, GoldenRow
-from ui import data
+from ui import datasets
 from ui.trust_form import WHERE
 
 DRAFTS = (Document("alpha", "The default cutoff is 0.6 for alpha. Another sentence here about beta values.", "draft"),
@@ -21,7 +21,7 @@ NOTHING = "Nothing is trusted: no document has the status 'current', and no stat
 
 
 def drafts_dataset():
-    return data.make_dataset("drafts", DRAFTS, GOLDEN)
+    return datasets.make_dataset("drafts", DRAFTS, GOLDEN)
 
 
 def open_at(page: str, query: dict | None = None, session: dict | None = None) -> AppTest:

@@ -204,11 +204,11 @@ def test_the_ablations_page_on_an_upload_encodes_once_and_keeps_its_order():
     and the sections still come in their order, those drawn before the pass and those drawn after."""
     from streamlit.testing.v1 import AppTest
     from rag_core.data.golden import GoldenRow
-    from ui import data
+    from ui import datasets
     emb = Embedder.default()
     docs = [Document("sorting", "Sorting a list. The sort method is stable. " * 40),
             Document("maps", "Dictionaries map keys to values. A lookup takes constant time on average. " * 40)]
-    ds = data.make_dataset("issue 19", docs, [GoldenRow("Is sorting stable?", "sorting", "The sort method is stable."),
+    ds = datasets.make_dataset("issue 19", docs, [GoldenRow("Is sorting stable?", "sorting", "The sort method is stable."),
                                               GoldenRow("How fast is a lookup?", "maps", "A lookup takes constant time")])
     before = emb.encoded
     at = AppTest.from_file(str(Path(__file__).resolve().parent.parent / "app.py"), default_timeout=300)

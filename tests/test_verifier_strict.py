@@ -560,7 +560,7 @@ def test_differential_strict_has_no_false_accepts_or_refusals(wb):
     cases = generate_cases(pool, name_pool, rng)
     ref = None
     try:
-        from test_reference import reference_namespace
+        from reference_code import reference_namespace
         ref = reference_namespace()["verify_grounding"]
     except BaseException:            # the reference code is not beside the clone: test_reference says so
         pass

@@ -5,18 +5,11 @@ Left out on purpose: changing the article's tables; they keep its labels value f
 """
 from __future__ import annotations
 
-import pandas as pd
 import streamlit as st
 
-from rag_core.evaluation import tables
 from rag_core.evaluation.article_words import ARTICLE_MEANING, verifier_cases_judged
 from rag_core.evaluation.judgement import GOLDEN_OUTCOMES, MEANING
-from ui import data, widgets
-
-
-@st.cache_data(max_entries=64, show_spinner="Judging the same answers…")
-def _judged_pipeline(key: str, _wb) -> pd.DataFrame:
-    return tables.pipeline(_wb, mode="strict")
+from ui import active, cache, widgets
 
 
 def verifier_cases() -> None:
@@ -30,8 +23,8 @@ def verifier_cases() -> None:
 
 def pipeline() -> None:
     """Our outcomes for the pipeline's answers, beside the article's labels above them."""
-    wb = data.workbench()
-    ours = _judged_pipeline(data.settings_key(wb), wb)
+    wb = active.workbench()
+    ours = cache.judged_pipeline(active.settings_key(wb), wb)
     st.markdown("**The article's labels, and ours on the same answers.** "
                 + " ".join(f"*{widgets.plain(label)}*: {widgets.plain(meaning)}." for label, meaning
                            in ARTICLE_MEANING.items() if "/" in label)

@@ -3,7 +3,7 @@
 Each draws what rag_core computed (pipeline.ask, judgement.judge_answer, flips, presets); nothing here decides an
 outcome. One judgement per answer: the scripted answer's strict verdict comes from `ask` and is not checked again.
 
-Left out on purpose: caching (ui.data) and the URL settings' bookkeeping (ui.settings).
+Left out on purpose: caching (ui.cache) and the URL settings' bookkeeping (ui.settings).
 """
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from rag_core.evaluation.judgement import judge_answer
 from rag_core.generation.llm import LLMError, fits_context, generate
 from rag_core.generation.presets import presets
 from rag_core.retrieval.flips import flips
-from ui import data, marks, model_config, settings, widgets
+from ui import active, marks, model_config, settings, widgets
 from ui.widgets import RERANKER_NAMES, RETRIEVER_NAMES
 
 
@@ -75,7 +75,7 @@ def flips_table(wb, ix, chunker, a, question: str, candidates: int, k: int, rera
     """The spans with each switch flipped (rerank, filter, the other retriever), side by side, and a sentence each."""
     other = "minilm" if wb.retriever != "minilm" else "hashing"
     flipped = wb.using(retriever=other)
-    data.prepare([chunker], flipped)
+    active.prepare([chunker], flipped)
     variants = flips(ix, question, candidates, k, rerank, allowed, wb.trusted, now=a.retrieved.ids,
                      others={f"retriever: {other}": flipped.index(chunker)})
 

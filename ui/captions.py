@@ -1,4 +1,4 @@
-"""One caption per article table, and the Overview's reading: pure functions of the DataFrame(s), no Streamlit.
+"""One caption per article table: pure functions of the DataFrame(s), no Streamlit.
 
 Every sentence is true for any table, not only for the bundled corpus:
 - a number is quoted at the precision the pages show it (a share 0.389, a count 18, a percent 21.3%), and it is
@@ -11,10 +11,10 @@ Every sentence is true for any table, not only for the bundled corpus:
 Text read from the data (strategy, filter and route names, document excerpts) passes through `quote`: the
 identity by default (plain text, e.g. the HTML report), `ui.widgets.plain` for st.markdown.
 
-Left out on purpose: the charts (ui/charts.py) and any formatting beyond words and numbers.
+Figures are written by ui.figures. The Overview's reading keeps the same promises (ui.overview_reading); the notes
+under each Ablations title say the settings, not the results (ui.table_notes).
 
-It runs past 300 lines because it holds one caption per table, each a short pure function, and the
-quoting and tie rules they share.
+Left out on purpose: the charts (ui/charts.py) and any formatting beyond words and numbers.
 """
 from __future__ import annotations
 
@@ -22,37 +22,13 @@ import math
 
 import pandas as pd
 
-from rag_core.evaluation import tables
 from rag_core.evaluation.losses import STAGES
-from rag_core.text import listing
+from rag_core.text.messages import listing
+from ui.figures import count, nothing, plural, share, shown
 
 RETRIEVAL_STAGES = STAGES[:5]           # cut ... lost by rerank: the question never reaches the spans handed over
 
 LOW_RANKING_GAP = 0.2    # a ceiling rising by at least this much from k = 1 to k = 3: the answer is found, ranked low
-
-
-def share(x) -> str:
-    """A share as the pages show it: 0.3888 -> '0.389'; NaN -> 'n/a'."""
-    return "n/a" if pd.isna(x) else f"{x:.3f}"
-
-
-def count(x) -> str:
-    """A count: 114.0 -> '114'; NaN -> 'n/a'."""
-    return "n/a" if pd.isna(x) else str(int(x))
-
-
-def shown(x) -> float:
-    """The value a reader compares: the share at its displayed precision (NaN stays NaN). 0.99996 -> 1.0"""
-    return math.nan if pd.isna(x) else round(float(x), 3)
-
-
-def nothing(what: str) -> str:
-    return f"Nothing to show: the {what} table is empty."
-
-
-def plural(n, one: str, many: str) -> str:
-    """(1, 'answer is', 'answers are') -> '1 answer is'; NaN -> 'n/a answers are'."""
-    return f"{count(n)} {one if not pd.isna(n) and int(n) == 1 else many}"
 
 
 def _questions(df) -> str:
@@ -313,71 +289,6 @@ def pipeline(df: pd.DataFrame, quote=str) -> str:
                                 f"with {quote(f)}"
                                 for f, a in zip(labels, df["answered"])) + "."
     return text + " The checker guarantees grounding, not truth."
-
-
-# ---------------------------------------------------------------- the Overview
-
-def reading(df: pd.DataFrame, quote=str) -> str:
-    """The Overview's 'Reading' sentence, from the filter table: row 0 without the filter, row 1 with it."""
-    if df.empty:
-        return "Reading: nothing to read, the filter table is empty."
-    base = df.iloc[0]
-    r1, r3, label = shown(base.recall_at_1), shown(base.recall_at_3), quote(base["filter"])
-    if pd.isna(r1) or pd.isna(r3) or r1 > r3:
-        text = f"Reading: with {label} the ceiling is **{share(r3)}** at k = 3 and **{share(r1)}** at k = 1."
-    elif r1 == r3:
-        text = (f"Reading: with {label} the ceiling is **{share(r1)}** at k = 1 and at k = 3: the best chunk already "
-                "holds every anchor the three best hold.")
-    else:
-        text = (f"Reading: with {label} the ceiling is **{share(r3)}** at k = 3 but only **{share(r1)}** at k = 1"
-                + (" — the retriever finds the answer but ranks it low, which sends you to the filter and the "
-                   "reranker, not to the prompt." if round(r3 - r1, 3) >= LOW_RANKING_GAP else "."))
-    if len(df) < 2:
-        return text
-    on, n = df.iloc[1], df.attrs.get("questions")
-    c_off, c_on, of = base.contradicted_top_3, on.contradicted_top_3, f" of {int(n)}" if n else ""
-    questions = "question" if not pd.isna(c_on) and int(c_on) == 1 and not n else "questions"
-    sees = "sees" if not pd.isna(c_on) and int(c_on) == 1 else "see"
-    if pd.isna(c_on) or pd.isna(c_off):
-        text += (f" With {quote(on['filter'])}, **{count(c_on)}**{of} {questions} {sees} a contradicting chunk among the "
-                 f"three best (against {count(c_off)} with {label}).")
-    elif c_on == 0 and c_off == 0:
-        text += f" No question sees a contradicting chunk among the three best, with {label} or with {quote(on['filter'])}."
-    elif c_on == 0:
-        text += (f" With {quote(on['filter'])}, no question sees a contradicting chunk among the three best "
-                 f"(against **{count(c_off)}**{of} with {label}).")
-    else:
-        still = " still" if c_on <= c_off else ""
-        text += (f" With {quote(on['filter'])}, **{count(c_on)}**{of} {questions}{still} {sees} a contradicting chunk "
-                 f"among the three best (against {count(c_off)} with {label}).")
-    return text
-
-
-# ---------------------------------------------------------------- the notes under each Ablations title
-
-def notes(reranker: str = "the lexical surrogate") -> dict[str, str]:
-    """name -> the settings a table is computed with, from rag_core.evaluation.tables' named constants; `reranker`:
-    the sidebar's reranker, as the rerank table uses it ('the MiniLM similarity (bi-encoder)')."""
-    ks, cut, configs, pairs = tables.CEILING_KS, tables.CUT_SIZES, tables.STRATEGIES, tables.SIZE_OVERLAP
-    overlaps = {s: [str(o) for t, o in pairs if t == s] for s, _ in pairs}    # size -> its overlaps
-    article = tables.ARTICLE_CHUNKER.label                                   # the chunker of the single-chunker tables
-    chunker = dict.fromkeys(("ceiling", "filter", "latency", "pipeline"), article)
-    return {
-        "ceiling": f"Chunker: {chunker['ceiling']}; no filter. How often the anchor is in the first k chunks, "
-                   f"k = {listing(str(k) for k in ks)}.",
-        "strategies": f"{len(configs)} chunkings, no filter: " + "; ".join(c.label for c in configs) + ".",
-        "size_overlap": "Fixed window, no filter; size in words (overlaps): "
-                        + ", ".join(f"{s} ({', '.join(o)})" for s, o in overlaps.items()) + ".",
-        "cut_anchors": f"{len(cut)} window sizes from {min(cut)} to {max(cut)} words, each without overlap and with "
-                       "20 % (size // 5): how many anchors fit whole in no window of their document.",
-        "filter": f"Chunker: {chunker['filter']}; the filter is applied before ranking.",
-        "rerank": f"Filter on, 50 candidates from the bi-encoder, reranked by {reranker}; fixed window "
-                  + ", ".join(f"{s}/{o}" for s, o in tables.RERANK_SIZES) + ".",
-        "latency": f"Chunker: {chunker['latency']}; filter on; 50 candidates, reranked or not.",
-        "pipeline": f"Chunker: {chunker['pipeline']}. All valid golden questions through retrieval "
-                    f"({tables.PIPELINE_CANDIDATES} candidates, reranked, {tables.PIPELINE_FINAL} spans), the scripted "
-                    "generator and the checker, with and without the filter.",
-    }
 
 
 def losses(df: pd.DataFrame, quote=str) -> str:

@@ -1,7 +1,7 @@
 """The Compare page's pieces: the setups editor's columns (choices in words), running the setups (a model's only on
 its button), the leaderboard, a pair's test, the per-question grid with links, and the runs kept for later.
 
-Left out on purpose: computing a comparison (rag_core.evaluation.compare) and caching it (ui.data).
+Left out on purpose: computing a comparison (rag_core.evaluation.compare) and keeping it (ui.active.comparison).
 """
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ from rag_core.retrieval.chunkers import KINDS
 from rag_core.retrieval.engines.registry import ENGINES
 from rag_core.retrieval.retrievers import RERANKERS, RETRIEVERS
 from ui.widgets import RERANKER_NAMES, RETRIEVER_NAMES
-from ui import charts, data, model_config, widgets
+from ui import active, charts, datasets, model_config, saved, widgets
 
 KIND_NAMES = {"fixed": "Fixed window", "structure": "By structure", "sentence": "By sentence"}
 GENERATOR_NAMES = {"scripted": "Scripted generator", "model": "The model (Model page)"}
@@ -108,7 +108,7 @@ def run(wb, setups):
         st.info("A setup uses the model, and no model is set up: set one up on the Model page, or set its generator "
                 "to scripted.")
         st.stop()
-    run_key = (data.settings_key(wb), tuple(setups), cfg.model if uses_model else "scripted")
+    run_key = (active.settings_key(wb), tuple(setups), cfg.model if uses_model else "scripted")
     if uses_model and not st.button("Run the golden set through the model", type="primary", key="compare_run",
                                     icon=":material/play_arrow:") and st.session_state.get("compare_ran") != run_key:
         st.info(f"{len(wb.check.valid)} golden questions go to {widgets.plain(cfg.model)} for each model setup: "
@@ -117,7 +117,7 @@ def run(wb, setups):
     bar = st.progress(0.0, text="Starting…")
     step = lambda i, total, what: bar.progress(i / max(total, 1), text=widgets.plain(what))    # noqa: E731 (a setup's name)
     try:
-        result = data.comparison(tuple(setups),
+        result = active.comparison(tuple(setups),
                                  lambda s: model_answerer(cfg) if s.generator == "model" else scripted_answer,
                                  cfg.model if uses_model else "scripted", on_progress=step)
     except LLMError as e:
@@ -175,9 +175,9 @@ def run_history(wb, result, cfg) -> None:
     side; delete one."""
     uses_model = cfg is not None
     st.subheader("5 · Runs kept for later")
-    holding = data.dataset().key           # runs on another session's upload are never listed here (see rag_core.store)
+    holding = datasets.dataset().key     # runs on another session's upload are never listed here (see rag_core.store)
     try:
-        store = data.store()
+        store = saved.store()
         if store.read_only:                # what was saved is listed; nothing can be kept or deleted, and it says why
             widgets.warn(store.describe())
         else:
@@ -188,7 +188,7 @@ def run_history(wb, result, cfg) -> None:
         golden = golden_key(wb.check.valid)
         if store.enabled and not store.read_only and st.button("Keep this comparison", key="compare_save",
                                                                 icon=":material/save:"):
-            ds = data.dataset()
+            ds = datasets.dataset()
             if ds.uploaded:
                 store.save_dataset(ds.name, ds.documents, ds.golden)
             store.save_comparison(result, ds.key, ds.name, golden, model=cfg.model if uses_model else "scripted")

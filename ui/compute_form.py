@@ -14,7 +14,7 @@ import threading
 import streamlit as st
 
 from rag_core.retrieval.ray_encoder import ADDRESS_ENV
-from ui import data
+from ui import ray_compute
 from ui.widgets import failing, plain, secret_input
 
 COMPUTE_NAMES = {"process": "This process", "ray": "Ray cluster"}
@@ -26,7 +26,7 @@ WHERE = ("On Ray: MiniLM's encoding of chunks (and of the dense rerank's windows
 
 def choose() -> None:
     st.session_state["compute"] = st.session_state["_compute_field"]
-    data.forget_compute_status()
+    ray_compute.forget_compute_status()
 
 
 def render() -> None:
@@ -42,15 +42,15 @@ def render() -> None:
     if st.session_state.get("ray_address"):
         placeholder = "set (hidden): type another to replace it"
     else:
-        placeholder = f"empty: the server's {ADDRESS_ENV}" if data.ray_address() else "empty: a local Ray"
+        placeholder = f"empty: the server's {ADDRESS_ENV}" if ray_compute.ray_address() else "empty: a local Ray"
     secret_input("Ray address", "ray_address", placeholder=placeholder, forget="Forget this address",
-                 forget_key="compute_forget_address", changed=data.forget_compute_status,
+                 forget_key="compute_forget_address", changed=ray_compute.forget_compute_status,
                  help="The head node of a running Ray cluster, host:port (e.g. 10.0.0.5:6379, started with "
                       "`ray start --head` or `make cluster`). Kept on the server for this browser session only: "
                       "the field empties once you press Enter and the address is never in a link. Left empty: "
                       f"the server's {ADDRESS_ENV}, else a local Ray with this machine's cores.")
-    status = data.compute_status()
-    if failing(status.problem, "everything runs in this process", data.forget_compute_status, "compute_retry"):
+    status = ray_compute.compute_status()
+    if failing(status.problem, "everything runs in this process", ray_compute.forget_compute_status, "compute_retry"):
         return
     st.caption(plain(f"Computing on {status.text}.") + " " + WHERE)
     _slot.counts = st.empty()
@@ -61,7 +61,7 @@ def show_counts() -> None:
     """How many texts this session encoded on Ray, in the sidebar's slot; the frame calls it again once the page
     has run, so that the count includes what the page encoded."""
     slot = getattr(_slot, "counts", None)
-    (on_ray, here), units = data.ray_counts(), data.units_on_ray()
+    (on_ray, here), units = ray_compute.ray_counts(), ray_compute.units_on_ray()
     if slot is None or not (on_ray or here or units):
         return
     said = [f"{on_ray:,} text{'s' * (on_ray != 1)} encoded on Ray"] if on_ray or here else []

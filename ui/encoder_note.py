@@ -7,7 +7,7 @@ Left out on purpose: choosing the path here (OPENBOOK_ENCODER is the server's, a
 import streamlit as st
 
 from rag_core.retrieval import encoder_path
-from ui import data
+from ui import datasets
 from ui.widgets import plain, warn
 
 
@@ -16,7 +16,7 @@ def render() -> None:
                   or st.session_state.get("reranker") == "dense")
     if not uses_model:
         return
-    runs = encoder_path.resolve(encoder_path.chosen(bundled=not data.dataset().uploaded))
+    runs = encoder_path.resolve(encoder_path.chosen(bundled=not datasets.dataset().uploaded))
     st.caption(plain(encoder_path.describe(runs.path)))
     if runs.note:
         warn(runs.note)

@@ -13,7 +13,7 @@ import os
 import streamlit as st
 
 from rag_core.retrieval.engines.registry import DESCRIPTIONS, ENGINES, ENV, RECALL_K
-from ui import data, settings
+from ui import active, search_engine, settings
 from ui.widgets import failing, plain, secret_input
 
 ENGINE_NAMES = {"memory": "In-process index", "postgres": "PostgreSQL (exact)",
@@ -31,12 +31,12 @@ def render() -> None:
     else:
         placeholder = f"empty: the server's {ENV}" if os.environ.get(ENV) else "postgresql://user:password@host:5432/database"
     secret_input("Database URL", "database_url", placeholder=placeholder, forget="Forget this URL",
-                 forget_key="engine_forget_url", changed=data.forget_engine_status,
+                 forget_key="engine_forget_url", changed=search_engine.forget_engine_status,
                  help="Where PostgreSQL with pgvector runs, e.g. postgresql://user:password@host:5432/database. Kept "
                       "on the server for this browser session only: the field empties once you press Enter, the "
                       f"password is never shown and never in a link. Left empty: the server's {ENV}.")
-    status = data.engine_status()
-    if failing(status.problem, "every page searches in process", data.forget_engine_status, "engine_retry"):
+    status = search_engine.engine_status()
+    if failing(status.problem, "every page searches in process", search_engine.forget_engine_status, "engine_retry"):
         return
     st.caption(plain(f"Searching on {status.text}."))
     if status.name == "postgres-hnsw":
@@ -49,12 +49,12 @@ def show_recall() -> None:
         chunker = settings.chunker()
     except ValueError:
         return                                  # the page says what is wrong with the chunker
-    wb = data.workbench()
+    wb = active.workbench()
     n = len(wb.questions)
     if not n:
         st.caption("No golden question: the recall of the approximate index against exact search cannot be measured.")
         return
-    recall = data.engine_recall(chunker, RECALL_K)
+    recall = active.engine_recall(chunker, RECALL_K)
     st.caption(f"Recall@{RECALL_K} against exact search on the {n} golden question{'s' * (n > 1)}: **{recall:.3f}** "
                f"(1.000: the approximate index found every chunk exact search finds).")
 
@@ -62,7 +62,7 @@ def show_recall() -> None:
 def stored_indexes() -> None:
     """What the database holds for Open Book (a table per dataset content, chunker and retriever), with a button to
     drop the active dataset's and one to drop them all (each is rebuilt on its next search). Nothing in process."""
-    wb = data.workbench()
+    wb = active.workbench()
     if wb.engine == "memory":
         return
     from rag_core.retrieval.engines.pgtables import corpus_key   # psycopg: only when a database is chosen

@@ -22,8 +22,8 @@ from rag_core.retrieval.chunkers import KINDS
 from rag_core.retrieval.retrievers import DESCRIPTIONS, RERANKERS, RETRIEVERS
 from rag_core.retrieval.engines.base import EngineError
 from ui.widgets import RERANKER_NAMES, RETRIEVER_NAMES
-from ui import (compute_form, data, encoder_note, engine_form, first_link, memory, model_config, navigation,
-                settings, trust_form, widgets)
+from ui import (cache, compute_form, datasets, encoder_note, engine_form, first_link, model_config, navigation,
+                search_engine, settings, trust_form, widgets)
 
 
 _drawn = threading.local()            # set when the frame is drawn in this script run (one thread per run)
@@ -34,9 +34,9 @@ def draw():
     first_link.keep()          # before the first message to the browser: a menu click can interrupt from there on
     st.set_page_config(page_title="Open Book — a RAG workbench", page_icon="📖", layout="wide")
     pg = st.navigation(navigation.pages())
-    memory.return_memory_when_the_session_ends()
+    cache.session_end()         # when this session disconnects, its end is awaited and its memory returned
 
-    links = [data.dataset_from_link(), trust_form.from_link()]       # first: what is trusted sets Ask's filter
+    links = [datasets.dataset_from_link(), trust_form.from_link()]       # first: what is trusted sets Ask's filter
     keys = settings.SHARED + navigation.settings_of(pg)             # the sidebar's settings and the page's own
     for warning in [w for w in links if w] + settings.init(keys):
         widgets.warn(warning)
@@ -48,12 +48,12 @@ def draw():
     if model_config.setting_problem():     # a bad OPENBOOK_LLM_* is said on every page, naming the variable
         widgets.warn("The server's model settings cannot be used: " + model_config.setting_problem() + " Fix the "
                      "variable and restart, or set up a model on the Model page.")
-    if data.engine_status(recheck=True).problem:      # said here too: on a phone the sidebar is folded away
+    if search_engine.engine_status(recheck=True).problem:      # said here too: on a phone the sidebar is folded away
         st.warning("Searching in process: the database chosen in the sidebar cannot be used. The sidebar says why "
                    "and offers to try again.", icon=":material/database:")
 
     with st.sidebar:
-        st.caption(f"Dataset: **{widgets.plain(data.dataset().name)}**")
+        st.caption(f"Dataset: **{widgets.plain(datasets.dataset().name)}**")
         st.subheader("Chunker", help="How documents are cut into chunks before indexing. Applies to every page.")
         st.selectbox("Strategy", KINDS, key="chunker", index=KINDS.index(settings.now("chunker")),
                      format_func={"fixed": "Fixed window of words", "structure": "By structure (paragraphs)",

@@ -21,7 +21,7 @@ from rag_core.evaluation.cases import SpanSources, read_cases
 from rag_core.evaluation.confusion import kappa_sentence
 from rag_core.evaluation.judges import JudgeReport, judge_cases, own_answers
 from rag_core.data.golden import load_golden
-from ui import data, export, settings, widgets
+from ui import active, export, saved, settings, widgets
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "rag_core" / "data" / "labelled_answers.jsonl"
 EXAMPLE_DATASETS = {"article": "bundled", "user": "bundled-user"}     # the examples' golden set -> dataset key
@@ -40,7 +40,7 @@ def load_examples() -> None:
         rows.append((EXAMPLE_DATASETS[e["golden"]], e["question"], e["answer"], e["spans"], e["label"], e["anchor"],
                      docs.get(e["question"]), "bundled example"))
     try:
-        data.store().labels.set_many(rows)
+        saved.store().labels.set_many(rows)
         st.session_state["judge_loaded"] = len(rows)
     except ValueError as e:
         st.session_state["judge_problem"] = str(e)
@@ -48,7 +48,7 @@ def load_examples() -> None:
 
 def report_of(wb, labels, model=None, on_case=None) -> JudgeReport:
     """The rule's (and the model's) judgement of the counted marks, as `judge --cases` computes it."""
-    cases, _ = read_cases(data.store().labels.as_cases(labels))
+    cases, _ = read_cases(saved.store().labels.as_cases(labels))
     sources = SpanSources(wb.corpus.documents, wb.check.valid)
     return judge_cases(cases, sources, model, wb.trusted, on_case)
 
@@ -71,7 +71,7 @@ def precision_line(c, who: str) -> str:
 def open_in_ask(question: str, answer: str) -> None:
     """Button on_click: Ask with this question and this answer in 'Your answer' (the page switches at once)."""
     settings.set_value("ask_question", question)
-    golden = {r.question for r in data.workbench().check.valid}
+    golden = {r.question for r in active.workbench().check.valid}
     st.session_state["ask_golden"] = question if question in golden else None
     st.session_state["ask_preset"] = None
     st.session_state["ask_answer"] = answer
@@ -126,5 +126,5 @@ def labels_list(labels) -> None:
     widgets.download(one, "Download these marks (CSV)", lambda: export.safe_csv(frame), "open-book-marks.csv",
                      "text/csv", key="judge_csv", icon=":material/download:")
     widgets.download(two, "Download as cases for `judge --cases` (JSONL)",
-                     lambda: data.store().labels.as_cases([x for x in shown if x.anchor]).encode("utf-8"),
+                     lambda: saved.store().labels.as_cases([x for x in shown if x.anchor]).encode("utf-8"),
                      "open-book-cases.jsonl", "application/jsonl", key="judge_jsonl", icon=":material/download:")

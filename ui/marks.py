@@ -20,18 +20,18 @@ import streamlit as st
 
 from rag_core.generation.llm import LLMError
 from rag_core.generation.model_judge import judge_with_model
-from ui import data, model_config, widgets
+from ui import active, datasets, model_config, saved, widgets
 
 NO_GOLDEN = "(none: this question has no golden answer; judge the answer against the passages)"
 
 
 def _labels():
-    return data.store().labels
+    return saved.store().labels
 
 
 def _set(question, answer, spans, label, row, source) -> None:
     try:
-        _labels().set(data.dataset().key, question, answer, spans, label, anchor=row.anchor if row else None,
+        _labels().set(datasets.dataset().key, question, answer, spans, label, anchor=row.anchor if row else None,
                       doc=row.doc if row else None, source=source)
     except ValueError as e:
         st.session_state["marks_problem"] = str(e)
@@ -46,7 +46,7 @@ def _clear(key: str) -> None:
 
 def _golden_row(question: str):
     """The active dataset's golden row of this question, or None (a question of your own)."""
-    return next((r for r in data.workbench().check.valid if r.question.strip() == question), None)
+    return next((r for r in active.workbench().check.valid if r.question.strip() == question), None)
 
 
 def _ask_model(question, answer, spans, golden, cfg, key) -> None:
@@ -88,7 +88,7 @@ def mark(answer: str, spans, question: str, source: str, key: str) -> None:
     if not answer.strip() or not question:
         return
     row = _golden_row(question)
-    store = data.store()
+    store = saved.store()
     if not store.enabled:
         st.caption("Marking answers right or wrong needs a data folder: the store is off here.")
         return
@@ -96,7 +96,7 @@ def mark(answer: str, spans, question: str, source: str, key: str) -> None:
     if problem:
         widgets.error(problem)
     try:
-        now = store.labels.get(data.dataset().key, question, answer, spans)
+        now = store.labels.get(datasets.dataset().key, question, answer, spans)
     except ValueError as e:
         widgets.error(str(e))
         return

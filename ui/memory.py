@@ -8,6 +8,8 @@ to its session store, that is when some other session disconnects: on a quiet se
 closed at the end of its grace (`Runtime.close_session`, on the server's event loop as it requires) unless it has
 reconnected, then its memory is collected and trimmed (gc, then glibc's malloc_trim).
 
+The frame learns of the disconnect through a session-scoped resource (`ui.cache.session_end`, called at every run).
+
 Left out on purpose: other allocators' policies (macOS, musl: nothing is trimmed) and any state kept across
 server restarts (a tab that comes back after its session was closed starts a new one; a kept upload reopens from
 its link).
@@ -20,34 +22,23 @@ import gc
 import os
 import threading
 
-import streamlit as st
-
 GRACE_S = 10.0           # a tab that has not reconnected this long after its disconnect has ended (or TTL/2)
 
 _release = {"timer": None}               # the pending return of memory (a threading.Timer), one at a time
 _release_lock = threading.Lock()
 
 
-def return_memory_when_the_session_ends() -> None:
-    """Called by the frame at every run: when this session disconnects, its end is awaited (see the module)."""
-    _session_end()
-
-
-def _session_id() -> str | None:
+def current_session_id() -> str | None:
+    """This script run's session id (None outside a run)."""
     from streamlit.runtime.scriptrunner import get_script_run_ctx
     ctx = get_script_run_ctx()
     return ctx.session_id if ctx is not None else None
 
 
-@st.cache_resource(scope="session", on_release=lambda session_id: _disconnected(session_id))
-def _session_end() -> str | None:
-    """This session's id, held in a session-scoped resource: Streamlit releases it when the session disconnects."""
-    return _session_id()
-
-
-def _disconnected(session_id: str | None) -> None:
-    """At a disconnect (on the server's event loop): close the session once its grace has passed, unless it is
-    back. Elsewhere (a test clearing the caches by hand, no server), only the memory is returned."""
+def disconnected(session_id: str | None) -> None:
+    """At a disconnect (on the server's event loop; `ui.cache.session_end` is released then): close the session once
+    its grace has passed, unless it is back. Elsewhere (a test clearing the caches by hand, no server), only the
+    memory is returned."""
     return_memory_soon()
     try:
         loop = asyncio.get_running_loop()

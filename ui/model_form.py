@@ -21,7 +21,7 @@ import streamlit as st
 
 from rag_core.generation.citation_grammar import GRAMMARS
 from rag_core.generation.llm import PROTOCOLS, LLMConfig, LLMError, list_models
-from rag_core.text import mask_secrets
+from rag_core.text.credentials import mask_secrets
 from ui import model_config
 from ui.widgets import plain
 

@@ -12,7 +12,7 @@ active dataset does not have (a document or a status of another dataset).
 Statuses in a link are joined by ',' with '%', ',' and '|' escaped in each ('a,b' -> 'a%2Cb'), so any status
 comes back whole; a link written before (nothing escaped) reads as it always did.
 
-Left out on purpose: caches and datasets (ui.data), the model server's settings (ui.model_config,
+Left out on purpose: caches (ui.cache) and datasets (ui.datasets), the model server's settings (ui.model_config,
 never in a link), the database URL (ui.engine_form, never in a link).
 """
 from __future__ import annotations
@@ -27,8 +27,9 @@ from rag_core import ChunkerConfig
 from rag_core.retrieval.chunkers import KINDS, STRATEGY_DEFAULTS
 from rag_core.retrieval.engines.registry import ENGINES
 from rag_core.retrieval.retrievers import RERANKERS, RETRIEVERS
-from rag_core.text import mask_secrets, shorten
-from ui import data, first_link, widgets
+from rag_core.text.credentials import mask_secrets
+from rag_core.text.messages import shorten
+from ui import active, datasets, first_link, widgets
 
 
 def _bool(s: str) -> bool:
@@ -64,16 +65,16 @@ def _dump_statuses(values) -> str:
 
 
 def _documents() -> list:
-    return [d.id for d in data.workbench().corpus.documents]
+    return [d.id for d in active.workbench().corpus.documents]
 
 
 def _dataset_statuses() -> list:
-    return list(data.workbench().corpus.statuses)
+    return list(active.workbench().corpus.statuses)
 
 
 def _trusted_now() -> list:
     """The active dataset's trusted statuses: where Ask's filter starts ([] when nothing is trusted)."""
-    return list(data.workbench().trusted)
+    return list(active.workbench().trusted)
 
 
 @dataclass(frozen=True)
@@ -251,7 +252,7 @@ def sync_url(keys) -> None:
     writing it would make the first Back do nothing.
     """
     wanted = {SETTINGS[k].name(k): SETTINGS[k].dump(st.session_state[k]) for k in keys if k in st.session_state}
-    wanted["data"] = data.dataset().key              # which dataset the view shows (see dataset_from_link)
+    wanted["data"] = datasets.dataset().key              # which dataset the view shows (see dataset_from_link)
     default = _defaults(keys)
     if any(st.query_params.get(k, default.get(k)) != v for k, v in wanted.items()):
         st.query_params.update(wanted)
@@ -260,7 +261,7 @@ def sync_url(keys) -> None:
 def _defaults(keys) -> dict:
     """What sync_url would write for these keys on a fresh session of the bundled corpus."""
     out = {SETTINGS[k].name(k): SETTINGS[k].dump(SETTINGS[k].fallback()) for k in keys if not SETTINGS[k].always}
-    out["data"] = data.BUNDLED.key
+    out["data"] = datasets.BUNDLED.key
     return out
 
 

@@ -1,9 +1,9 @@
 """The golden set studio's state: the set being edited is the active dataset's, every change kept at once.
 
 A change (add, save, delete, rename, start empty, accept suggestions) makes a new dataset: the same documents with
-the new rows, under its content key (`data.make_dataset`). It becomes the active dataset, so every page (Overview's
+the new rows, under its content key (`datasets.make_dataset`). It becomes the active dataset, so every page (Overview's
 ceiling, Compare, Ablations) uses the set from the next run on, its key goes in the link (`data=`), and it is kept in
-the store like an upload (`data.keep_dataset`), so that a reload or the link opens it again. The bundled files are
+the store like an upload (`datasets.keep_dataset`), so that a reload or the link opens it again. The bundled files are
 never written: a change to a built-in dataset's set makes a new, named dataset of the bundled documents.
 
 Undo steps back through this session's changes (the datasets before them, in the session only); a change made
@@ -19,7 +19,7 @@ import streamlit as st
 
 from rag_core.data.golden import GoldenRow
 from rag_core.evaluation.golden_status import row_statuses
-from ui import data, export, widgets
+from ui import active, datasets, export, widgets
 
 HISTORY = "studio_history"      # session: [(dataset before a change, key after it, what the change was)]
 SOURCES = "studio_sources"      # session: (question, doc, anchor) -> where a row came from ("typed", a suggestion's)
@@ -31,26 +31,26 @@ MARKS = {"valid": "✓ valid", "anchor cut": "✂ anchor cut", "document gone": 
 
 def default_name() -> str:
     """The name the next change keeps: the active dataset's, or a new one for a built-in dataset's set."""
-    ds = data.dataset()
+    ds = datasets.dataset()
     return ds.name if ds.uploaded else f"My golden set on the {ds.name[0].lower()}{ds.name[1:]}"
 
 
 def rows() -> tuple:
     """The active dataset's golden rows, in order, as given (valid or not)."""
-    return tuple(data.workbench().check.rows)
+    return tuple(active.workbench().check.rows)
 
 
 def documents() -> tuple:
-    return tuple(data.workbench().corpus.documents)
+    return tuple(active.workbench().corpus.documents)
 
 
 def commit(new_rows, what: str, name: str | None = None) -> None:
     """Make the active dataset the same documents with `new_rows` (named `name`, else the name typed in the name
     field, else the current one), keep it in the store, and remember the dataset before it for Undo. `what` is the
     change in words ("add row 3")."""
-    before = data.dataset()
+    before = datasets.dataset()
     name = (name or st.session_state.get(f"{NAME}_{before.key}") or "").strip() or default_name()
-    ds = data.make_dataset(name, documents(), tuple(new_rows))
+    ds = datasets.make_dataset(name, documents(), tuple(new_rows))
     if ds.key == before.key:
         return
     history = _history()
@@ -78,15 +78,15 @@ def last_change() -> str | None:
 def _history() -> list:
     """This session's changes, forgotten when the active dataset is not the one the last change made."""
     history = st.session_state.setdefault(HISTORY, [])
-    if history and history[-1][1] != data.dataset().key:
+    if history and history[-1][1] != datasets.dataset().key:
         history.clear()
     return history
 
 
 def _switch_to(ds) -> None:
-    data.use_dataset(ds)
+    datasets.use_dataset(ds)
     if ds.uploaded:
-        problem = data.keep_dataset(ds)
+        problem = datasets.keep_dataset(ds)
         if problem:
             say("error", "The set is in use in this session, but could not be kept for a reload: " + problem)
 

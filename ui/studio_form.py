@@ -18,12 +18,12 @@ import streamlit as st
 from rag_core.data.golden import GoldenRow
 from rag_core.data.golden_edit import add_row, delete_row, replace_row, words_span
 from rag_core.retrieval.chunkers import blocks, sentences
-from rag_core.text import shorten
-from ui import data, studio, widgets
+from rag_core.text.messages import shorten
+from ui import datasets, studio, widgets
 
 def name_field() -> str:
     """The set's name (the dataset's): typed here, kept by the next change, or at once with Rename."""
-    key = f"{studio.NAME}_{data.dataset().key}"
+    key = f"{studio.NAME}_{datasets.dataset().key}"
     return st.text_input("Name of the set", value=studio.default_name(), key=key, max_chars=120,
                          help="Each change keeps the set under this name, with the dataset's documents, in the store.")
 
@@ -108,7 +108,7 @@ def edit_form() -> None:
         st.session_state.pop("studio_row", None)
     i = st.selectbox("Row to edit", range(len(rows)), key="studio_row",
                      format_func={i: f"{i + 1} · {shorten(r.question, 100)}" for i, r in enumerate(rows)}.get)
-    r, k = rows[i], f"{data.dataset().key}_{i}"
+    r, k = rows[i], f"{datasets.dataset().key}_{i}"
     st.text(f"{r.doc} · anchor: {r.anchor}")
     st.text_input("Edited question", value=r.question, key=f"studio_edit_q_{k}", max_chars=2000)
     st.text_input("Edited answer key", value=r.answer, key=f"studio_edit_a_{k}",

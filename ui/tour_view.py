@@ -5,7 +5,7 @@ one control, its example, and the presenter's download (the nine steps in one se
 them on the page. Every text from the data (questions, anchors, document names, answers) is shown as plain text
 (widgets.plain, st.code, or html.escape in the download).
 
-Left out on purpose: the step logic (rag_core.evaluation.tour), caching (ui.data).
+Left out on purpose: the step logic (rag_core.evaluation.tour), caching (ui.cache).
 
 `STEP_PAGES` names the page where each step lives in full (pages are the UI's to name).
 """

@@ -4,20 +4,20 @@ set's questions (solid) and, where the dataset has them, the same anchors asked 
 Only the bundled golden set has each question also phrased as a user would; an upload's golden set has its own
 questions only, so its chart draws the solid lines and the caption says why the dashed ones are missing.
 
-Left out on purpose: the computation (rag_core.evaluation.tables.trap3) and its cache (ui.data).
+Left out on purpose: the computation (rag_core.evaluation.tables.trap3) and its cache (ui.cache).
 """
 from __future__ import annotations
 
 import streamlit as st
 
-from ui import captions, charts, data, widgets
+from ui import active, captions, charts, datasets, widgets
 
 
 def render() -> None:
     st.subheader("The golden set's questions against questions phrased as a user would")
-    side = data.trap3_table(active=True)
-    bundled = data.dataset().key == data.BUNDLED.key
-    st.caption(("This dataset, " + widgets.plain(data.dataset().name) + ": its golden set's questions only (solid "
+    side = active.trap3_table(active=True)
+    bundled = datasets.dataset().key == datasets.BUNDLED.key
+    st.caption(("This dataset, " + widgets.plain(datasets.dataset().name) + ": its golden set's questions only (solid "
                 "lines); questions phrased as a user would exist for the bundled corpus alone. " if not bundled else "")
                + "Same anchors, trusted statuses only, for every retriever. The article's questions reuse the "
                "library's words (function names); a lexical encoder loves that. Rephrased as a user would ask, the "

@@ -2,8 +2,8 @@
 
 Trusted statuses are what the status filter keeps and what a green answer may come from. Unless chosen, a
 dataset trusts `current` when some document has it, and nothing otherwise (rag_core's Workbench decides).
-The choice is kept per dataset in this session (`st.session_state[data.TRUSTED]`: dataset key -> list, read by
-`data.workbench()`), and in the link as `trusted=` (statuses joined by ',' as Ask's are; '-' for none),
+The choice is kept per dataset in this session (`st.session_state[datasets.TRUSTED]`: dataset key -> list, read by
+`active.workbench()`), and in the link as `trusted=` (statuses joined by ',' as Ask's are; '-' for none),
 for the dataset the link names. A link's status the dataset lacks is said and left out.
 
 Left out on purpose: what is trusted by default (rag_core.evaluation.workbench.trusted_statuses) and the Ask page's
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ui import data, first_link, settings, widgets
+from ui import active, datasets, first_link, settings, widgets
 
 WHERE = "Choose which statuses are trusted in the sidebar (Trusted statuses) or on the Your data page."
 
@@ -21,15 +21,15 @@ WHERE = "Choose which statuses are trusted in the sidebar (Trusted statuses) or 
 def from_link() -> str | None:
     """The link's `trusted=` for the dataset it opens, unless this session already chose for it; a warning when
     the link names a status the dataset lacks (the rest of the link's statuses are kept)."""
-    ds, text = data.dataset().key, first_link.get("trusted")
-    chosen = st.session_state.setdefault(data.TRUSTED, {})
+    ds, text = datasets.dataset().key, first_link.get("trusted")
+    chosen = st.session_state.setdefault(datasets.TRUSTED, {})
     if text is None or ds in chosen:
         return None
     setting = settings.SETTINGS["trusted"]
     try:
         chosen[ds] = setting.read(text)
     except ValueError as e:
-        have = set(data.workbench().corpus.statuses)
+        have = set(active.workbench().corpus.statuses)
         chosen[ds] = [s for s in setting.parse(text) if s in have]
         return (f"The link's value {text!r} for 'trusted' is not valid ({e}); trusting "
                 f"{', '.join(map(repr, chosen[ds])) or 'no status'}.")
@@ -39,13 +39,13 @@ def from_link() -> str | None:
 def choose(widget_key: str) -> None:
     """on_change of either widget: keep the choice for the active dataset and put it in the link."""
     statuses = list(st.session_state[widget_key])
-    st.session_state.setdefault(data.TRUSTED, {})[data.dataset().key] = statuses
+    st.session_state.setdefault(datasets.TRUSTED, {})[datasets.dataset().key] = statuses
     st.query_params["trusted"] = settings.SETTINGS["trusted"].dump(statuses)
 
 
 def picker(widget_key: str, where=st) -> None:
     """The multiselect of the trusted statuses of the active dataset (its value follows the dataset)."""
-    wb = data.workbench()
+    wb = active.workbench()
     st.session_state[widget_key] = list(wb.trusted)
     where.multiselect("Trusted statuses", list(wb.corpus.statuses), key=widget_key, on_change=choose,
                       args=(widget_key,), placeholder="Nothing is trusted",     # options are text, never Markdown
@@ -56,7 +56,7 @@ def picker(widget_key: str, where=st) -> None:
 
 def keep_link() -> None:
     """The link says what this session chose for the active dataset (nothing when it chose nothing yet)."""
-    chosen = data.chosen_trust(data.dataset().key)
+    chosen = datasets.chosen_trust(datasets.dataset().key)
     if chosen is None:
         if "trusted" in st.query_params:
             del st.query_params["trusted"]
@@ -66,6 +66,6 @@ def keep_link() -> None:
 
 def note() -> None:
     """On every page, when nothing is trusted: which statuses exist, that none is trusted, and where to choose."""
-    said = data.workbench().trust_note()
+    said = active.workbench().trust_note()
     if said:
         widgets.warn(f"{said} {WHERE}")

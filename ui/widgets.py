@@ -2,9 +2,9 @@
 
 Every user or corpus string that goes into HTML passes through html.escape first: a question such as
 `<script>alert(1)</script>` is shown as those characters, never run. st.html also sanitizes. Into Markdown it goes
-through `plain` (rag_core.text), the one escaper of the app and of its Markdown exports.
+through `plain` (rag_core.text.markdown), the one escaper of the app and of its Markdown exports.
 
-Left out on purpose: computation (rag_core) and caching (ui.data).
+Left out on purpose: computation (rag_core) and caching (ui.cache).
 
 It runs past 300 lines because the glossary's words live here (about 100 lines of text) beside the small
 drawing helpers; each helper is a few lines, and one module keeps the plain-text rule in one place.
@@ -17,7 +17,8 @@ import re
 import pandas as pd
 import streamlit as st
 
-from rag_core.text import cached_words, plain  # plain: user text in st.markdown, re-exported for the pages
+from rag_core.text.markdown import plain  # plain: user text in st.markdown, re-exported for the pages
+from rag_core.text.tokens import cached_words
 
 # statuses are metadata, not verdicts: their colours are none of the outcomes' (green, orange, red, grey), so
 # a draft's badge never looks like an error and a current one never looks like a right answer

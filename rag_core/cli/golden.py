@@ -22,7 +22,7 @@ from rag_core.cli.output import emit, error, note
 from rag_core.data.golden_csv import golden_to_csv
 from rag_core.data.ingest import Limits, read_path
 from rag_core.data.suggest import from_structure
-from rag_core.text import shorten
+from rag_core.text.messages import shorten
 
 HELP = "suggest golden questions from your documents (python -m rag_core golden suggest --help)"
 

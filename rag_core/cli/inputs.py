@@ -27,7 +27,7 @@ from rag_core.data.golden import load_golden
 from rag_core.evaluation.workbench import ARTICLE_CHUNKER, Workbench
 from rag_core.retrieval.engines.registry import RECALL_K
 from rag_core.data.ingest import MB, Limits, read_golden_path, read_path
-from rag_core.text import shorten
+from rag_core.text.messages import shorten
 
 
 def load_workbench(args, note=note) -> Workbench:

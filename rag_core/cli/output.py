@@ -7,7 +7,7 @@ three standard streams when one of them was closed before the command started.
 
 Everything printed passes through `visible`: a control character from the data (a document, an answer, a
 server's message) is shown as its escape (`\\x1b`), so no text can move the cursor, recolour or retitle the
-terminal; and every note and error through `rag_core.text.mask_secrets` (never a secret, told the arguments). A closed stream
+terminal; and every note and error through `rag_core.text.credentials.mask_secrets` (never a secret, told the arguments). A closed stream
 (`>&-`, `<&-`, `2>&-`) is reopened on /dev/null at once, so that no file the command opens takes its place: a
 closed stdout is one error line and 2, a closed stderr only silences notes and errors (the exit code still tells).
 
@@ -20,7 +20,7 @@ import os
 import re
 import sys
 
-from rag_core.text import mask_secrets
+from rag_core.text.credentials import mask_secrets
 
 CLOSED: set[int] = set()      # the standard streams (0, 1, 2) that were closed when the command started
 

@@ -24,7 +24,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from rag_core.text import shorten
+from rag_core.text.messages import shorten
 
 DATA = Path(__file__).resolve().parent          # the JSON files live beside this module
 BUNDLED_FILE = DATA / "stdlib-py314-corpus.json"

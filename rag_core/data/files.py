@@ -15,7 +15,7 @@ import os
 import stat
 from pathlib import Path, PurePosixPath
 
-from rag_core.text import shorten
+from rag_core.text.messages import shorten
 
 SUPPORTED = (".txt", ".md", ".pdf", ".jsonl", ".zip")
 SUPPORTED_TEXT = ", ".join(SUPPORTED)

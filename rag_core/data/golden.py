@@ -35,7 +35,9 @@ from typing import NamedTuple
 import numpy as np
 
 from rag_core.data.corpus import DATA, Corpus, Document
-from rag_core.text import MAX_QUESTION_CHARS, check_question, normalize, question_key, shorten, words
+from rag_core.text.messages import shorten
+from rag_core.text.questions import MAX_QUESTION_CHARS, check_question, question_key
+from rag_core.text.tokens import normalize, words
 
 GOLDEN_FILES = {"article": DATA / "golden.json",      # the article's questions, in the library's own words
                 "user": DATA / "golden_user.json"}     # the same anchors, asked as a user would (trap 3)

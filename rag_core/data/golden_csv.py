@@ -31,7 +31,8 @@ from rag_core.data.problems import Problems
 from rag_core.data.decode import decode_text
 from rag_core.data.files import read_bounded, usable_path
 from rag_core.data.limits import Limits, too_big
-from rag_core.text import normalize, question_key, shorten
+from rag_core.text.messages import shorten
+from rag_core.text.questions import question_key
 
 GOLDEN_COLUMNS = ("question", "doc", "anchor")
 GOLDEN_HEADER = ",".join(GOLDEN_COLUMNS)

@@ -39,7 +39,7 @@ from rag_core.data.limits import MB, Limits, size_text, too_big
 from rag_core.data.pdf import pdf_text
 from rag_core.data.problems import Problems
 from rag_core.data.zips import member_problem, unsafe
-from rag_core.text import shorten
+from rag_core.text.messages import shorten
 
 __all__ = ["MB", "SUPPORTED", "SUPPORTED_TEXT", "IngestResult", "Limits", "decode_text", "documents_to_jsonl",
            "read_bounded", "read_files", "read_path", "too_big", "usable_path"]

@@ -39,7 +39,8 @@ from rag_core.evaluation.setup import MAX_NAME, Setup
 from rag_core.evaluation.workbench import Workbench
 from rag_core.generation.generator import scripted_answer
 from rag_core.evaluation.report import markdown_table
-from rag_core.text import plain, shorten
+from rag_core.text.markdown import plain
+from rag_core.text.messages import shorten
 
 KS = (1, 3, 5)
 

@@ -41,7 +41,7 @@ from rag_core.generation.dismissal import dismissed
 from rag_core.generation.passage import elsewhere
 from rag_core.generation.verifier import Verdict, canonical_citations, disagreement_of, nothing_to_check, verify
 from rag_core.generation.yes_no import bare_reply
-from rag_core.text import listing
+from rag_core.text.messages import listing
 
 OUTCOMES = ("answered", "wrong answer", "not confirmed", "grounded", "wrong source", "refused", "abstained")
 GOLDEN_OUTCOMES = tuple(o for o in OUTCOMES if o != "grounded")   # a golden question always has an anchor

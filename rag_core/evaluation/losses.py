@@ -41,7 +41,7 @@ from rag_core.evaluation.outcomes import frame
 from rag_core.evaluation.setup import Setup, default_setup, typed_options
 from rag_core.evaluation.workbench import ARTICLE_CHUNKER, Workbench
 from rag_core.generation.generator import scripted_answer
-from rag_core.text import shorten
+from rag_core.text.messages import shorten
 
 STAGES = ("cut", "filtered", "not retrieved", "ranked out", "lost by rerank",
           "refused", "abstained", "wrong source", "wrong answer", "not confirmed", "answered")

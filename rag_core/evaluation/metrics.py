@@ -18,7 +18,7 @@ from rag_core.retrieval.chunkers import ChunkerConfig
 from rag_core.data.golden import GoldenCheck, phrase_positions
 from rag_core.retrieval.index import Index
 from rag_core.retrieval.tokenized import TokenizedCorpus
-from rag_core.text import normalize
+from rag_core.text.tokens import normalize
 
 
 def _ranges(ranges) -> np.ndarray:

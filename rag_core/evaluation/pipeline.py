@@ -7,8 +7,10 @@ Outcomes, as in the article: "anchored / right source" (the cited span comes fro
 document), "anchored / WRONG source", "refused", "abstained". "Right source" means the cited span
 comes from the expected document, not that the chosen sentence contains the answer.
 
-Left out on purpose: real models (see `llm`; any callable answer(question, spans) -> str plugs in
-through `generate=`), retries, and answer caching.
+A real model answers through `model_answerer` (llm.LLMConfig); any callable answer(question, spans) -> str plugs in
+through `generate=`.
+
+Left out on purpose: retries and answer caching.
 """
 from __future__ import annotations
 

@@ -12,7 +12,7 @@ excluded: [{row, question, reason}]},
 of `tables` (snake_case of the article's headers).
 
 Markdown carries no Markdown or HTML from the data: every text from a file, a name or a question goes through
-`rag_core.text.plain` on one line (special characters escaped, addresses and e-mails as code), so `<img onerror=...>` or `![x](http://...)` in a
+`rag_core.text.markdown.plain` on one line (special characters escaped, addresses and e-mails as code), so `<img onerror=...>` or `![x](http://...)` in a
 dataset name or a question is shown as written, never rendered.
 
 Left out on purpose: rounding in JSON (values are full floats; Markdown shows three decimals) and
@@ -28,7 +28,8 @@ import pandas as pd
 from rag_core.evaluation import tables as T
 from rag_core.evaluation.workbench import Workbench
 from rag_core.retrieval.retrievers import RRF_K
-from rag_core.text import plain, shorten
+from rag_core.text.markdown import plain
+from rag_core.text.messages import shorten
 
 TABLE_NAMES = tuple(T.TABLES)
 MODEL_TABLES = ("pipeline_model",)   # computed with a real model only (the command line's `model_tables`)

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field, replace
 
 from rag_core.evaluation.workbench import ARTICLE_CHUNKER, Workbench
 from rag_core.retrieval.chunkers import KINDS, STRATEGY_DEFAULTS, ChunkerConfig
-from rag_core.text import shorten
+from rag_core.text.messages import shorten
 
 GENERATORS = ("scripted", "model")
 CORE_KEYS = ("chunker", "size", "overlap", "candidates", "k", "statuses", "rerank", "generator", "trusted")

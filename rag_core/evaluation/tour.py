@@ -17,7 +17,7 @@ The article's pipeline throughout: 20 candidates reranked, 3 spans kept (outcome
 strict checker (judgement.judge_answer).
 
 Left out on purpose: the sentences' wording (tour_sentences), drawing and the page where each step lives in full
-(ui.tour_view), caching (ui.data), and Streamlit.
+(ui.tour_view), caching (ui.cache), and Streamlit.
 """
 from __future__ import annotations
 

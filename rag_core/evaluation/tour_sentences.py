@@ -11,7 +11,7 @@ from __future__ import annotations
 import pandas as pd
 
 from rag_core.evaluation import losses as loss
-from rag_core.text import listing
+from rag_core.text.messages import listing
 
 NO_GOLDEN = ("This step needs golden questions (a question, its document and the sentence that answers it), and "
              "this dataset has none: add a golden set on the Your data page.")

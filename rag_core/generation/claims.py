@@ -37,7 +37,7 @@ from collections import Counter
 from decimal import Decimal
 
 from rag_core.generation.quantities import LONG, normalize, numbers, plain, roman_value, with_units
-from rag_core.text import words as content_words
+from rag_core.text.tokens import words as content_words
 
 WORD = re.compile(r"\w+(?:\.\w+)*")                                # "difflib.get_close_matches", "sha256"
 _INNER_CAPITAL, _LETTER, _DIGIT = re.compile(r"[a-z][A-Z]"), re.compile(r"[^\W\d_]"), re.compile(r"\d")

@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 
 from rag_core.generation.prompt import ABSTAIN
-from rag_core.text import cached_words, words
+from rag_core.text.tokens import cached_words, words
 
 
 def sentences(text: str) -> list[list[str]]:

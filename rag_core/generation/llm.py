@@ -38,7 +38,7 @@ import httpx
 from rag_core.generation.citation_grammar import GRAMMARS
 from rag_core.generation.llm_wire import (ANY_MODEL, MAX_BODY_BYTES, EmptyAnswer, LLMError, model_list,  # noqa: F401
                                           stream_answer, too_slow, unexpected, whole_answer)
-from rag_core.text import mask_secrets
+from rag_core.text.credentials import mask_secrets
 
 PROTOCOLS = ("ollama", "openai")
 MAX_ANSWER_CHARS = 64 * 1024         # an answer is cut here (Generation.truncated)

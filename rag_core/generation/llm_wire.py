@@ -27,7 +27,7 @@ from urllib.parse import urlsplit, urlunsplit
 import httpx
 
 from rag_core.generation.citation_grammar import CITE_GBNF
-from rag_core.text import mask_logs, mask_secrets
+from rag_core.text.credentials import mask_logs, mask_secrets
 
 if TYPE_CHECKING:
     from rag_core.generation.llm import LLMConfig

@@ -67,7 +67,8 @@ from typing import NamedTuple
 from rag_core.generation import claims, quantities
 from rag_core.generation.inflect import fold
 from rag_core.generation.prompt import ABSTAIN
-from rag_core.text import STOP, listing, words as content_words
+from rag_core.text.messages import listing
+from rag_core.text.tokens import STOP, words as content_words
 
 # a citation as a person reads one: [S1], [s1], [S1, S2], [S1; S3], (S1); the article's checker reads [S1] only
 CITATION = re.compile(r"[\[(][ \t]*([Ss]\d+(?:[ \t]*[,;][ \t]*[Ss]?\d+)*)[ \t]*[\])]")

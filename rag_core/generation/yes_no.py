@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 
 from rag_core.generation.verifier import strip_citations
-from rag_core.text import STOP
+from rag_core.text.tokens import STOP
 
 _AUX = r"is|are|was|were|does|do|did|can|could|will|would|should|has|have|had|may|might|must|shall"
 _QUESTION = re.compile(rf"(?:^|[:;,]\s*)(?:{_AUX})(?:n't|n’t)?\s+([^:;?]+?)\s*\?\s*$", re.I)

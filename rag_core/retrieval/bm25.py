@@ -27,7 +27,7 @@ from rag_core.retrieval.chunkers import ChunkerConfig
 from rag_core.retrieval.encoder import SparseMatrix, _chunk_word_pairs
 from rag_core.retrieval.index import Index, chunk_pieces
 from rag_core.retrieval.tokenized import TokenizedCorpus
-from rag_core.text import words
+from rag_core.text.tokens import words
 
 K1, B = 1.5, 0.75
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from rag_core.text import Tokenizer, concat_ranges, index_dtype, word_hash, words
+from rag_core.text.tokens import Tokenizer, concat_ranges, index_dtype, word_hash, words
 
 
 def _log_table(values: np.ndarray, f) -> np.ndarray:

@@ -13,8 +13,9 @@ Ties are broken by chunk order, as the article's stable argsort does.
 `Index` scores with the article's hashing encoder; the other retrievers (bm25.BM25Index, retrievers.DenseIndex,
 retrievers.HybridIndex) subclass it and change only `scores_many`, so search keeps this contract for all.
 
-Left out on purpose: approximate search (the exact scan over a sparse matrix is fast enough at
-100,000 chunks), updates in place (an index is rebuilt when its chunker changes).
+Left out on purpose: approximate search in this index (the exact scan over a sparse matrix is fast enough at
+100,000 chunks; PostgreSQL's HNSW is one of the search engines, retrieval.engines), updates in place (an index is
+rebuilt when its chunker changes).
 """
 from __future__ import annotations
 
@@ -30,7 +31,7 @@ from rag_core.data.sections import section_title
 from rag_core.retrieval.chunkers import ChunkerConfig, fixed_window_spans
 from rag_core.retrieval.encoder import HashingEncoder, SparseMatrix
 from rag_core.retrieval.tokenized import TokenizedCorpus
-from rag_core.text import check_question
+from rag_core.text.questions import check_question
 
 
 class SearchResult(NamedTuple):

@@ -44,7 +44,7 @@ import numpy as np
 
 from rag_core.retrieval import encoder_path
 from rag_core.retrieval.minilm import BATCH_PIECES, DIM, batched
-from rag_core.text import mask_secrets
+from rag_core.text.credentials import mask_secrets
 
 ON_LOSS = ("process", "stop")        # what to do with the rest of a run when the cluster fails mid-way
 CONNECT_S = 5.0                      # to reach an address and hear Ray's gRPC greet us

@@ -21,7 +21,7 @@ from __future__ import annotations
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
-from rag_core.text import mask_secrets
+from rag_core.text.credentials import mask_secrets
 
 LINGER_S = 60.0
 

@@ -23,7 +23,7 @@ from typing import Iterable, NamedTuple
 import numpy as np
 
 from rag_core.retrieval.index import Index
-from rag_core.text import words
+from rag_core.text.tokens import words
 
 WEIGHTS = (0.55, 0.30, 0.15)   # coverage, bigrams, proximity: the article's choice, not optimised
 

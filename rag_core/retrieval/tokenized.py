@@ -13,7 +13,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from rag_core.data.corpus import Corpus
-from rag_core.text import Tokenizer, index_dtype
+from rag_core.text.tokens import Tokenizer, index_dtype
 
 
 class DocumentTokens(Sequence):

@@ -32,7 +32,7 @@ from rag_core.retrieval.engines.pgtables import lock_id
 from rag_core.retrieval.engines.pgwire import STILL_WORKS, passfile_settings, readable
 from rag_core.retrieval.engines.registry import ENV as DATABASE_ENV
 from rag_core.store.records import SCHEMA, STORE_ENV, written_by
-from rag_core.text import mask_secrets
+from rag_core.text.credentials import mask_secrets
 
 TABLES = {"datasets": "openbook_store_datasets", "runs": "openbook_store_runs",
           "labels": "openbook_store_labels"}                                      # Store's SQL names -> tables

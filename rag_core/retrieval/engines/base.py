@@ -22,7 +22,7 @@ import numpy as np
 
 from rag_core.retrieval.index import Index, SearchResult
 from rag_core.retrieval.index import nothing, plan_search  # noqa: F401  (every engine's plan, with the Index contract)
-from rag_core.text import mask_secrets
+from rag_core.text.credentials import mask_secrets
 
 ENV = "OPENBOOK_DATABASE_URL"          # where an engine that needs a database finds its URL when none is given
 class EngineError(ValueError):

@@ -23,7 +23,7 @@ import numpy as np
 
 from rag_core.retrieval.engines.base import EngineError
 from rag_core.retrieval.engines.spaces import Query, Vectors
-from rag_core.text import mask_secrets
+from rag_core.text.credentials import mask_secrets
 
 COPY_HEADER = b"PGCOPY\n\xff\r\n\x00" + struct.pack(">ii", 0, 0)
 COPY_TRAILER = struct.pack(">h", -1)

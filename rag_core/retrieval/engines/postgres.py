@@ -46,7 +46,7 @@ from rag_core.retrieval.engines.pgwire import STILL_WORKS, literal, parse_rows, 
 from rag_core.retrieval.engines.spaces import vector_source, vector_space
 from rag_core.retrieval.index import Index, SearchResult
 from rag_core.retrieval.engines.ranks import fused_top_k
-from rag_core.text import mask_secrets
+from rag_core.text.credentials import mask_secrets
 
 SCANS = ("relaxed_order", "strict_order")
 
