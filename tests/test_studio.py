@@ -226,3 +226,63 @@ def test_the_sentence_chunker_cuts_an_anchor_across_two_sentences_at_their_bound
     assert row_statuses(wb, ChunkerConfig("sentence", 2, 1))[0] == ("valid", "")     # every pair of sentences whole
     one = row_statuses(wb, ChunkerConfig("sentence", 1, 0))[0]
     assert one.state == "anchor cut" and "ends after word 2 of the anchor's 4" in one.detail, one
+
+
+# ---------------------------------------------------------------- suggestions filled by the studio's buttons
+
+FAQ = ("# Refunds\n\n## How long does a refund take?\n\nA refund reaches your card within five working days. Banks "
+       "may add two more.\n\n## Can I change my **delivery** address?\n\nYes, until the parcel leaves the warehouse. "
+       "Write to the support desk.\n\n## Where is the code?\n\n```\nx = 1\n```\n")
+
+
+def open_upload(name: str, documents, golden=()) -> AppTest:
+    """The studio opened on the link of an upload kept in the store."""
+    from ui.data import make_dataset
+    ds = make_dataset(name, tuple(documents), tuple(golden))
+    Store.default().save_dataset(ds.name, ds.documents, ds.golden)
+    return open_studio({"data": ds.key})
+
+
+def test_the_headings_button_offers_the_question_headings_as_plain_text_with_their_source():
+    from rag_core.data.corpus import Document
+    at = open_upload("faq", [Document("*faq*.md", FAQ)])
+    at.button(key="studio_suggest_structure").click().run()
+    assert_fine(at)
+    offered = at.session_state["studio_suggested"]
+    assert [(s.question, s.anchor) for s in offered] == [
+        ("How long does a refund take?", "A refund reaches your card within five working days."),
+        ("Can I change my delivery address?", "Yes, until the parcel leaves the warehouse.")]
+    assert any("2 suggestion(s) found" in shown(s.value) for s in at.success), [s.value for s in at.success]
+    texts = [t.value for t in at.text]
+    assert "How long does a refund take?\nanchor: A refund reaches your card within five working days." in texts
+    said = [c.value for c in at.caption if "a heading that asks a question (line 3)" in c.value]
+    assert said == ["\\*faq\\*.md · a heading that asks a question (line 3) · structure"]     # escaped: not italics
+
+
+def test_no_question_heading_says_none_found_and_why():
+    from rag_core.data.corpus import Document
+    at = open_upload("notes", [Document("notes.md", "# Notes\n\nPlain notes. Nothing here asks anything.\n")])
+    at.button(key="studio_suggest_structure").click().run()
+    assert_fine(at)
+    assert at.session_state["studio_suggested"] == []
+    assert any(shown(i.value).startswith("None found in these documents. Suggestions come from headings that ask "
+                                         "a question") for i in at.info), [i.value for i in at.info]
+    assert "studio_suggestion_all" not in [b.key for b in at.button]
+
+
+def test_accepting_a_suggestion_adds_a_valid_row_with_its_source_and_undo_takes_it_back():
+    from rag_core.data.corpus import Document
+    at = open_upload("faq", [Document("faq.md", FAQ)])
+    at.button(key="studio_suggest_structure").click().run()
+    at.button(key="studio_suggestion_1").click().run()
+    assert_fine(at)
+    t = table(at)
+    assert list(zip(t.status, t.question, t.anchor, t.source)) == [
+        ("✓ valid", "Can I change my delivery address?", "Yes, until the parcel leaves the warehouse.", "structure")]
+    key = at.session_state["dataset"].key
+    assert [r.question for r in Store.default().load_dataset(key).golden] == ["Can I change my delivery address?"]
+    assert at.button(key="studio_suggestion_all").label == "Accept all (1)"        # the accepted one is gone
+    assert at.button(key="studio_undo").label == "Undo: accept suggestion 2"
+    at.button(key="studio_undo").click().run()
+    assert any("The set is empty" in i.value for i in at.info)
+    assert at.button(key="studio_suggestion_all").label == "Accept all (2)"        # offered again
