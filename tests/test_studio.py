@@ -286,3 +286,84 @@ def test_accepting_a_suggestion_adds_a_valid_row_with_its_source_and_undo_takes_
     at.button(key="studio_undo").click().run()
     assert any("The set is empty" in i.value for i in at.info)
     assert at.button(key="studio_suggestion_all").label == "Accept all (2)"        # offered again
+
+
+# ---------------------------------------------------------------- the model route, against tests/fake_llm_server.py
+
+POLICY = ("Refund policy\n=============\n\nA refund reaches your card within five working days of the return. Banks "
+          "may take two more days to show it.\n\nA parcel can be redirected until it leaves the warehouse, by "
+          "writing to the support desk with the order number.\n")
+# the model's reply, the same for every passage (fake server mode fixed:TEXT): its first anchor is in the first
+# passage only, its second is in no passage (the model wrote it)
+REPLY = ("Q: how many days until my money is back?\nA: A refund reaches your card within five working days of the "
+         "return.\nK: five working days\nQ: can I get cash instead?\nA: Refunds are paid in cash at the desk.\n")
+
+
+def test_the_model_button_is_off_without_a_model_server_and_says_where_to_connect_one():
+    at = open_studio()
+    assert at.button(key="studio_suggest_model").disabled
+    assert any(c.value.startswith("No model server is connected: set one up on the Model page") for c in at.caption)
+
+
+def test_the_model_writes_suggestions_and_an_anchor_not_in_its_passage_is_refused_with_why():
+    from fake_llm_server import start_server, stop_server
+    from rag_core.data.corpus import Document
+    from rag_core.data.suggest import NOT_IN_PASSAGE
+    from rag_core.generation.llm import LLMConfig
+    srv, url = start_server()
+    try:
+        cfg = LLMConfig("ollama", url, "fixed:" + REPLY, timeout_s=10)
+        from ui.data import make_dataset
+        ds = make_dataset("policy", (Document("policy.txt", POLICY), Document("other.txt", "Nothing here.")), ())
+        Store.default().save_dataset(ds.name, ds.documents, ds.golden)
+        at = AppTest.from_file(APP, default_timeout=60)
+        at.query_params["data"] = ds.key
+        at.session_state["llm_config"] = cfg
+        at.switch_page("pages/studio.py").run()
+        assert not at.button(key="studio_suggest_model").disabled
+        at.selectbox(key="studio_model_doc").set_value("policy.txt")
+        at.number_input(key="studio_model_passages").set_value(2)
+        at.number_input(key="studio_model_questions").set_value(2).run()
+        at.button(key="studio_suggest_model").click().run()
+        assert_fine(at)
+        offered = at.session_state["studio_suggested"]
+        assert [(s.question, s.anchor, s.answer) for s in offered] == [
+            ("how many days until my money is back?", "A refund reaches your card within five working days of the "
+             "return.", "five working days")]
+        refused = at.session_state["studio_refused"]
+        # passage 1: the invented anchor; passage 2: the first anchor too (in the document, not in that passage),
+        # the second again
+        assert [(r.question, r.reason) for r in refused] == [
+            ("can I get cash instead?", NOT_IN_PASSAGE), ("how many days until my money is back?", NOT_IN_PASSAGE),
+            ("can I get cash instead?", NOT_IN_PASSAGE)]
+        assert any("1 suggestion(s) written by" in shown(s.value) and "3 refused" in shown(s.value)
+                   for s in at.success), [s.value for s in at.success]
+        why = next(d.value for d in at.dataframe if "why refused" in d.value.columns)
+        assert list(why.anchor) == [r.anchor for r in refused] and set(why["why refused"]) == {NOT_IN_PASSAGE}
+        shown_texts = [t.value for t in at.text]
+        assert not any("Refunds are paid in cash" in t for t in shown_texts)        # never offered
+        at.button(key="studio_suggestion_0").click().run()
+        t = table(at)
+        assert list(zip(t.status, t.question, t["answer key"])) == [
+            ("✓ valid", "how many days until my money is back?", "five working days")]
+        assert t.source[0] == "model: " + cfg.model
+    finally:
+        stop_server(srv)
+
+
+def test_a_model_server_that_fails_is_said_and_leaves_the_suggestions():
+    from fake_llm_server import start_server, stop_server
+    from rag_core.generation.llm import LLMConfig
+    srv, url = start_server()
+    try:
+        at = AppTest.from_file(APP, default_timeout=60)
+        at.session_state["llm_config"] = LLMConfig("ollama", url, "error-500", timeout_s=10)
+        at.switch_page("pages/studio.py").run()
+        at.button(key="studio_suggest_structure").click().run()
+        before = at.session_state["studio_suggested"]
+        at.button(key="studio_suggest_model").click().run()
+        assert_fine(at)
+        assert any(shown(e.value).startswith("The model could not be asked, no suggestion changed:") for e in at.error)
+        assert at.session_state["studio_suggested"] == before
+    finally:
+        stop_server(srv)

@@ -164,3 +164,28 @@ def sentences(text: str) -> list[str]:
     "It is. So it goes." -> ["It is.", "So it goes."];  "Use e.g. this one. Next" -> ["Use e.g. this one.", "Next"]
     """
     return [s for s in _SENTENCE_END.split(" ".join(text.split())) if s]
+
+
+def passages(text: str, markdown: bool = False, limit: int = 3, min_words: int = 12,
+             max_words: int = 150) -> list[str]:
+    """The first `limit` prose paragraphs of a text with at least `min_words` words, each cut after its last
+    sentence that ends within `max_words` words (a first sentence longer than that is kept whole): what a model is
+    asked to write questions for. Each is literal in the text, whitespace aside (a list item, whose marker `prose`
+    leaves out, is skipped).
+
+    "Title\\n=====\\n\\nShort.\\n\\nOne two three four. Five six." , min_words=4 -> ["One two three four. Five six."]
+    """
+    found = []
+    for block in blocks(text, markdown):
+        said = prose(block)
+        if len(said.split()) < min_words or said != " ".join(" ".join(block.lines).split()):
+            continue
+        kept = []
+        for s in sentences(said):
+            if kept and len(" ".join(kept + [s]).split()) > max_words:
+                break
+            kept.append(s)
+        found.append(" ".join(kept))
+        if len(found) == limit:
+            break
+    return found
