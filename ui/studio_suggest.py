@@ -133,7 +133,7 @@ def suggestions(items, key: str = "studio_suggestion") -> None:
     st.button(f"Accept all ({len(items)})", key=f"{key}_all", on_click=accept,
               args=(items, f"accept {len(items)} suggestion(s)"), icon=":material/done_all:")
     for n, s in enumerate(items):
-        with st.container(border=True):
+        with st.container(border=True, key=f"{key}_card_{n}"):
             text, button = st.columns([6, 1], vertical_alignment="center")
             key_said = f"\nanswer key: {s.answer}" if s.answer else ""
             text.text(f"{s.question}\nanchor: {s.anchor}{key_said}")
