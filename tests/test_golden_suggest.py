@@ -1,6 +1,6 @@
 """Golden questions suggested from documents (rag_core.data.suggest): every row offered is valid and literal, every
 question heading with prose below it is offered once, code is never read; a model's suggestion whose anchor is not
-in its passage is refused and counted; `python -m rag_core golden suggest` prints a CSV the upload reads back."""
+in its passage is refused with its reason; `python -m rag_core golden suggest` prints a CSV the upload reads back."""
 import json
 
 import pytest
@@ -41,10 +41,12 @@ def a_list():
 
 def code(markdown: bool):
     body = f"{CODE_QUESTION}\n{'-' * len(CODE_QUESTION)}\n\nx = y?\n# {CODE_QUESTION}\n"
+    doctest = ("code", f">>> print(x)\n{CODE_QUESTION}\n   x = y? is printed\n")   # its output: a 'term' and more
     if markdown:
-        return st.sampled_from([("code", f"```\n{body}```"), ("code", f"~~~~\n{body}~~~~")])
+        return st.sampled_from([("code", f"```\n{body}```"), ("code", f"~~~~\n{body}~~~~"), doctest])
     indented = "\n".join(f"    {line}" if line else "" for line in body.splitlines())
-    return st.sampled_from([("code", f"::\n\n{indented}"), ("code", f".. code-block:: python\n\n{indented}")])
+    return st.sampled_from([("code", f"::\n\n{indented}"), ("code", f".. code-block:: python\n\n{indented}"),
+                            doctest])
 
 
 def heading(title: str, style: int, markdown: bool) -> str:

@@ -7,7 +7,8 @@ Headings: reST titles (a line with an underline of one repeated punctuation char
 `====`, `----`, `~~~`, optionally an overline) and Markdown's (`#` to `######`, and the setext `===`/`---` that
 reST's rule covers). A paragraph is a run of non-blank lines that are not code; its lines keep their indentation.
 Code is never a block: fenced blocks (``` and ~~~; in a file that is not Markdown, not a ~~~ right under a line of
-text, which is a reST title's underline), reST literal blocks (the indented lines after a `::`), directives
+text, which is a reST title's underline), doctest blocks (a paragraph that starts with `>>>`, its output to the
+next blank line, as reST and docstrings write them), reST literal blocks (the indented lines after a `::`), directives
 and comments (`.. name::`, `.. _target:`, `..`) with their indented bodies, and in Markdown files (`markdown=True`)
 indented code blocks (four spaces after a blank line, outside a list).
 
@@ -27,6 +28,7 @@ _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _ATX = re.compile(r"^ {0,3}#{1,6}[ \t]+(.+?)(?:[ \t]+#+)?[ \t]*$")
 _ADORNMENT = re.compile(r"^([=\-~^\"'`#*+:._])\1{2,}[ \t]*$")       # ==== ---- ~~~~ ^^^^ ...
 _DIRECTIVE = re.compile(r"^[ \t]*\.\.(?:[ \t]|$)")                     # .. note::  .. _label:  .. a comment
+_DOCTEST = re.compile(r"^[ \t]*>>>(?:[ \t]|$)")                           # >>> print(x), its output to a blank line
 BULLET = re.compile(r"^[ \t]*(?:[-*+\u2022]|\(?\d{1,3}[.)]|#\.)[ \t]+")   # - x, * x, 1. x, 2) x, (3) x, #. x
 _NOT_PROSE = re.compile(r"^[ \t]*(?:[|+<]|:[\w -]+:(?:[ \t]|$))")       # table, HTML, reST field ':param x:'
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[^\sa-z])")
@@ -72,6 +74,8 @@ def code_lines(lines: list[str], markdown: bool = False) -> list[bool]:
             fence = None
         if fence or _DIRECTIVE.match(line):
             end = _fence_end(lines, i, fence.group(1)) if fence else _indented_end(lines, i + 1, indent(line))
+        elif after_blank and _DOCTEST.match(line):
+            end = next((j for j in range(i + 1, len(lines)) if not lines[j].strip()), len(lines))
         elif markdown and after_blank and indent(line) >= 4 and line.strip() and not in_list:
             end = _indented_end(lines, i, 3)
         else:
