@@ -19,11 +19,11 @@ and what a change does to the dataset (ui.studio).
 """
 from __future__ import annotations
 
-import pandas as pd
 import streamlit as st
 
 from rag_core.data.golden import GoldenRow
 from rag_core.data.golden_edit import add_row
+from rag_core.data.outline import PASSAGE_MIN_WORDS
 from ui import studio, widgets
 
 SUGGESTED = "studio_suggested"      # session: the suggestions offered (rag_core Suggestion), until replaced
@@ -56,7 +56,9 @@ def model_route(cfg) -> None:
     doc, n, per = st.columns([4, 1, 1])
     doc_id = doc.selectbox("Document for the model", [d.id for d in studio.documents()], key="studio_model_doc")
     passages = n.number_input("Passages", 1, 10, 3, key="studio_model_passages",
-                              help="The document's first prose paragraphs of 12 words or more: one request each.")
+                              help=f"The document's first prose paragraphs of {PASSAGE_MIN_WORDS} words or more, "
+                                   "one request each: "
+                                   "the model's timeout applies to each.")
     questions = per.number_input("Questions a passage", 1, 3, 1, key="studio_model_questions")
     st.button("Suggest with the model", key="studio_suggest_model", on_click=with_model,
               args=(cfg, doc_id, int(passages), int(questions)), icon=":material/smart_toy:")
@@ -67,15 +69,15 @@ def model_route(cfg) -> None:
 def with_model(cfg, doc_id: str, passages: int, questions: int) -> None:
     """Offer what the model writes for the first `passages` passages of document `doc_id`, and say how many were
     refused (listed with their reasons); a model that cannot be asked is said, the suggestions left as they were."""
-    from rag_core.data.outline import passages as first_passages
+    from rag_core.data.outline import is_markdown, passages as first_passages
     from rag_core.data.suggest import from_model
     from rag_core.generation.llm import LLMError, generate
     docs = studio.documents()
-    text = next(d.text for d in docs if d.id == doc_id)
-    chosen = [(doc_id, p) for p in first_passages(text, doc_id.lower().endswith((".md", ".markdown")), passages)]
+    text = next((d.text for d in docs if d.id == doc_id), "")
+    chosen = [(doc_id, p) for p in first_passages(text, is_markdown(doc_id), passages)]
     if not chosen:
-        st.session_state[SAID] = ("info", f"{doc_id} has no paragraph of prose of 12 words or more to ask the model "
-                                          "about: choose another document.")
+        st.session_state[SAID] = ("info", f"{doc_id} has no paragraph of prose of {PASSAGE_MIN_WORDS} words or more "
+                                          "to ask the model about: choose another document.")
         return
     try:
         found, refused = from_model(docs, chosen, lambda prompt: generate(prompt, cfg, stream=False).text,
@@ -86,7 +88,8 @@ def with_model(cfg, doc_id: str, passages: int, questions: int) -> None:
     st.session_state[SUGGESTED], st.session_state[REFUSED] = found, refused
     st.session_state[SAID] = ("ok" if found else "info",
                               f"{len(found)} suggestion(s) written by {cfg.model} for {len(chosen)} passage(s) of "
-                              f"{doc_id}; {len(refused)} refused (listed below with why).")
+                              f"{doc_id}" + (f"; {len(refused)} refused (listed below with why)." if refused else
+                                             "; none refused."))
 
 
 def accept(items, what: str) -> None:
@@ -117,8 +120,8 @@ def _said() -> None:
     refused = st.session_state.get(REFUSED, [])
     if refused:
         with st.expander(f"Refused: {len(refused)} written by the model but not offered", icon=":material/block:"):
-            st.dataframe(pd.DataFrame(refused).rename(columns={"reason": "why refused"}),
-                         hide_index=True, width="stretch")
+            for r in refused:
+                st.text(f"{r.question}\n{r.doc} · anchor: {r.anchor}\nwhy refused: {r.reason}")
 
 
 def suggestions(items, key: str = "studio_suggestion") -> None:

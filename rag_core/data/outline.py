@@ -31,6 +31,7 @@ _DIRECTIVE = re.compile(r"^[ \t]*\.\.(?:[ \t]|$)")                     # .. note
 _DOCTEST = re.compile(r"^[ \t]*>>>(?:[ \t]|$)")                           # >>> print(x), its output to a blank line
 BULLET = re.compile(r"^[ \t]*(?:[-*+\u2022]|\(?\d{1,3}[.)]|#\.)[ \t]+")   # - x, * x, 1. x, 2) x, (3) x, #. x
 _NOT_PROSE = re.compile(r"^[ \t]*(?:[|+<]|:[\w -]+:(?:[ \t]|$))")       # table, HTML, reST field ':param x:'
+PASSAGE_MIN_WORDS = 12     # a shorter paragraph is too thin to ask a model about (a caption, a one-line note)
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[^\sa-z])")
 
 
@@ -38,6 +39,11 @@ class Block(NamedTuple):
     kind: str       # "heading" or "paragraph"
     line: int       # 1-based line of the document where it starts (a heading: its title's line)
     lines: tuple    # a heading: (its title,); a paragraph: its lines, indentation kept, line ends removed
+
+
+def is_markdown(doc_id: str) -> bool:
+    """Whether a document is read as Markdown, by its name: "notes.md" -> True, "faq.rst.txt" -> False."""
+    return doc_id.lower().endswith((".md", ".markdown"))
 
 
 def indent(line: str) -> int:
@@ -170,7 +176,7 @@ def sentences(text: str) -> list[str]:
     return [s for s in _SENTENCE_END.split(" ".join(text.split())) if s]
 
 
-def passages(text: str, markdown: bool = False, limit: int = 3, min_words: int = 12,
+def passages(text: str, markdown: bool = False, limit: int = 3, min_words: int = PASSAGE_MIN_WORDS,
              max_words: int = 150) -> list[str]:
     """The first `limit` prose paragraphs of a text with at least `min_words` words, each cut after its last
     sentence that ends within `max_words` words (a first sentence longer than that is kept whole): what a model is

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 from rag_core.data.corpus import Document
 from rag_core.data.golden import GoldenRow, golden_problems
-from rag_core.data.outline import BULLET, Block, blocks, indent, prose, sentences
+from rag_core.data.outline import BULLET, Block, blocks, indent, is_markdown, prose, sentences
 from rag_core.text import normalize
 
 MAX_PER_PASSAGE = 10       # questions asked of a model for one passage: more is a typo
@@ -161,8 +161,7 @@ def _terms(block: Block) -> list[tuple[str, str, int]]:
 
 def _candidates(doc: Document, found_in) -> list[Suggestion]:
     """Every suggestion the structure of one document offers, before any is checked (found_in: `_counter`'s)."""
-    markdown = doc.id.lower().endswith((".md", ".markdown"))
-    found, out, lines = blocks(doc.text, markdown), [], doc.text.splitlines()
+    found, out, lines = blocks(doc.text, is_markdown(doc.id)), [], doc.text.splitlines()
 
     def add(question: str, answer_text: str, why: str) -> None:
         anchor = anchor_of(answer_text, lambda a: found_in(doc.id, a))
