@@ -1,7 +1,7 @@
 """Golden set studio: build the active dataset's golden set in the browser, without a CSV."""
 import streamlit as st
 
-from ui import active, datasets, frame, settings, studio, studio_form, widgets
+from ui import active, datasets, frame, model_config, settings, studio, studio_form, studio_suggest, widgets
 
 frame.ensure(__file__)          # a first request that runs this page without app.py draws the frame here
 
@@ -46,7 +46,12 @@ else:
     widgets.download(st, "Download the set (CSV)", studio.csv_bytes(wb.check.rows), "golden-set.csv", "text/csv",
                      key="studio_download", icon=":material/download:")
 
-# ---- suggestions: rows proposed from the documents' structure or by a model (wired by the lead)
+# ---- suggestions: rows the documents' structure or the connected model offer, used only once accepted
 st.divider()
 st.subheader("Suggestions")
-studio.suggestions(st.session_state.get("studio_suggested", []))
+st.button("Suggest from the documents' headings", key="studio_suggest_structure",
+          on_click=studio_suggest.from_structure, icon=":material/lightbulb:",
+          help="Headings and bold lines that ask a question, Q:/A: pairs and definition lists, each anchored on the "
+               "first sentence of the prose below it.")
+studio_suggest.model_route(model_config.llm_config())
+studio_suggest.suggestions(st.session_state.get(studio_suggest.SUGGESTED, []))

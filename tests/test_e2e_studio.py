@@ -1,10 +1,12 @@
 """Real browser: the golden set studio. A three-row set built by choosing sentences and typing questions, kept over a
 reload, used by Overview (its ceiling over 3 questions) and Compare (3 questions in its download), and downloaded
-as a CSV that reads back. Every action is followed by an `expect` on the state it leads to, never a sleep."""
+as a CSV that reads back; an FAQ upload's question headings offered as suggestions, one accepted (and the
+README's screenshot of them taken). Every action is followed by an `expect` on the state it leads to, never a
+sleep."""
 import json
 import re
 
-from browser import MAIN, SLOW_MS, choose, rerun, screenshot, wait_idle, wait_loaded
+from browser import MAIN, SLOW_MS, choose, page_path, rerun, screenshot, upload, wait_idle, wait_loaded
 from rag_core.data.golden_csv import read_golden_csv
 
 from playwright.sync_api import expect  # noqa: E402
@@ -100,3 +102,50 @@ def test_the_studio_on_a_phone(server, new_page):
     wait_loaded(page)
     assert page.evaluate("() => document.documentElement.scrollWidth") <= 390     # nothing wider than the phone
     screenshot(page, "studio-390")
+
+
+FAQ = ("# Orders and refunds\n\nAnswers to what customers ask the support desk most.\n\n"
+       "## How long does a refund take?\n\nA refund reaches your card within five working days of the return. Some "
+       "banks take two more days to show it.\n\n"
+       "## Can I change the delivery address after ordering?\n\nYes, until the parcel leaves the warehouse. Write "
+       "to the support desk with your order number.\n\n"
+       "## Do you ship to **post office boxes**?\n\nNo, a courier needs a door to knock on. Choose a pick-up point "
+       "instead.\n\n"
+       "## Where is my tracking code?\n\n```\nTRACK-0000-?\n```\n")
+
+
+def test_an_faq_upload_gets_its_question_headings_as_suggestions_and_one_is_added(server, new_page, tmp_path):
+    faq = tmp_path / "orders-faq.md"
+    faq.write_text(FAQ, encoding="utf-8")
+    page = new_page(1440, 900)
+    page.goto(server.url + page_path("Your data"))
+    main = page.locator(MAIN)
+    expect(main).to_contain_text("Active dataset: Bundled corpus")
+    upload(page, "Documents", [faq])
+    expect(main).to_contain_text("1 document(s) read")
+    page.get_by_role("button", name="Use these documents").click()
+    expect(main).to_contain_text("Active dataset: My documents", timeout=SLOW_MS)
+    wait_idle(page, timeout=SLOW_MS)
+    page.get_by_role("link", name="Golden set studio").first.click()
+    expect(main).to_contain_text("0 golden row(s)", timeout=SLOW_MS)
+    wait_idle(page)
+
+    with rerun(page):
+        page.get_by_role("button", name="Suggest from the documents' headings").click()
+    expect(main).to_contain_text("3 suggestion(s) found")
+    cards = main.locator('[class*="st-key-studio_suggestion_card_"]')      # one bordered box a suggestion
+    expect(cards).to_have_count(3)                     # the heading over code only gives none
+    expect(cards.nth(2)).to_contain_text("Do you ship to post office boxes?")
+    expect(cards.nth(2)).to_contain_text("orders-faq.md · a heading that asks a question (line 13) · structure")
+    wait_idle(page)
+    wait_loaded(page)
+    page.get_by_role("heading", name="Suggestions").evaluate("e => e.scrollIntoView({block: 'start'})")
+    screenshot(page, "studio-suggestions-1440")
+
+    with rerun(page):
+        cards.nth(0).get_by_role("button", name="Accept").click()
+    expect(main).to_contain_text("Done: accept suggestion 1.")
+    expect(main).to_contain_text("1 row(s): 1 valid")
+    expect(cards).to_have_count(2)                     # the accepted one is no longer offered
+    expect(main.get_by_role("button", name="Undo: accept suggestion 1")).to_be_visible()
+    expect(page).to_have_url(re.compile(r"[?&]data=user-[0-9a-f]{16}"))

@@ -1,6 +1,6 @@
 """Golden questions suggested from documents (rag_core.data.suggest): every row offered is valid and literal, every
 question heading with prose below it is offered once, code is never read; a model's suggestion whose anchor is not
-in its passage is refused and counted; `python -m rag_core golden suggest` prints a CSV the upload reads back."""
+in its passage is refused with its reason; `python -m rag_core golden suggest` prints a CSV the upload reads back."""
 import json
 
 import pytest
@@ -12,7 +12,7 @@ from rag_core.data.corpus import Document
 from rag_core.data.golden import golden_problems
 from rag_core.data.golden_csv import read_golden_csv
 from rag_core.data.ingest import read_path
-from rag_core.data.suggest import Suggestion, from_model, from_structure, parse_reply
+from rag_core.data.suggest import NOT_IN_PASSAGE, Refusal, Suggestion, from_model, from_structure, parse_reply
 from rag_core.text.questions import question_key
 from rag_core.text.tokens import normalize
 
@@ -42,10 +42,12 @@ def a_list():
 
 def code(markdown: bool):
     body = f"{CODE_QUESTION}\n{'-' * len(CODE_QUESTION)}\n\nx = y?\n# {CODE_QUESTION}\n"
+    doctest = ("code", f">>> print(x)\n{CODE_QUESTION}\n   x = y? is printed\n")   # its output: a 'term' and more
     if markdown:
-        return st.sampled_from([("code", f"```\n{body}```"), ("code", f"~~~~\n{body}~~~~")])
+        return st.sampled_from([("code", f"```\n{body}```"), ("code", f"~~~~\n{body}~~~~"), doctest])
     indented = "\n".join(f"    {line}" if line else "" for line in body.splitlines())
-    return st.sampled_from([("code", f"::\n\n{indented}"), ("code", f".. code-block:: python\n\n{indented}")])
+    return st.sampled_from([("code", f"::\n\n{indented}"), ("code", f".. code-block:: python\n\n{indented}"),
+                            doctest])
 
 
 def heading(title: str, style: int, markdown: bool) -> str:
@@ -136,7 +138,8 @@ def test_a_model_suggestion_whose_anchor_is_not_in_the_passage_is_refused_and_co
                 "Q: how do I get fewer results?\nA: Raise it to keep fewer matches.\nK: lower it\n")   # key not in it
     ask.model = "tiny-model"
     got, refused = from_model(DOCS, [("difflib.txt", PASSAGE)], ask, n_per_passage=3)
-    assert refused == 1
+    assert refused == [Refusal("what happens to weak matches?", "difflib.txt", "Weak matches are removed.",
+                               NOT_IN_PASSAGE)]
     assert got == [Suggestion("how picky is the fuzzy match out of the box?", "difflib.txt",
                               "The cutoff is 0.6 by default.", "0.6",
                               "written by tiny-model for a passage of difflib.txt, its anchor copied from the passage",
@@ -151,15 +154,17 @@ def test_a_model_suggestion_whose_anchor_is_not_in_the_passage_is_refused_and_co
 def test_a_model_question_asked_twice_or_beyond_n_counts_once():
     reply = "1. Q: what is the default?\n   A: The cutoff is 0.6\n2. Q: What is the default?\n   A: The cutoff is 0.6\n"
     got, refused = from_model(DOCS, [("difflib.txt", PASSAGE)], lambda p: reply, n_per_passage=2, name="m")
-    assert [s.question for s in got] == ["what is the default?"] and refused == 1
+    assert [s.question for s in got] == ["what is the default?"] and len(refused) == 1
+    assert refused[0].reason.startswith("The same question as suggestion 1: it counts once.")
     got, refused = from_model(DOCS, [("difflib.txt", PASSAGE)], lambda p: reply)
-    assert len(got) == 1 and refused == 0 and got[0].source == "model: model"
+    assert len(got) == 1 and refused == [] and got[0].source == "model: model"
 
 
 def test_a_model_anchor_glued_to_a_longer_word_or_empty_is_refused():
     reply = "Q: what is the cutoff?\nA: 0\nQ: and the matches?\nA:\nQ: no anchor at all?\n"
     got, refused = from_model(DOCS, [("difflib.txt", PASSAGE)], lambda p: reply, n_per_passage=3)
-    assert got == [] and refused == 3
+    assert got == [] and [r.reason.split(":")[0] for r in refused] == [
+        "The anchor '0' is 1 character long", "The anchor is empty", "The anchor is empty"]
 
 
 @pytest.mark.parametrize("call, message", [
@@ -227,3 +232,17 @@ def test_bad_input_is_one_error_line_and_exit_2(args, tmp_path, capsys):
     out = capsys.readouterr()
     assert out.out == "" and [ln for ln in out.err.splitlines() if ln.startswith("error:")] == \
         [out.err.splitlines()[-1]]
+
+
+def test_passages_are_the_first_literal_prose_paragraphs_cut_at_a_sentence_end():
+    from rag_core.data.outline import passages
+    text = ("Title\n=====\n\nToo short here.\n\n- a list item of many words, one two three four five six\n\n"
+            "::\n\n    code code code code code code code code code code code code\n\n"
+            "One two three four five. Six seven eight nine ten. Eleven twelve.\n\nAnother paragraph of words here "
+            "and there, long enough to count.\n")
+    assert passages(text, min_words=6) == ["One two three four five. Six seven eight nine ten. Eleven twelve.",
+                                           "Another paragraph of words here and there, long enough to count."]
+    assert passages(text, min_words=6, limit=1, max_words=10) == ["One two three four five. Six seven eight nine ten."]
+    assert passages(text, min_words=6, max_words=3)[0] == "One two three four five."     # a first sentence whole
+    normalized = " ".join(text.split())
+    assert all(p in normalized for p in passages(text, min_words=1))

@@ -226,3 +226,161 @@ def test_the_sentence_chunker_cuts_an_anchor_across_two_sentences_at_their_bound
     assert row_statuses(wb, ChunkerConfig("sentence", 2, 1))[0] == ("valid", "")     # every pair of sentences whole
     one = row_statuses(wb, ChunkerConfig("sentence", 1, 0))[0]
     assert one.state == "anchor cut" and "ends after word 2 of the anchor's 4" in one.detail, one
+
+
+# ---------------------------------------------------------------- suggestions filled by the studio's buttons
+
+FAQ = ("# Refunds\n\n## How long does a refund take?\n\nA refund reaches your card within five working days. Banks "
+       "may add two more.\n\n## Can I change my **delivery** address?\n\nYes, until the parcel leaves the warehouse. "
+       "Write to the support desk.\n\n## Where is the code?\n\n```\nx = 1\n```\n")
+
+
+def open_upload(name: str, documents, golden=()) -> AppTest:
+    """The studio opened on the link of an upload kept in the store."""
+    from ui.datasets import make_dataset
+    ds = make_dataset(name, tuple(documents), tuple(golden))
+    Store.default().save_dataset(ds.name, ds.documents, ds.golden)
+    return open_studio({"data": ds.key})
+
+
+def test_the_headings_button_offers_the_question_headings_as_plain_text_with_their_source():
+    from rag_core.data.corpus import Document
+    at = open_upload("faq", [Document("*faq*.md", FAQ)])
+    at.button(key="studio_suggest_structure").click().run()
+    assert_fine(at)
+    offered = at.session_state["studio_suggested"]
+    assert [(s.question, s.anchor) for s in offered] == [
+        ("How long does a refund take?", "A refund reaches your card within five working days."),
+        ("Can I change my delivery address?", "Yes, until the parcel leaves the warehouse.")]
+    assert any("2 suggestion(s) found" in shown(s.value) for s in at.success), [s.value for s in at.success]
+    texts = [t.value for t in at.text]
+    assert "How long does a refund take?\nanchor: A refund reaches your card within five working days." in texts
+    said = [c.value for c in at.caption if "a heading that asks a question (line 3)" in c.value]
+    assert said == ["\\*faq\\*.md · a heading that asks a question (line 3) · structure"]     # escaped: not italics
+
+
+def test_no_question_heading_says_none_found_and_why():
+    from rag_core.data.corpus import Document
+    at = open_upload("notes", [Document("notes.md", "# Notes\n\nPlain notes. Nothing here asks anything.\n")])
+    at.button(key="studio_suggest_structure").click().run()
+    assert_fine(at)
+    assert at.session_state["studio_suggested"] == []
+    assert any(shown(i.value).startswith("None found in these documents. Suggestions come from headings that ask "
+                                         "a question") for i in at.info), [i.value for i in at.info]
+    assert "studio_suggestion_all" not in [b.key for b in at.button]
+
+
+def test_accepting_a_suggestion_adds_a_valid_row_with_its_source_and_undo_takes_it_back():
+    from rag_core.data.corpus import Document
+    at = open_upload("faq", [Document("faq.md", FAQ)])
+    at.button(key="studio_suggest_structure").click().run()
+    at.button(key="studio_suggestion_1").click().run()
+    assert_fine(at)
+    t = table(at)
+    assert list(zip(t.status, t.question, t.anchor, t.source)) == [
+        ("✓ valid", "Can I change my delivery address?", "Yes, until the parcel leaves the warehouse.", "structure")]
+    key = at.session_state["dataset"].key
+    assert [r.question for r in Store.default().load_dataset(key).golden] == ["Can I change my delivery address?"]
+    assert at.button(key="studio_suggestion_all").label == "Accept all (1)"        # the accepted one is gone
+    assert at.button(key="studio_undo").label == "Undo: accept suggestion 2"
+    at.button(key="studio_undo").click().run()
+    assert any("The set is empty" in i.value for i in at.info)
+    assert at.button(key="studio_suggestion_all").label == "Accept all (2)"        # offered again
+
+
+# ---------------------------------------------------------------- the model route, against tests/fake_llm_server.py
+
+POLICY = ("Refund policy\n=============\n\nA refund reaches your card within five working days of the return. Banks "
+          "may take two more days to show it.\n\nA parcel can be redirected until it leaves the warehouse, by "
+          "writing to the support desk with the order number.\n")
+# the model's reply, the same for every passage (fake server mode fixed:TEXT): its first anchor is in the first
+# passage only, its second is in no passage (the model wrote it)
+REPLY = ("Q: how many days until my money is back?\nA: A refund reaches your card within five working days of the "
+         "return.\nK: five working days\nQ: can I get cash instead?\nA: Refunds are paid in cash at the desk.\n")
+
+
+def test_the_model_button_is_off_without_a_model_server_and_says_where_to_connect_one():
+    at = open_studio()
+    assert at.button(key="studio_suggest_model").disabled
+    assert any(c.value.startswith("No model server is connected: set one up on the Model page") for c in at.caption)
+
+
+def test_the_model_writes_suggestions_and_an_anchor_not_in_its_passage_is_refused_with_why():
+    from fake_llm_server import start_server, stop_server
+    from rag_core.data.corpus import Document
+    from rag_core.data.suggest import NOT_IN_PASSAGE
+    from rag_core.generation.llm import LLMConfig
+    srv, url = start_server()
+    try:
+        cfg = LLMConfig("ollama", url, "fixed:" + REPLY, timeout_s=10)
+        from ui.datasets import make_dataset
+        ds = make_dataset("policy", (Document("policy.txt", POLICY), Document("other.txt", "Nothing here.")), ())
+        Store.default().save_dataset(ds.name, ds.documents, ds.golden)
+        at = AppTest.from_file(APP, default_timeout=60)
+        at.query_params["data"] = ds.key
+        at.session_state["llm_config"] = cfg
+        at.switch_page("pages/studio.py").run()
+        assert not at.button(key="studio_suggest_model").disabled
+        at.selectbox(key="studio_model_doc").set_value("policy.txt")
+        at.number_input(key="studio_model_passages").set_value(2)
+        at.number_input(key="studio_model_questions").set_value(2).run()
+        at.button(key="studio_suggest_model").click().run()
+        assert_fine(at)
+        offered = at.session_state["studio_suggested"]
+        assert [(s.question, s.anchor, s.answer) for s in offered] == [
+            ("how many days until my money is back?", "A refund reaches your card within five working days of the "
+             "return.", "five working days")]
+        refused = at.session_state["studio_refused"]
+        # passage 1: the invented anchor; passage 2: the first anchor too (in the document, not in that passage),
+        # the second again
+        assert [(r.question, r.reason) for r in refused] == [
+            ("can I get cash instead?", NOT_IN_PASSAGE), ("how many days until my money is back?", NOT_IN_PASSAGE),
+            ("can I get cash instead?", NOT_IN_PASSAGE)]
+        assert any("1 suggestion(s) written by" in shown(s.value) and "3 refused" in shown(s.value)
+                   for s in at.success), [s.value for s in at.success]
+        shown_texts = [t.value for t in at.text]
+        assert [t for t in shown_texts if "why refused" in t] == [
+            f"{r.question}\npolicy.txt · anchor: {r.anchor}\nwhy refused: {NOT_IN_PASSAGE}" for r in refused]
+        offered_texts = [t for t in shown_texts if "why refused" not in t]
+        assert not any("Refunds are paid in cash" in t for t in offered_texts)      # never offered
+        at.button(key="studio_suggestion_0").click().run()
+        t = table(at)
+        assert list(zip(t.status, t.question, t["answer key"])) == [
+            ("✓ valid", "how many days until my money is back?", "five working days")]
+        assert t.source[0] == "model: " + cfg.model
+    finally:
+        stop_server(srv)
+
+
+def test_a_document_without_a_paragraph_to_ask_about_is_said_before_any_request():
+    from rag_core.data.corpus import Document
+    from rag_core.generation.llm import LLMConfig
+    at = AppTest.from_file(APP, default_timeout=60)
+    from ui.datasets import make_dataset
+    ds = make_dataset("short", (Document("short.md", "# Short\n\nToo short to ask about.\n"),), ())
+    Store.default().save_dataset(ds.name, ds.documents, ds.golden)
+    at.query_params["data"] = ds.key
+    at.session_state["llm_config"] = LLMConfig("ollama", "http://127.0.0.1:9", "any-model", timeout_s=1)
+    at.switch_page("pages/studio.py").run()
+    at.button(key="studio_suggest_model").click().run()
+    assert_fine(at)
+    assert any(shown(i.value) == "short.md has no paragraph of prose of 12 words or more to ask the model about: "
+               "choose another document." for i in at.info), [i.value for i in at.info]
+
+
+def test_a_model_server_that_fails_is_said_and_leaves_the_suggestions():
+    from fake_llm_server import start_server, stop_server
+    from rag_core.generation.llm import LLMConfig
+    srv, url = start_server()
+    try:
+        at = AppTest.from_file(APP, default_timeout=60)
+        at.session_state["llm_config"] = LLMConfig("ollama", url, "error-500", timeout_s=10)
+        at.switch_page("pages/studio.py").run()
+        at.button(key="studio_suggest_structure").click().run()
+        before = at.session_state["studio_suggested"]
+        at.button(key="studio_suggest_model").click().run()
+        assert_fine(at)
+        assert any(shown(e.value).startswith("The model could not be asked, no suggestion changed:") for e in at.error)
+        assert at.session_state["studio_suggested"] == before
+    finally:
+        stop_server(srv)

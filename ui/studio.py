@@ -9,8 +9,9 @@ never written: a change to a built-in dataset's set makes a new, named dataset o
 Undo steps back through this session's changes (the datasets before them, in the session only); a change made
 elsewhere (another dataset chosen on Your data) ends that history.
 
-Left out on purpose: the widgets that pick an anchor and edit a row (ui.studio_form), any check of a row
-(rag_core.data.golden_edit) and any status (rag_core.evaluation.golden_status).
+Left out on purpose: the widgets that pick an anchor and edit a row (ui.studio_form), the suggestions
+(ui.studio_suggest), any check of a row (rag_core.data.golden_edit) and any status
+(rag_core.evaluation.golden_status).
 """
 from __future__ import annotations
 
@@ -141,43 +142,3 @@ def csv_bytes(golden_rows) -> bytes:
     """The set as the upload reads it: question,doc,anchor,answer (always the answer column; empty = the anchor),
     every cell spreadsheet-safe (`export.safe_csv`, which `read_golden_csv` reads back)."""
     return export.safe_csv(export.golden_frame(golden_rows, answer_column=True))
-
-
-# ---------------------------------------------------------------- suggestions (rag_core's from_structure / from_model)
-
-def accept(suggestions, what: str) -> None:
-    """Add the suggestions that would count, each with its source; one change (one Undo). Those that would not
-    count are said with their reason."""
-    from rag_core.data.golden_edit import row_problem
-    new, refused, docs = list(rows()), [], documents()
-    for s in suggestions:
-        row = GoldenRow(s.question, s.doc, " ".join(str(s.anchor).split()), s.answer or "")
-        problem = row_problem(new, row, docs)
-        if problem:
-            refused.append(f"{s.question}: {problem}")
-            continue
-        new.append(row)
-        set_source(row, s.source)
-    if len(new) > len(rows()):
-        commit(new, what)
-    if refused:
-        say("error", f"{len(refused)} suggestion(s) not added: " + " · ".join(refused))
-
-
-def suggestions(items, key: str = "studio_suggestion") -> None:
-    """Suggested rows (rag_core Suggestion: question, doc, anchor, answer, why, source), each with Accept, and
-    Accept all (N); those already in the set are left out. Every text is the user's documents' or a model's: shown
-    as plain text."""
-    have = {tuple(r[:3]) for r in rows()}
-    items = [s for s in items if (s.question, s.doc, " ".join(str(s.anchor).split())) not in have]
-    if not items:
-        st.caption("No suggestions for this dataset yet.")
-        return
-    st.button(f"Accept all ({len(items)})", key=f"{key}_all", on_click=accept, args=(items, f"accept {len(items)} "
-              "suggestion(s)"), icon=":material/done_all:")
-    for n, s in enumerate(items):
-        with st.container(border=True):
-            key_said = f" · answer key: {s.answer}" if s.answer else ""
-            st.text(f"{s.question}\n{s.doc} · anchor: {s.anchor}{key_said}")
-            st.caption(widgets.plain(f"{s.source}: {s.why}"))
-            st.button("Accept", key=f"{key}_{n}", on_click=accept, args=([s], f"accept suggestion {n + 1}"))

@@ -7,7 +7,8 @@ Headings: reST titles (a line with an underline of one repeated punctuation char
 `====`, `----`, `~~~`, optionally an overline) and Markdown's (`#` to `######`, and the setext `===`/`---` that
 reST's rule covers). A paragraph is a run of non-blank lines that are not code; its lines keep their indentation.
 Code is never a block: fenced blocks (``` and ~~~; in a file that is not Markdown, not a ~~~ right under a line of
-text, which is a reST title's underline), reST literal blocks (the indented lines after a `::`), directives
+text, which is a reST title's underline), doctest blocks (a paragraph that starts with `>>>`, its output to the
+next blank line, as reST and docstrings write them), reST literal blocks (the indented lines after a `::`), directives
 and comments (`.. name::`, `.. _target:`, `..`) with their indented bodies, and in Markdown files (`markdown=True`)
 indented code blocks (four spaces after a blank line, outside a list).
 
@@ -27,8 +28,10 @@ _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _ATX = re.compile(r"^ {0,3}#{1,6}[ \t]+(.+?)(?:[ \t]+#+)?[ \t]*$")
 _ADORNMENT = re.compile(r"^([=\-~^\"'`#*+:._])\1{2,}[ \t]*$")       # ==== ---- ~~~~ ^^^^ ...
 _DIRECTIVE = re.compile(r"^[ \t]*\.\.(?:[ \t]|$)")                     # .. note::  .. _label:  .. a comment
+_DOCTEST = re.compile(r"^[ \t]*>>>(?:[ \t]|$)")                           # >>> print(x), its output to a blank line
 BULLET = re.compile(r"^[ \t]*(?:[-*+\u2022]|\(?\d{1,3}[.)]|#\.)[ \t]+")   # - x, * x, 1. x, 2) x, (3) x, #. x
 _NOT_PROSE = re.compile(r"^[ \t]*(?:[|+<]|:[\w -]+:(?:[ \t]|$))")       # table, HTML, reST field ':param x:'
+PASSAGE_MIN_WORDS = 12     # a shorter paragraph is too thin to ask a model about (a caption, a one-line note)
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[^\sa-z])")
 
 
@@ -36,6 +39,11 @@ class Block(NamedTuple):
     kind: str       # "heading" or "paragraph"
     line: int       # 1-based line of the document where it starts (a heading: its title's line)
     lines: tuple    # a heading: (its title,); a paragraph: its lines, indentation kept, line ends removed
+
+
+def is_markdown(doc_id: str) -> bool:
+    """Whether a document is read as Markdown, by its name: "notes.md" -> True, "faq.rst.txt" -> False."""
+    return doc_id.lower().endswith((".md", ".markdown"))
 
 
 def indent(line: str) -> int:
@@ -72,6 +80,8 @@ def code_lines(lines: list[str], markdown: bool = False) -> list[bool]:
             fence = None
         if fence or _DIRECTIVE.match(line):
             end = _fence_end(lines, i, fence.group(1)) if fence else _indented_end(lines, i + 1, indent(line))
+        elif after_blank and _DOCTEST.match(line):
+            end = next((j for j in range(i + 1, len(lines)) if not lines[j].strip()), len(lines))
         elif markdown and after_blank and indent(line) >= 4 and line.strip() and not in_list:
             end = _indented_end(lines, i, 3)
         else:
@@ -164,3 +174,28 @@ def sentences(text: str) -> list[str]:
     "It is. So it goes." -> ["It is.", "So it goes."];  "Use e.g. this one. Next" -> ["Use e.g. this one.", "Next"]
     """
     return [s for s in _SENTENCE_END.split(" ".join(text.split())) if s]
+
+
+def passages(text: str, markdown: bool = False, limit: int = 3, min_words: int = PASSAGE_MIN_WORDS,
+             max_words: int = 150) -> list[str]:
+    """The first `limit` prose paragraphs of a text with at least `min_words` words, each cut after its last
+    sentence that ends within `max_words` words (a first sentence longer than that is kept whole): what a model is
+    asked to write questions for. Each is literal in the text, whitespace aside (a list item, whose marker `prose`
+    leaves out, is skipped).
+
+    "Title\\n=====\\n\\nShort.\\n\\nOne two three four. Five six." , min_words=4 -> ["One two three four. Five six."]
+    """
+    found = []
+    for block in blocks(text, markdown):
+        said = prose(block)
+        if len(said.split()) < min_words or said != " ".join(" ".join(block.lines).split()):
+            continue
+        kept = []
+        for s in sentences(said):
+            if kept and len(" ".join(kept + [s]).split()) > max_words:
+                break
+            kept.append(s)
+        found.append(" ".join(kept))
+        if len(found) == limit:
+            break
+    return found

@@ -1,7 +1,7 @@
 """Golden questions suggested from the documents themselves: from their structure (offline) or by a model.
 
     from_structure(documents)            -> [Suggestion(question, doc, anchor, answer, why, source="structure")]
-    from_model(documents, passages, ask) -> ([Suggestion(..., source="model: NAME")], how many were refused)
+    from_model(documents, passages, ask) -> ([Suggestion(..., source="model: NAME")], [Refusal(..., reason)])
 
 From the structure (`outline.blocks`, code never read): a heading that asks a question (ends with '?'), its anchor
 the first sentence of the first prose paragraph below it; a line in bold that asks one (`**How do I ...?**`), as FAQ
@@ -16,8 +16,8 @@ candidate that fails is left out: a suggestion is an offer, not a problem in the
 From a model: the prompt asks for questions in a user's everyday words, not the passage's (the article's trap 3: a
 question that repeats the document's words is an easy hit and flatters the ceiling), each with an anchor copied
 from the passage; the lines `Q:`, `A:` and `K:` (answer key) of the reply are read. A suggestion whose anchor is not
-literally in its passage, or that is not a valid row for the documents, is refused and counted; a key that is not in
-its anchor is left out (the anchor is then the key) and `why` says so.
+literally in its passage, or that is not a valid row for the documents, is refused with its reason (a `Refusal`,
+never a `Suggestion`); a key that is not in its anchor is left out (the anchor is then the key) and `why` says so.
 
 Left out on purpose: calling a model (`ask` is any callable, prompt -> reply: the command line and the pages wire
 `generation.llm`), choosing the passages, and answer keys from the structure (the anchor is the key).
@@ -29,7 +29,8 @@ from dataclasses import dataclass
 
 from rag_core.data.corpus import Document
 from rag_core.data.golden import GoldenRow, golden_problems
-from rag_core.data.outline import BULLET, Block, blocks, indent, prose, sentences
+from rag_core.data.outline import BULLET, Block, blocks, indent, is_markdown, prose, sentences
+from rag_core.text.tokens import normalize
 
 MAX_PER_PASSAGE = 10       # questions asked of a model for one passage: more is a typo
 MAX_ANCHOR_WORDS = 50      # an anchor is cut here: a whole paragraph as an anchor would span chunks
@@ -49,6 +50,14 @@ class Suggestion:
     @property
     def row(self) -> GoldenRow:
         return GoldenRow(self.question, self.doc, self.anchor, self.answer)
+
+
+@dataclass(frozen=True)
+class Refusal:
+    question: str   # as the model wrote it (whitespace collapsed)
+    doc: str        # id of the document its passage was taken from
+    anchor: str     # as the model wrote it (whitespace collapsed): not offered as an anchor
+    reason: str     # plain sentence: why it is not offered
 
 
 _MARKUP = re.compile(r":[\w:.-]+:(?=`)|``|\*\*|(?<!\w)[*`]|[*`](?!\w)")     # :role:`x` ``x`` **x** *x* `x`
@@ -152,8 +161,7 @@ def _terms(block: Block) -> list[tuple[str, str, int]]:
 
 def _candidates(doc: Document, found_in) -> list[Suggestion]:
     """Every suggestion the structure of one document offers, before any is checked (found_in: `_counter`'s)."""
-    markdown = doc.id.lower().endswith((".md", ".markdown"))
-    found, out, lines = blocks(doc.text, markdown), [], doc.text.splitlines()
+    found, out, lines = blocks(doc.text, is_markdown(doc.id)), [], doc.text.splitlines()
 
     def add(question: str, answer_text: str, why: str) -> None:
         anchor = anchor_of(answer_text, lambda a: found_in(doc.id, a))
@@ -180,12 +188,16 @@ def _candidates(doc: Document, found_in) -> list[Suggestion]:
     return out
 
 
-def valid_only(suggestions: list[Suggestion], documents) -> tuple[list[Suggestion], int]:
-    """(the suggestions that are valid golden rows for the documents, in order, how many were not): the project's
-    own check (`golden.golden_problems`), a question asked again counting once."""
+def valid_only(suggestions: list[Suggestion], documents) -> tuple[list[Suggestion], list[Refusal]]:
+    """(the suggestions that are valid golden rows for the documents, in order, the others with their reason): the
+    project's own check (`golden.golden_problems`), a question asked again counting once."""
     suggestions = list(suggestions)
-    bad = {p.row for p in golden_problems([s.row for s in suggestions], documents)}
-    return [s for i, s in enumerate(suggestions) if i not in bad], len(bad)
+    bad = {p.row: p.reason for p in golden_problems([s.row for s in suggestions], documents)}
+    for i, reason in bad.items():
+        if reason.startswith("The same question as row "):
+            bad[i] = f"The same question as suggestion {reason.removeprefix('The same question as row ')}"
+    return ([s for i, s in enumerate(suggestions) if i not in bad],
+            [Refusal(suggestions[i].question, suggestions[i].doc, suggestions[i].anchor, r) for i, r in bad.items()])
 
 
 def _documents(documents) -> list[Document]:
@@ -248,9 +260,23 @@ def _unquoted(anchor: str, passage: str) -> str:
     return a
 
 
+NOT_IN_PASSAGE = ("Its anchor is not in the passage the model was given, word for word (whitespace aside): an anchor "
+                  "must be copied from the passage, never written.")
+
+
+def _passage_problem(row: GoldenRow, text: str) -> str:
+    """Why a model's row does not hold in its passage, or "": the anchor literal there first, then every check of
+    an uploaded row (`golden.golden_problems`, the passage as its document)."""
+    if normalize(row.anchor) and normalize(row.anchor) not in normalize(text):
+        return NOT_IN_PASSAGE
+    problems = golden_problems([row._replace(answer="")], [Document(row.doc, text)])
+    return problems[0].reason if problems else ""
+
+
 def from_model(documents, passages, ask, n_per_passage: int = 1,
-               name: str | None = None) -> tuple[list[Suggestion], int]:
-    """(the model's suggestions that hold, how many it made that were refused) for the chosen passages.
+               name: str | None = None) -> tuple[list[Suggestion], list[Refusal]]:
+    """(the model's suggestions that hold, those it made that were refused, each with its reason) for the chosen
+    passages.
 
     passages: (doc id, text) pairs, each text a piece of that document. ask: prompt -> the model's reply (a str).
     name: the model's name for `source` (default: ask.model, else "model"). A refused suggestion: no anchor, an
@@ -263,7 +289,7 @@ def from_model(documents, passages, ask, n_per_passage: int = 1,
         raise ValueError(f"n_per_passage must be a whole number from 1 to {MAX_PER_PASSAGE}, got {n_per_passage!r}.")
     ids = {d.id for d in documents}
     name = name or getattr(ask, "model", None) or "model"
-    made, refused = [], 0
+    made, refused = [], []
     for doc, text in passages:
         if doc not in ids:
             raise ValueError(f"The passage's document {doc!r} is not among the documents: pass (doc id, text) pairs "
@@ -275,8 +301,9 @@ def from_model(documents, passages, ask, n_per_passage: int = 1,
         for item in parse_reply(reply)[:n_per_passage]:
             anchor = " ".join(_unquoted(item.get("A", ""), " ".join(text.split())).split())
             row = GoldenRow(" ".join(item.get("Q", "").split()), doc, anchor, " ".join(item.get("K", "").split()))
-            if golden_problems([row._replace(answer="")], passage):
-                refused += 1
+            problem = _passage_problem(row, text)
+            if problem:
+                refused.append(Refusal(row.question, doc, anchor, problem))
                 continue
             dropped = bool(row.answer) and bool(golden_problems([row], passage))
             why = f"written by {name} for a passage of {doc}, its anchor copied from the passage"
