@@ -81,6 +81,10 @@ def test_a_kept_comparison_appears_in_the_run_history(tmp_path, monkeypatch):
     history = at.dataframe[-1].value
     assert sorted(history["name"]) == sorted(["as in Ask", "filter off", "rerank off"])
     assert (data_folder / "openbook.sqlite3").exists()
+    ids = list(history["id"])[:2]
+    at.multiselect(key="compare_runs_pick").set_value(ids).run()      # two kept runs side by side (was a NameError)
+    assert_fine(at)
+    assert any(c.value.startswith("Each pair of runs at k = ") for c in at.caption), [c.value for c in at.caption]
 
 
 # ---------------------------------------------------------------- a setup answered by a model server

@@ -208,6 +208,9 @@ def run_history(wb, result, cfg) -> None:
             try:
                 old = compare_runs([store.load_run(i, holding=holding) for i in pick], ks=result.ks)
                 st.altair_chart(charts.leaderboard(old.recall), width="stretch")
+                k = st.session_state.get("compare_k")           # the k chosen in section 3, else the first
+                k = k if k in old.ks else old.ks[0]
+                st.caption(f"Each pair of runs at k = {k} (the k chosen in section 3).")
                 for p in (old.pair(x, y, k) for x, y in itertools.combinations(old.names, 2)):
                     st.markdown(f"- {widgets.plain(p['sentence'])} {widgets.plain(p['power_sentence'])}")
                 st.dataframe(old.grid, hide_index=True, width="stretch")
