@@ -2,6 +2,7 @@
 import streamlit as st
 
 from ui import active, datasets, frame, model_config, settings, studio, studio_form, studio_suggest, widgets
+from ui.figures import plural
 
 frame.ensure(__file__)          # a first request that runs this page without app.py draws the frame here
 
@@ -15,8 +16,8 @@ chunker = settings.chunker_or_stop()
 studio.show_note()
 
 # ---- the set: its name, and the changes that apply to all of it
-st.text(f"Dataset: {datasets.dataset().name} · {len(wb.corpus.documents)} document(s) · {len(wb.check.rows)} "
-        "golden row(s)")
+st.text(f"Dataset: {datasets.dataset().name} · {plural(len(wb.corpus.documents), 'document', 'documents')} · "
+        f"{plural(len(wb.check.rows), 'golden row', 'golden rows')}")
 studio_form.name_field()
 studio_form.toolbar()
 

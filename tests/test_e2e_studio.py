@@ -50,7 +50,7 @@ def add_row(page, n: int, doc: str, find: str, question: str, by_table: bool = F
     with rerun(page):
         page.get_by_role("button", name="Add", exact=True).click()
     expect(page.locator(MAIN)).to_contain_text(f"Done: add row {n}.")
-    expect(page.locator(MAIN)).to_contain_text(f"{n} row(s): {n} valid")
+    expect(page.locator(MAIN)).to_contain_text(f"{n} {'row' if n == 1 else 'rows'}: {n} valid")
 
 
 def download(page, button: str):
@@ -75,8 +75,8 @@ def test_build_three_rows_reload_use_them_everywhere_and_download(server, new_pa
     screenshot(page, "studio-1440")
 
     page.reload()                                        # a new session: the link opens the kept set
-    expect(main).to_contain_text("3 row(s): 3 valid", timeout=SLOW_MS)
-    expect(main).to_contain_text("golden row(s)")
+    expect(main).to_contain_text("3 rows: 3 valid", timeout=SLOW_MS)
+    expect(main).to_contain_text("golden rows")
     csv = tmp_path / "golden-set.csv"
     download(page, "Download the set (CSV)").save_as(csv)
     rows, problems = read_golden_csv(csv.read_bytes(), csv.name)
@@ -127,12 +127,12 @@ def test_an_faq_upload_gets_its_question_headings_as_suggestions_and_one_is_adde
     expect(main).to_contain_text("Active dataset: My documents", timeout=SLOW_MS)
     wait_idle(page, timeout=SLOW_MS)
     page.get_by_role("link", name="Golden set studio").first.click()
-    expect(main).to_contain_text("0 golden row(s)", timeout=SLOW_MS)
+    expect(main).to_contain_text("0 golden rows", timeout=SLOW_MS)
     wait_idle(page)
 
     with rerun(page):
         page.get_by_role("button", name="Suggest from the documents' headings").click()
-    expect(main).to_contain_text("3 suggestion(s) found")
+    expect(main).to_contain_text("3 suggestions found")
     cards = main.locator('[class*="st-key-studio_suggestion_card_"]')      # one bordered box a suggestion
     expect(cards).to_have_count(3)                     # the heading over code only gives none
     expect(cards.nth(2)).to_contain_text("Do you ship to post office boxes?")
@@ -145,7 +145,7 @@ def test_an_faq_upload_gets_its_question_headings_as_suggestions_and_one_is_adde
     with rerun(page):
         cards.nth(0).get_by_role("button", name="Accept").click()
     expect(main).to_contain_text("Done: accept suggestion 1.")
-    expect(main).to_contain_text("1 row(s): 1 valid")
+    expect(main).to_contain_text("1 row: 1 valid")
     expect(cards).to_have_count(2)                     # the accepted one is no longer offered
     expect(main.get_by_role("button", name="Undo: accept suggestion 1")).to_be_visible()
     expect(page).to_have_url(re.compile(r"[?&]data=user-[0-9a-f]{16}"))

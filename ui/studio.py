@@ -21,6 +21,7 @@ import streamlit as st
 from rag_core.data.golden import GoldenRow
 from rag_core.evaluation.golden_status import row_statuses
 from ui import active, datasets, export, widgets
+from ui.figures import plural
 
 HISTORY = "studio_history"      # session: [(dataset before a change, key after it, what the change was)]
 SOURCES = "studio_sources"      # session: (question, doc, anchor) -> where a row came from ("typed", a suggestion's)
@@ -56,7 +57,7 @@ def commit(new_rows, what: str, name: str | None = None) -> None:
         return
     history = _history()
     history.append((before, ds.key, what))
-    say("ok", f"Done: {what}. Every page now uses this set of {len(ds.golden)} question(s).")
+    say("ok", f"Done: {what}. Every page now uses this set of {plural(len(ds.golden), 'question', 'questions')}.")
     _switch_to(ds)
 
 
@@ -130,7 +131,7 @@ def counts(frame: pd.DataFrame) -> str:
     """'3 rows: 2 valid, 1 anchor cut' from a status_frame."""
     said = frame.status.value_counts()
     parts = [f"{said[m]} {state}" for state, m in MARKS.items() if m in said]
-    return f"{len(frame)} row(s)" + (": " + ", ".join(parts) if parts else "")
+    return plural(len(frame), "row", "rows") + (": " + ", ".join(parts) if parts else "")
 
 
 def trouble(frame: pd.DataFrame) -> str:

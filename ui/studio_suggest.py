@@ -25,6 +25,7 @@ from rag_core.data.golden import GoldenRow
 from rag_core.data.golden_edit import add_row
 from rag_core.data.outline import PASSAGE_MIN_WORDS
 from ui import studio, widgets
+from ui.figures import plural
 
 SUGGESTED = "studio_suggested"      # session: the suggestions offered (rag_core Suggestion), until replaced
 REFUSED = "studio_refused"          # session: the model's suggestions refused (rag_core Refusal), with their reasons
@@ -40,7 +41,7 @@ def from_structure() -> None:
     from rag_core.data.suggest import from_structure as found_in
     found = found_in(studio.documents())
     st.session_state[SUGGESTED], st.session_state[REFUSED] = found, []
-    st.session_state[SAID] = (("ok", f"{len(found)} suggestion(s) found in the documents' question headings, bold "
+    st.session_state[SAID] = (("ok", f"{plural(len(found), 'suggestion', 'suggestions')} found in the documents' question headings, bold "
                                      "questions, Q:/A: pairs and definition lists: accept those that fit.")
                               if found else ("info", NONE_FOUND))
 
@@ -87,7 +88,8 @@ def with_model(cfg, doc_id: str, passages: int, questions: int) -> None:
         return
     st.session_state[SUGGESTED], st.session_state[REFUSED] = found, refused
     st.session_state[SAID] = ("ok" if found else "info",
-                              f"{len(found)} suggestion(s) written by {cfg.model} for {len(chosen)} passage(s) of "
+                              f"{plural(len(found), 'suggestion', 'suggestions')} written by {cfg.model} for "
+                              f"{plural(len(chosen), 'passage', 'passages')} of "
                               f"{doc_id}" + (f"; {len(refused)} refused (listed below with why)." if refused else
                                              "; none refused."))
 
@@ -106,7 +108,7 @@ def accept(items, what: str) -> None:
     if len(rows) > len(studio.rows()):
         studio.commit(rows, what)
     if refused:
-        studio.say("error", f"{len(refused)} suggestion(s) not added: " + " · ".join(refused))
+        studio.say("error", f"{plural(len(refused), 'suggestion', 'suggestions')} not added: " + " · ".join(refused))
 
 
 def _said() -> None:
@@ -134,7 +136,7 @@ def suggestions(items, key: str = "studio_suggestion") -> None:
         st.caption("No suggestion waiting: press a button above to look for some.")
         return
     st.button(f"Accept all ({len(items)})", key=f"{key}_all", on_click=accept,
-              args=(items, f"accept {len(items)} suggestion(s)"), icon=":material/done_all:")
+              args=(items, f"accept {plural(len(items), 'suggestion', 'suggestions')}"), icon=":material/done_all:")
     for n, s in enumerate(items):
         with st.container(border=True, key=f"{key}_card_{n}"):
             text, button = st.columns([6, 1], vertical_alignment="center")
