@@ -7,7 +7,8 @@ import pytest
 
 from rag_core.__main__ import main
 from rag_core.generation.answer_key import check_key
-from rag_core.generation.verifier import asked_words, verify
+from rag_core.generation.prose import asked_words
+from rag_core.generation.verifier import verify
 
 MEDIAN = ["When it is even, the smaller of the two middle values is returned."]
 CUTOFF = ["Optional arg cutoff (default 0.6) is a float in [0, 1]."]

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 
-from rag_core.generation.verifier import strip_citations
+from rag_core.generation.citations import strip_citations
 
 SYMBOL = re.compile(r"(?<!\S)['\"`(\[]*([-+*/%=<>!?^&|~_]{1,2})['\"`)\],.;:]*(?!\S)")   # '-', ">", (*), '?'
 FRACTION = re.compile(r"(?<![\w./'\"])(\d+)\s*/\s*(\d+)(?![\w/'\"]|\.\d)")  # "4/3", "4 / 3"; not "'123/456'", a string

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-from rag_core.generation.verifier import cited_numbers, strip_citations
+from rag_core.generation.citations import cited_numbers, strip_citations
 
 _CLAUSE = re.compile(r"[.;!?](?:\s+|$)|\b(?:but|while|whereas)\b", re.I)
 _STATUS = re.compile(r"\b(?:draft|outdated|out of date|obsolete|superseded|stale|deprecated|wrong|incorrect|mistaken)\b"

@@ -18,7 +18,7 @@ from rag_core.generation.answer_forms import COMPARISON, FRACTION, calls, compar
     symbols
 from rag_core.generation.lexicon import same as fold, stems as words_of
 from rag_core.generation.negation import NEGATIONS, WINDOW, negated_at
-from rag_core.generation.verifier import strip_citations
+from rag_core.generation.citations import strip_citations
 from rag_core.text.tokens import STOP, normalize, words
 
 FILLERS = frozenset("whether just also very really simply instead".split())     # words an answer may drop

@@ -22,7 +22,7 @@ import re
 
 from rag_core.generation.answer_key import check_key
 from rag_core.generation.lexicon import same
-from rag_core.generation.verifier import strip_citations
+from rag_core.generation.citations import strip_citations
 from rag_core.text.tokens import normalize, words
 
 MARGIN = 2                      # words more that another sentence must share than the anchor's, one word is chance

@@ -28,7 +28,7 @@ from typing import NamedTuple
 from rag_core.generation import claims, quantities
 from rag_core.generation.generator import scripted_answer, sentences
 from rag_core.generation.prompt import ABSTAIN
-from rag_core.generation.verifier import CITATION, cited_numbers
+from rag_core.generation.citations import CITATION, cited_numbers
 from rag_core.text.tokens import normalize
 
 # the article's six cases: its two spans (a current docstring, a draft note) and six answers judged against them

@@ -56,6 +56,9 @@ What strict still cannot see, on purpose (it compares claims, not meaning):
     (whether it is right is generation.answer_key's question)
 It guarantees grounding, not truth: that failure is repaired upstream, by the filter.
 
+How citations and sentences are read is rag_core.generation.citations; which words are no claim (the question's
+names, the spans' titles, counts in prose) is rag_core.generation.prose.
+
 It runs past 300 lines because both checkers and the sentences that explain them live together: an
 explanation must name exactly what the check found.
 """
@@ -65,38 +68,23 @@ import re
 from typing import NamedTuple
 
 from rag_core.generation import claims, quantities
+from rag_core.generation.citations import ARTICLE_CITATION, ARTICLE_SENTENCE_END, BIG, CITATION, canonical_citations, \
+    cited as _cited, strict_sentences
+from rag_core.generation import prose
+from rag_core.generation.prose import asked_words
 from rag_core.generation.inflect import fold
 from rag_core.generation.prompt import ABSTAIN
 from rag_core.text.messages import listing
-from rag_core.text.tokens import STOP, words as content_words
+from rag_core.text.tokens import words as content_words
 
 # a citation as a person reads one: [S1], [s1], [S1, S2], [S1; S3], (S1); the article's checker reads [S1] only
-CITATION = re.compile(r"[\[(][ \t]*([Ss]\d+(?:[ \t]*[,;][ \t]*[Ss]?\d+)*)[ \t]*[\])]")
-ARTICLE_CITATION = re.compile(r"\[S(\d+)\]")
-_CITED_NUMBER = re.compile(r"\d+")
-# other ways people and models mark a source, read as [Sn] by the strict checker: "[Source 1]", "[source: S2]",
-# "(source 1)", "(see S2)", "[1]" at a sentence's or a clause's end (not "a[1]", not "[0, 1]"), and a last ", S1" of a
-# line
-_SOURCE_WORD = re.compile(r"[\[(][ \t]*(?:sources?|see)[ \t]*:?[ \t]*[Ss]?(\d{1,9})[ \t]*[\])]", re.I)
-_BARE_NUMBER = re.compile(r"(?<![\w\])])\[(\d{1,2})\](?=[ \t]*(?:[.!?]+(?:\s|$)|[,;]\s|$))", re.M)
-_TRAILING_S = re.compile(r"(?:,|;|\s)[ \t]*(S\d{1,9})[ \t]*[.!?]?[ \t]*$", re.M)
-COUNTING = frozenset({"one", "two"})   # "one combined action", "the two calls": a count in prose, not a claim
-_COUNT_WORD = re.compile(r"(?<!\w)(?:one|two)(?!\w)", re.I)
-_COUNTING = re.compile(r"(?<![\w\[(])(?:one|two)[ \t]+([A-Za-z]+)", re.I)      # and a word that is not a stop word
-# "the first existing one [S1]", "the quicker one.": "one" after a word that does not give a value, before no word
-_PRONOUN_ONE = re.compile(r"(?i:\b([a-z]+)[ \t]+)one(?=[ \t]*(?:[.,;:!?)\[(]|$))")
-_GIVES_VALUE = frozenset("is was are be been to of equals equal exactly only just than at returns return returned "
-                         "gives give yields becomes become set get gets make makes by from plus minus".split())
+
 NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
 # A technical name has a dot, an underscore or an inner capital; common English words have none,
 # so "According" at the start of a sentence does not get a correct answer refused.
 NAME = re.compile(r"\b(?:[A-Za-z_][A-Za-z0-9_]*\.[A-Za-z_][A-Za-z0-9_]*"
                   r"|[A-Za-z]*[a-z][A-Z][A-Za-z]*"
                   r"|[a-z]+_[a-z_]+)\b")
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")           # the article's split
-# strict: an abbreviation does not end a sentence ("i.e.", "e.g.", "etc.", "approx.", "vs.", "cf.", "resp.")
-_STRICT_SENTENCE_END = re.compile(r"(?<!\b[iI]\.e\.)(?<!\b[eE]\.g\.)(?<!\b[eE]tc\.)(?<!\bapprox\.)(?<!\bvs\.)"
-                                  r"(?<!\bcf\.)(?<!\bresp\.)(?<=[.!?])\s+")
 _YES_NO = re.compile(r"[\s*_\"']*(?:yes|no)[\s*_\"'.!,;:]*", re.I)
 _DRESS = r"""[\s*_`"'“”‘’«»>#]*"""                    # emphasis, quotes, a quote mark or heading, spaces around it
 _TAIL = r"""[\s*_`"'“”‘’«».!?;:]*"""                  # the same, and any final punctuation
@@ -107,8 +95,6 @@ _CLAIMS_ABSTAINING = re.compile(r"NOT\s+IN\s+THE\s+CONTEXT|(?i:not\s+in\s+the\s+
 _CITED_ABSTENTION = "a claimed abstention with a citation is not an answer"
 HINTED = 20                     # sentences whose missing claims get "the span says ... instead" (with claims.NEAREST:
 # a 1 MB answer of missing names against a 1 MB span of names takes 2.2 s; hints for all its sentences, minutes)
-_BIG = 10 ** 18                 # a span number of more than 18 digits: out of range, shown by its first digits
-
 VERDICTS = ("anchored", "refused", "abstained")
 MODES = ("strict", "article")
 
@@ -155,38 +141,6 @@ def _quote(items) -> str:
     return shown if len(items) <= 10 else f"{shown} and {len(items) - 10:,} more"
 
 
-def _span_number(digits: str) -> int:
-    """The number of a citation's digits: "3" -> 3, "007" -> 7; more than 18 digits -> _BIG (no such span)."""
-    digits = digits.lstrip("0") or "0"
-    return int(digits) if len(digits) <= 18 else _BIG
-
-
-def _cited(text: str, mode: str = "strict") -> tuple:
-    """Span numbers cited by `text`, in order, without repeats: "[S1][S1][S3]" -> (1, 3); strict also reads
-    "[s1, S3]" and "(S2)" -> (1, 3, 2)."""
-    if mode == "article":
-        return tuple(dict.fromkeys(_span_number(c) for c in ARTICLE_CITATION.findall(text)))
-    return tuple(dict.fromkeys(_span_number(n) for c in CITATION.findall(text) for n in _CITED_NUMBER.findall(c)))
-
-
-def canonical_citations(text: str) -> str:
-    """The answer with the other ways of marking a source written [Sn] (see _SOURCE_WORD): "48 km/h [source: S1]" ->
-    "48 km/h [S1]"; "right of the rightmost, S1" -> "right of the rightmost [S1]"."""
-    text = _SOURCE_WORD.sub(lambda m: f"[S{m[1]}]", text)
-    text = _BARE_NUMBER.sub(lambda m: f"[S{m[1]}]", text)
-    return _TRAILING_S.sub(lambda m: f" [{m[1]}]", text)
-
-
-def cited_numbers(text: str) -> tuple:
-    """The span numbers a text cites, as the strict checker reads citations: "0.6 [S1, S3]." -> (1, 3)."""
-    return _cited(quantities.normalize(text))
-
-
-def strip_citations(text: str) -> str:
-    """The text without its citations: "0.6 [S1], (S2)." -> "0.6 , ."."""
-    return CITATION.sub(" ", text)
-
-
 def _handed_over(n_spans: int) -> str:
     """What was handed over, in words: 0 -> 'no span was', 1 -> 'only S1 was', 3 -> 'only S1 to S3 were'."""
     if n_spans == 0:
@@ -196,49 +150,8 @@ def _handed_over(n_spans: int) -> str:
 
 def _spans_named(cited, joiner: str) -> str:
     """(1,) -> 'S1'; (1, 3) -> 'S1 or S3' (joiner 'or') or 'S1 and S3' (joiner 'and')."""
-    names = [f"S{n}" if n < _BIG else "S(a number of more than 18 digits)" for n in cited]
+    names = [f"S{n}" if n < BIG else "S(a number of more than 18 digits)" for n in cited]
     return listing(names, joiner)
-
-
-def asked_words(question: str | None) -> frozenset:
-    """The words of a question, in lower case, and the parts of its dotted names: "Does math.comb ..." ->
-    {'does', 'math.comb', 'math', 'comb', ...}. A name the question asks about may be restated without its span."""
-    if not question:
-        return frozenset()
-    found = [w.lower() for w in claims.WORD.findall(quantities.normalize(question))]
-    return frozenset(found) | {p for w in found for p in w.split(".")}
-
-
-def _prose_counts(bare: str) -> frozenset:
-    """The words of COUNTING that are prose each time the sentence writes them: "one" or "two" before a word that
-    is not a stop word ("the two calls"), or "one" for a thing ("the quicker one"); not "reduced to one", "p[two]",
-    "one or two", "two if". One pass over the sentence."""
-    prose, value = set(), set()
-    for m in _COUNT_WORD.finditer(bare):
-        word, p = m[0].lower(), m.start()
-        c = _COUNTING.match(bare, p)
-        (prose if c and c[1].lower() not in STOP or word == "one" and _pronoun(bare, p) else value).add(word)
-    return frozenset(prose - value)
-
-
-def _pronoun(bare: str, p: int) -> bool:
-    """Whether the "one" at p stands for a thing: "the first existing one", not "returns one" or "is one"."""
-    m = _PRONOUN_ONE.search(bare, max(0, p - 40), p + 3)
-    return bool(m) and m.end() == p + 3 and m[1].lower() not in _GIVES_VALUE
-
-
-def _asked(name: str, asked: frozenset) -> bool:
-    """Whether a name is the question's: written there ("get_close_matches"), or its parts are ("math.comb" for
-    "math comb"), or its last part is ("secrets.compare_digest" for "compare_digest")."""
-    parts = name.lower().split(".")
-    return name.lower() in asked or all(p in asked for p in parts) or parts[-1] in asked and len(parts[-1]) > 3
-
-
-def _placed(name: str, have: claims.Claims, asked: frozenset) -> bool:
-    """Whether a dotted name is the span's own name under a module the question or a title names:
-    "statistics.StatisticsError" for a span of the statistics document that writes StatisticsError."""
-    parts = name.split(".")
-    return len(parts) > 1 and have.has_name(parts[-1]) and all(p.lower() in asked for p in parts[:-1])
 
 
 def _missing(bare: str, cited: tuple, spans: list[str], mode: str, hints: bool = True, asked: frozenset = frozenset()):
@@ -254,19 +167,19 @@ def _missing(bare: str, cited: tuple, spans: list[str], mode: str, hints: bool =
     units = [lit for lit, value, unit in quantities.with_units(bare)
              if have.other_unit(value, unit)]                                               # "5 ms" for "5 s"
     shares = {value for _, value, unit in quantities.with_units(bare) if unit == "%" and have.has_number(value / 100)}
-    prose = _prose_counts(bare)
-    said = [(lit, value) for lit, value in said if lit.lower() not in prose]             # "the two calls": prose
+    counts = prose.prose_counts(bare)
+    said = [(lit, value) for lit, value in said if lit.lower() not in counts]            # "the two calls": prose
     numbers = tuple(dict.fromkeys([lit for lit, value in said if not have.has_claim(lit, value) and value not in shares]
                                   + units))                         # "60%" for a span's 0.6
     first = claims.WORD.search(bare)                                # "Base64 adds a third" may stand for base64
     opening = first[0] if first and first[0][:1].isupper() else None
     named += [w for w in dict.fromkeys(claims.code_words(bare)) if not claims.is_name(w) and have.miscased(w)]
-    names = tuple(x for x in named if not have.has_name(x) and not _asked(x, asked) and not _placed(x, have, asked)
-                  and not (x == opening and have.has_name(x[0].lower() + x[1:])))
+    names = tuple(x for x in named if not have.has_name(x) and not prose.asked(x, asked)
+                  and not prose.placed(x, have, asked) and not (x == opening and have.has_name(x[0].lower() + x[1:])))
     values = dict(reversed(said))                                   # as written -> its first value
     near = [(x, have.near_number(x, values.get(x))) for x in numbers[:5]] + [(x, have.near_name(x)) for x in names[:5]] \
         if hints else []
-    checked = [x for x in named if have.has_name(x) or not _asked(x, asked)]    # a name only restated checks nothing
+    checked = [x for x in named if have.has_name(x) or not prose.asked(x, asked)]    # a name only restated checks nothing
     testable = bool(said or checked) or _mostly_in(bare, have)
     return numbers, names, tuple((x, c) for x, c in near if c), testable
 
@@ -349,48 +262,12 @@ def _claimed_abstention(checks: tuple, i: int) -> Verdict:
     return Verdict("refused", checks, f"Sentence {i + 1}: {why}", "strict")
 
 
-def _citations_join_their_sentence(sentences: list[str]) -> list[str]:
-    """A piece that holds only citations belongs to the sentence before it, as models often write:
-    ["The cutoff is 0.6.", "[S1]"] -> ["The cutoff is 0.6. [S1]"]."""
-    out: list[str] = []
-    for s in sentences:
-        norm = quantities.normalize(s)
-        if out and CITATION.search(norm) and not CITATION.sub("", norm).strip(" .!?;:,"):
-            out[-1] = f"{out[-1]} {s}"
-        else:
-            out.append(s)
-    return out
-
-
 def _titled(sentence: str, placed: list) -> frozenset:
     """The title words of the spans a sentence cites (empty when no titles were given)."""
     if not placed:
         return frozenset()
     return frozenset().union(*(placed[n - 1] for n in _cited(quantities.normalize(sentence))
                                if 1 <= n <= len(placed)))
-
-
-_PARAGRAPH = re.compile(r"\n[ \t]*\n\s*")
-
-
-def _strict_sentences(answer: str) -> list[str]:
-    """The sentences of an answer as a person reads their citations: a piece of citations only belongs to the
-    sentence before it, and a sentence without one is covered by the next citation of its paragraph ("Yes. The
-    file is deleted on close [S1]." is one claim on S1, checked whole); a paragraph's last uncited sentence stays
-    uncited."""
-    out: list[str] = []
-    for paragraph in _PARAGRAPH.split(answer):
-        pieces = _citations_join_their_sentence([f.strip() for f in _STRICT_SENTENCE_END.split(paragraph)
-                                                 if f.strip()])
-        waiting: list[str] = []
-        for s in pieces:
-            if CITATION.search(quantities.normalize(s)):
-                out.append(" ".join(waiting + [s]))
-                waiting = []
-            else:
-                waiting.append(s)
-        out += waiting
-    return out
 
 
 def verify(answer: str, spans: list[str], mode: str = "strict", question: str | None = None,
@@ -408,7 +285,8 @@ def verify(answer: str, spans: list[str], mode: str = "strict", question: str | 
     abstains = ABSTENTION.fullmatch(norm) if strict else answer.strip().startswith(ABSTAIN)
     if abstains:
         return Verdict("abstained", (), "The answer says the spans do not contain it.", mode)
-    sentences = _strict_sentences(answer) if strict else [f.strip() for f in _SENTENCE_END.split(answer) if f.strip()]
+    sentences = strict_sentences(answer) if strict else \
+        [f.strip() for f in ARTICLE_SENTENCE_END.split(answer) if f.strip()]
     if not sentences:
         return Verdict("refused", (), "The answer is empty.", mode)
     asked = asked_words(question) if strict else frozenset()

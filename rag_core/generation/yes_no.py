@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 
-from rag_core.generation.verifier import strip_citations
+from rag_core.generation.citations import strip_citations
 from rag_core.text.tokens import STOP
 
 _AUX = r"is|are|was|were|does|do|did|can|could|will|would|should|has|have|had|may|might|must|shall"

@@ -1,0 +1,100 @@
+"""How the strict checker reads an answer's citations and sentences, as people and models write them.
+
+    cited("0.6 [s1, S3] (S2)") -> (1, 3, 2)
+    canonical_citations("48 km/h [Source 1]") -> "48 km/h [S1]"
+    strict_sentences("Yes. It is deleted on close [S1].") -> ["Yes. It is deleted on close [S1]."]
+
+A citation is [S1], [s1], [S1, S2], [S1; S3], [S1][S2] or (S1); canonical_citations also turns [Source 1],
+[source: S2], (see S2), a sentence's or a clause's last [1] and a line's last ", S1" into [Sn]. An abbreviation
+(i.e., e.g., etc., approx., vs., cf., resp.) does not end a sentence; a piece of citations only joins the sentence
+before it; a sentence without a citation is covered by the next citation of its paragraph. The article's checker
+reads [S1] only and splits after every full stop (ARTICLE_CITATION, ARTICLE_SENTENCE_END).
+
+Left out on purpose: what a sentence claims (verifier, claims) and which of its words are no claim (prose).
+"""
+from __future__ import annotations
+
+import re
+
+from rag_core.generation import quantities
+
+CITATION = re.compile(r"[\[(][ \t]*([Ss]\d+(?:[ \t]*[,;][ \t]*[Ss]?\d+)*)[ \t]*[\])]")
+ARTICLE_CITATION = re.compile(r"\[S(\d+)\]")
+_CITED_NUMBER = re.compile(r"\d+")
+# other ways people and models mark a source, read as [Sn] by the strict checker: "[Source 1]", "[source: S2]",
+# "(source 1)", "(see S2)", "[1]" at a sentence's or a clause's end (not "a[1]", not "[0, 1]"), and a last ", S1" of a
+# line
+_SOURCE_WORD = re.compile(r"[\[(][ \t]*(?:sources?|see)[ \t]*:?[ \t]*[Ss]?(\d{1,9})[ \t]*[\])]", re.I)
+_BARE_NUMBER = re.compile(r"(?<![\w\])])\[(\d{1,2})\](?=[ \t]*(?:[.!?]+(?:\s|$)|[,;]\s|$))", re.M)
+_TRAILING_S = re.compile(r"(?:,|;|\s)[ \t]*(S\d{1,9})[ \t]*[.!?]?[ \t]*$", re.M)
+ARTICLE_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")    # the article's split
+# strict: an abbreviation does not end a sentence ("i.e.", "e.g.", "etc.", "approx.", "vs.", "cf.", "resp.")
+STRICT_SENTENCE_END = re.compile(r"(?<!\b[iI]\.e\.)(?<!\b[eE]\.g\.)(?<!\b[eE]tc\.)(?<!\bapprox\.)(?<!\bvs\.)"
+                                  r"(?<!\bcf\.)(?<!\bresp\.)(?<=[.!?])\s+")
+BIG = 10 ** 18                 # a span number of more than 18 digits: out of range, shown by its first digits
+_PARAGRAPH = re.compile(r"\n[ \t]*\n\s*")
+
+
+def span_number(digits: str) -> int:
+    """The number of a citation's digits: "3" -> 3, "007" -> 7; more than 18 digits -> BIG (no such span)."""
+    digits = digits.lstrip("0") or "0"
+    return int(digits) if len(digits) <= 18 else BIG
+
+
+def cited(text: str, mode: str = "strict") -> tuple:
+    """Span numbers cited by `text`, in order, without repeats: "[S1][S1][S3]" -> (1, 3); strict also reads
+    "[s1, S3]" and "(S2)" -> (1, 3, 2)."""
+    if mode == "article":
+        return tuple(dict.fromkeys(span_number(c) for c in ARTICLE_CITATION.findall(text)))
+    return tuple(dict.fromkeys(span_number(n) for c in CITATION.findall(text) for n in _CITED_NUMBER.findall(c)))
+
+
+def canonical_citations(text: str) -> str:
+    """The answer with the other ways of marking a source written [Sn] (see _SOURCE_WORD): "48 km/h [source: S1]" ->
+    "48 km/h [S1]"; "right of the rightmost, S1" -> "right of the rightmost [S1]"."""
+    text = _SOURCE_WORD.sub(lambda m: f"[S{m[1]}]", text)
+    text = _BARE_NUMBER.sub(lambda m: f"[S{m[1]}]", text)
+    return _TRAILING_S.sub(lambda m: f" [{m[1]}]", text)
+
+
+def cited_numbers(text: str) -> tuple:
+    """The span numbers a text cites, as the strict checker reads citations: "0.6 [S1, S3]." -> (1, 3)."""
+    return cited(quantities.normalize(text))
+
+
+def strip_citations(text: str) -> str:
+    """The text without its citations: "0.6 [S1], (S2)." -> "0.6 , ."."""
+    return CITATION.sub(" ", text)
+
+
+def _citations_join_their_sentence(sentences: list[str]) -> list[str]:
+    """A piece that holds only citations belongs to the sentence before it, as models often write:
+    ["The cutoff is 0.6.", "[S1]"] -> ["The cutoff is 0.6. [S1]"]."""
+    out: list[str] = []
+    for s in sentences:
+        norm = quantities.normalize(s)
+        if out and CITATION.search(norm) and not CITATION.sub("", norm).strip(" .!?;:,"):
+            out[-1] = f"{out[-1]} {s}"
+        else:
+            out.append(s)
+    return out
+
+
+def strict_sentences(answer: str) -> list[str]:
+    """The sentences of an answer as a person reads their citations: a piece of citations only belongs to the
+    sentence before it, and a sentence without one is covered by the next citation of its paragraph ("Yes. The
+    file is deleted on close [S1]." is one claim on S1, checked whole); a paragraph's last uncited sentence stays
+    uncited."""
+    out: list[str] = []
+    for paragraph in _PARAGRAPH.split(answer):
+        pieces = _citations_join_their_sentence([f.strip() for f in STRICT_SENTENCE_END.split(paragraph)
+                                                 if f.strip()])
+        waiting: list[str] = []
+        for s in pieces:
+            if CITATION.search(quantities.normalize(s)):
+                out.append(" ".join(waiting + [s]))
+                waiting = []
+            else:
+                waiting.append(s)
+        out += waiting
+    return out

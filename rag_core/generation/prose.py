@@ -1,0 +1,65 @@
+"""What of an answer's sentence is no claim to look for in the spans it cites: a name the question asks about, a
+name the cited span's place gives (its document and section heading, data.sections), a module-qualified name of
+one the span writes, and "one" or "two" as counts in prose ("the two calls", "the quicker one").
+
+    asked_words("Does math.comb return 0?") -> {'does', 'math.comb', 'math', 'comb', 'return', '0'}
+    prose_counts("It is faster than the two calls [S1].") -> {'two'}
+
+Left out on purpose: checking anything (the verifier looks up what remains), and "three" and above in words,
+which stay claims.
+"""
+from __future__ import annotations
+
+import re
+
+from rag_core.generation import claims, quantities
+from rag_core.text.tokens import STOP
+
+COUNTING = frozenset({"one", "two"})   # "one combined action", "the two calls": a count in prose, not a claim
+_COUNT_WORD = re.compile(r"(?<!\w)(?:one|two)(?!\w)", re.I)
+_COUNTING = re.compile(r"(?<![\w\[(])(?:one|two)[ \t]+([A-Za-z]+)", re.I)      # and a word that is not a stop word
+# "the first existing one [S1]", "the quicker one.": "one" after a word that does not give a value, before no word
+_PRONOUN_ONE = re.compile(r"(?i:\b([a-z]+)[ \t]+)one(?=[ \t]*(?:[.,;:!?)\[(]|$))")
+_GIVES_VALUE = frozenset("is was are be been to of equals equal exactly only just than at returns return returned "
+                         "gives give yields becomes become set get gets make makes by from plus minus".split())
+
+
+def asked_words(question: str | None) -> frozenset:
+    """The words of a question, in lower case, and the parts of its dotted names: "Does math.comb ..." ->
+    {'does', 'math.comb', 'math', 'comb', ...}. A name the question asks about may be restated without its span."""
+    if not question:
+        return frozenset()
+    found = [w.lower() for w in claims.WORD.findall(quantities.normalize(question))]
+    return frozenset(found) | {p for w in found for p in w.split(".")}
+
+
+def prose_counts(bare: str) -> frozenset:
+    """The words of COUNTING that are prose each time the sentence writes them: "one" or "two" before a word that
+    is not a stop word ("the two calls"), or "one" for a thing ("the quicker one"); not "reduced to one", "p[two]",
+    "one or two", "two if". One pass over the sentence."""
+    prose, value = set(), set()
+    for m in _COUNT_WORD.finditer(bare):
+        word, p = m[0].lower(), m.start()
+        c = _COUNTING.match(bare, p)
+        (prose if c and c[1].lower() not in STOP or word == "one" and _pronoun(bare, p) else value).add(word)
+    return frozenset(prose - value)
+
+
+def _pronoun(bare: str, p: int) -> bool:
+    """Whether the "one" at p stands for a thing: "the first existing one", not "returns one" or "is one"."""
+    m = _PRONOUN_ONE.search(bare, max(0, p - 40), p + 3)
+    return bool(m) and m.end() == p + 3 and m[1].lower() not in _GIVES_VALUE
+
+
+def asked(name: str, asked: frozenset) -> bool:
+    """Whether a name is the question's: written there ("get_close_matches"), or its parts are ("math.comb" for
+    "math comb"), or its last part is ("secrets.compare_digest" for "compare_digest")."""
+    parts = name.lower().split(".")
+    return name.lower() in asked or all(p in asked for p in parts) or parts[-1] in asked and len(parts[-1]) > 3
+
+
+def placed(name: str, have: claims.Claims, asked: frozenset) -> bool:
+    """Whether a dotted name is the span's own name under a module the question or a title names:
+    "statistics.StatisticsError" for a span of the statistics document that writes StatisticsError."""
+    parts = name.split(".")
+    return len(parts) > 1 and have.has_name(parts[-1]) and all(p.lower() in asked for p in parts[:-1])
