@@ -246,3 +246,31 @@ def test_passages_are_the_first_literal_prose_paragraphs_cut_at_a_sentence_end()
     assert passages(text, min_words=6, max_words=3)[0] == "One two three four five."     # a first sentence whole
     normalized = " ".join(text.split())
     assert all(p in normalized for p in passages(text, min_words=1))
+
+
+# ---- the attack pass's cases ---------------------------------------------------------------------------------
+
+def test_a_document_of_many_question_headings_gives_its_first_ones():
+    """100,000 question headings took minutes (each suggestion was checked against the whole document with a fresh
+    encoding of it); the first MAX_SUGGESTIONS are read, each valid."""
+    from rag_core.data.suggest import MAX_SUGGESTIONS
+    text = "".join(f"## Question {i}?\n\nAnswer number {i} is here.\n\n" for i in range(MAX_SUGGESTIONS + 500))
+    got = from_structure([Document("a.md", text)])
+    assert len(got) == MAX_SUGGESTIONS and got[0].question == "Question 0?" and got[-1].anchor.startswith(
+        f"Answer number {MAX_SUGGESTIONS - 1} ")
+
+
+def test_hostile_markup_and_blank_runs_are_read_in_linear_time():
+    """':a' repeated 50,000 times in a heading, and a million spaces inside a reply line, were quadratic."""
+    assert from_structure([Document("a.md", "## " + ":a" * 50_000 + "?\n\nThe answer is here.\n")]) is not None
+    got = parse_reply("Q: x" + " " * 1_000_000 + "y\nA: Because.   ")
+    assert got[0]["Q"].endswith(" y") and got[0]["A"] == "Because."
+
+
+@pytest.mark.parametrize("call", [lambda: from_structure(None), lambda: from_structure(3), lambda: from_structure("a"),
+                                  lambda: parse_reply(None),
+                                  lambda: from_model([Document("a.md", "x")], None, lambda p: ""),
+                                  lambda: from_model([Document("a.md", "x")], ["a.md"], lambda p: "")])
+def test_wrong_arguments_are_a_value_error_that_says_what_to_pass(call):
+    with pytest.raises(ValueError, match="Document|text|pairs"):
+        call()

@@ -38,11 +38,13 @@ NONE_FOUND = ("None found in these documents. Suggestions come from headings tha
 
 def from_structure() -> None:
     """Offer the rows the active dataset's documents suggest by their own structure, and say how many."""
-    from rag_core.data.suggest import from_structure as found_in
+    from rag_core.data.suggest import MAX_SUGGESTIONS, from_structure as found_in
     found = found_in(studio.documents())
     st.session_state[SUGGESTED], st.session_state[REFUSED] = found, []
-    st.session_state[SAID] = (("ok", f"{plural(len(found), 'suggestion', 'suggestions')} found in the documents' question headings, bold "
-                                     "questions, Q:/A: pairs and definition lists: accept those that fit.")
+    first = f" (the first {MAX_SUGGESTIONS:,} the documents offer)" if len(found) >= MAX_SUGGESTIONS else ""
+    st.session_state[SAID] = (("ok", f"{plural(len(found), 'suggestion', 'suggestions')}{first} found in the documents' "
+                                     "question headings, bold questions, Q:/A: pairs and definition lists: accept "
+                                     "those that fit.")
                               if found else ("info", NONE_FOUND))
 
 

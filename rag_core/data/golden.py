@@ -26,6 +26,7 @@ invalid, and the reason says so, because a lenient match would hide a golden-set
 from __future__ import annotations
 
 import difflib
+import functools
 import json
 import re
 from array import array
@@ -116,6 +117,14 @@ def _wordish(ch: str) -> bool:
 _ASCII = {test: np.array([test(chr(c)) for c in range(128)]) for test in (_wordish, str.isdigit)}
 
 
+@functools.lru_cache(maxsize=2)           # the last documents checked (4 bytes a character each)
+def _code_points(text: str) -> tuple[np.ndarray, np.ndarray]:
+    """The text's code points and where its '.' and ',' are: once per document, not once per golden row (a
+    document of 100,000 question headings checked its suggestions in quadratic time)."""
+    points = np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32)
+    return points, np.isin(points, [ord("."), ord(",")])
+
+
 def _alone(text: str, at: np.ndarray, target: str) -> np.ndarray:
     """Which matches of target (starting at `at` in text) are no piece of a longer word or number: a letter, digit
     or _ it begins (ends) with has none before (after) it, and a digit it begins (ends) with has no digit and '.' or
@@ -126,8 +135,7 @@ def _alone(text: str, at: np.ndarray, target: str) -> np.ndarray:
     keep = np.ones(len(at), dtype=bool)
     if not len(at):
         return keep
-    points = np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32)
-    seps = np.isin(points, [ord("."), ord(",")])
+    points, seps = _code_points(text)
 
     def kind(idx: np.ndarray, test) -> np.ndarray:          # test(char) for the code points at idx
         got, cps = np.zeros(len(idx), dtype=bool), points[idx]

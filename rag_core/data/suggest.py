@@ -19,6 +19,10 @@ from the passage; the lines `Q:`, `A:` and `K:` (answer key) of the reply are re
 literally in its passage, or that is not a valid row for the documents, is refused with its reason (a `Refusal`,
 never a `Suggestion`); a key that is not in its anchor is left out (the anchor is then the key) and `why` says so.
 
+from_structure reads the first MAX_SUGGESTIONS candidates (1,000), in document order: each is checked against its
+whole document, so a file of 100,000 question headings would take minutes; a golden set that long is not one a
+person reviews.
+
 Left out on purpose: calling a model (`ask` is any callable, prompt -> reply: the command line and the pages wire
 `generation.llm`), choosing the passages, and answer keys from the structure (the anchor is the key).
 """
@@ -36,6 +40,7 @@ MAX_PER_PASSAGE = 10       # questions asked of a model for one passage: more is
 MAX_ANCHOR_WORDS = 50      # an anchor is cut here: a whole paragraph as an anchor would span chunks
 MAX_TERM_WORDS = 8         # a longer "term" is a line of prose wrapped under a deeper indent
 SHORT_ANCHOR_WORDS = 6     # an anchor shorter than this must be found once in all the documents, not only its own
+MAX_SUGGESTIONS = 1000     # from the structure, the first ones only: each is checked against its whole document
 
 
 @dataclass(frozen=True)
@@ -60,7 +65,9 @@ class Refusal:
     reason: str     # plain sentence: why it is not offered
 
 
-_MARKUP = re.compile(r":[\w:.-]+:(?=`)|``|\*\*|(?<!\w)[*`]|[*`](?!\w)")     # :role:`x` ``x`` **x** *x* `x`
+# :role:`x` ``x`` **x** *x* `x`; a role is at most four parts of 40 characters (":py:func:"), so the pattern's time
+# stays linear in the text (":a" repeated 50,000 times was quadratic)
+_MARKUP = re.compile(r"(?<![\w:]):(?:[\w.-]{1,40}:){1,4}(?=`)|``|\*\*|(?<!\w)[*`]|[*`](?!\w)")
 _LINK_TARGET = re.compile(r"\s*<[^<>\s]*>`_{1,2}|`_{1,2}(?!\w)")            # reST `text <url>`_ and `text`_
 _BOLD_QUESTION = re.compile(r"^[ \t]*(\*\*|__)(\S.*\?)\1[ \t]*$")
 _QA = re.compile(r"^[ \t]*(?:\*\*)?(Q|Question|A|Answer)[ \t]*:(?:\*\*)?[ \t]*", re.I)
@@ -159,8 +166,9 @@ def _terms(block: Block) -> list[tuple[str, str, int]]:
     return found
 
 
-def _candidates(doc: Document, found_in) -> list[Suggestion]:
-    """Every suggestion the structure of one document offers, before any is checked (found_in: `_counter`'s)."""
+def _candidates(doc: Document, found_in, limit: int = MAX_SUGGESTIONS) -> list[Suggestion]:
+    """The suggestions the structure of one document offers, its first `limit`, before any is checked (found_in:
+    `_counter`'s)."""
     found, out, lines = blocks(doc.text, is_markdown(doc.id)), [], doc.text.splitlines()
 
     def add(question: str, answer_text: str, why: str) -> None:
@@ -169,6 +177,8 @@ def _candidates(doc: Document, found_in) -> list[Suggestion]:
             out.append(Suggestion(question, doc.id, anchor, "", why, "structure"))
 
     for k, block in enumerate(found):
+        if len(out) >= limit:
+            break
         bold = _BOLD_QUESTION.match(block.lines[0]) if block.kind == "paragraph" and len(block.lines) == 1 else None
         if block.kind == "heading" and _plain(block.lines[0]).endswith("?"):
             add(_plain(block.lines[0]), _answer_below(found, k, lambda b: False, lines),
@@ -185,7 +195,7 @@ def _candidates(doc: Document, found_in) -> list[Suggestion]:
         elif block.kind == "paragraph":
             for term, text, at in _terms(block):
                 add(f"What is {_plain(term)}?", text, f"a term of a definition list (line {block.line + at})")
-    return out
+    return out[:limit]
 
 
 def valid_only(suggestions: list[Suggestion], documents) -> tuple[list[Suggestion], list[Refusal]]:
@@ -201,6 +211,8 @@ def valid_only(suggestions: list[Suggestion], documents) -> tuple[list[Suggestio
 
 
 def _documents(documents) -> list[Document]:
+    if isinstance(documents, (str, bytes)) or not hasattr(getattr(documents, "documents", documents), "__iter__"):
+        raise ValueError("Expected Document objects (or a Corpus): build them with Document(id, text, status).")
     documents = list(getattr(documents, "documents", documents))
     if not all(isinstance(d, Document) for d in documents):
         raise ValueError("Expected Document objects (or a Corpus): build them with Document(id, text, status).")
@@ -211,7 +223,12 @@ def from_structure(documents) -> list[Suggestion]:
     """Golden rows the documents' own structure offers (see the module's docstring), each valid for them."""
     documents = _documents(documents)
     found_in = _counter(documents)
-    return valid_only([s for d in documents for s in _candidates(d, found_in)], documents)[0]
+    candidates: list[Suggestion] = []
+    for d in documents:
+        if len(candidates) >= MAX_SUGGESTIONS:
+            break
+        candidates += _candidates(d, found_in, MAX_SUGGESTIONS - len(candidates))
+    return valid_only(candidates, documents)[0]
 
 
 PROMPT = """You help build a test set for a search engine over a set of documents.
@@ -232,7 +249,7 @@ Passage (from {doc}):
 """
 
 _LINE = re.compile(r"^[ \t]*(?:\d{1,2}[.)][ \t]*)?(?:\*\*)?(Q|A|K|Question|Anchor|Key)(?:\*\*)?[ \t]*:(?:\*\*)?[ \t]*"
-                   r"(.*?)[ \t]*$", re.I)
+                   r"(.*)$", re.I)                  # the text, its trailing blanks stripped in code (linear)
 _QUOTES = {'"': '"', "'": "'", "`": "`", "\u201c": "\u201d", "\u2018": "\u2019"}
 
 
@@ -240,6 +257,8 @@ def parse_reply(reply: str) -> list[dict]:
     """The Q/A/K items of a model's reply, in order: [{"Q": question, "A": anchor, "K": key}], a field absent when the
     reply has none. "Q: Why?\\nA: Because.\\nK:" -> [{"Q": "Why?", "A": "Because.", "K": ""}]
     """
+    if not isinstance(reply, str):
+        raise ValueError(f"parse_reply takes the model's reply as text, got {type(reply).__name__}.")
     items = []
     for line in reply.splitlines():
         m = _LINE.match(line)
@@ -248,7 +267,7 @@ def parse_reply(reply: str) -> list[dict]:
         field = m.group(1)[0].upper()
         if field == "Q" or not items:
             items.append({})
-        items[-1].setdefault(field, m.group(2))
+        items[-1].setdefault(field, m.group(2).rstrip(" \t"))
     return items
 
 
@@ -290,6 +309,13 @@ def from_model(documents, passages, ask, n_per_passage: int = 1,
     ids = {d.id for d in documents}
     name = name or getattr(ask, "model", None) or "model"
     made, refused = [], []
+    if isinstance(passages, (str, bytes)) or not hasattr(passages, "__iter__"):
+        raise ValueError("passages must be (doc id, text) pairs taken from the documents, e.g. [('faq.md', 'A refund "
+                         "reaches your card within five days.')].")
+    passages = list(passages)
+    if not all(isinstance(p, (tuple, list)) and len(p) == 2 and all(isinstance(x, str) for x in p) for p in passages):
+        raise ValueError("passages must be (doc id, text) pairs of text taken from the documents, e.g. "
+                         "[('faq.md', 'A refund reaches your card within five days.')].")
     for doc, text in passages:
         if doc not in ids:
             raise ValueError(f"The passage's document {doc!r} is not among the documents: pass (doc id, text) pairs "
