@@ -42,9 +42,9 @@ def from_structure() -> None:
     found = found_in(studio.documents())
     st.session_state[SUGGESTED], st.session_state[REFUSED] = found, []
     first = f" (the first {MAX_SUGGESTIONS:,} the documents offer)" if len(found) >= MAX_SUGGESTIONS else ""
-    st.session_state[SAID] = (("ok", f"{plural(len(found), 'suggestion', 'suggestions')}{first} found in the documents' "
-                                     "question headings, bold questions, Q:/A: pairs and definition lists: accept "
-                                     "those that fit.")
+    count = plural(len(found), "suggestion", "suggestions")
+    st.session_state[SAID] = (("ok", f"{count}{first} found in the documents' question headings, bold questions, "
+                                     "Q:/A: pairs and definition lists: accept those that fit.")
                               if found else ("info", NONE_FOUND))
 
 
