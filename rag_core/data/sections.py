@@ -20,22 +20,20 @@ import bisect
 import functools
 import re
 
+from rag_core.text.tokens import normalize
+
 _HEADING = re.compile(r"^#{1,6}[ \t]+(\S[^\n]*)$", re.M)
 _PROBE = 300                    # characters of a passage looked for in its document
 _PLACES = 20                    # places of one passage whose headings are read (a passage written in many sections)
 
 
-def _folded(text: str) -> str:
-    return " ".join(text.split())
-
-
 @functools.lru_cache(maxsize=64)
 def _headings(text: str) -> tuple[str, tuple[int, ...], tuple[str, ...]]:
     """(the text folded, where each heading starts in it, each heading's first word)."""
-    folded = _folded(text)
+    folded = normalize(text)
     places, names, at = [], [], 0
     for m in _HEADING.finditer(text):
-        head = _folded(m[0])
+        head = normalize(m[0])
         at = folded.find(head, at)
         if at < 0:                  # cannot happen: folding keeps a line's words in order
             break
@@ -48,7 +46,7 @@ def section_title(doc_id: str, text: str, passage: str) -> str:
     """The document's id and the first word of the nearest heading above the passage, above each place when the
     document writes the passage more than once (see the module)."""
     folded, places, names = _headings(text)
-    probe = _folded(passage)[:_PROBE]
+    probe = normalize(passage)[:_PROBE]
     found, at = [], folded.find(probe) if probe else -1
     while at >= 0 and len(found) < _PLACES:
         i = bisect.bisect_right(places, at) - 1

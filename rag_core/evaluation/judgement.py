@@ -112,7 +112,8 @@ def judge_answer(answer: str, spans: list, span_ids, index, expected_doc: str | 
     """
     trusted = (trusted,) if isinstance(trusted, str) else tuple(trusted)
     answer = canonical_citations(answer)          # "[Source 1]", "[1]": the strict checker's [S1], for every rule
-    titles = [index.title(int(i)) for i in span_ids] if hasattr(index, "title") else None   # where each span sits
+    titles = [index.title(int(i)) for i in span_ids] if hasattr(index, "title") else None   # an index without
+    # places (a test's or the article's two spans) gives none
     strict = verdict if verdict is not None else verify(answer, spans, "strict", question, titles)
     article = verify(answer, spans, "article") if with_article else None
     differs = article is not None and article.verdict != strict.verdict
