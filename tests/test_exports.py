@@ -14,10 +14,11 @@ import pytest
 
 from rag_core.data.corpus import Corpus, Document
 from rag_core.data.golden import GoldenRow
-from rag_core.data.golden_csv import read_golden_csv
+from rag_core.data.golden_csv import golden_to_csv, read_golden_csv
 from rag_core.evaluation import report
 from rag_core.evaluation.workbench import Workbench
 from rag_core.text.markdown import plain
+from rag_core.text.spreadsheet import FORMULA_START
 from ui import export
 
 FORMULAS = ["=HYPERLINK(\"http://evil.example\",\"click\")", "+cmd|' /C calc'!A0", "-2+3+cmd|' /C calc'!A0",
@@ -46,9 +47,20 @@ def test_golden_set_exported_safely_reads_back_as_it_was():
                                                                               GoldenRow("a\rb", "d", "c\r=d")]
     for rows in (rows, rows[:-1] + [GoldenRow("q?", "d", "=a b", "=a")]):          # with an answer key too
         data = export.safe_csv(export.golden_frame(rows))
-        assert all(not c.startswith(export.FORMULA_START) for row in cells(data) for c in row)
+        assert all(not c.startswith(FORMULA_START) for row in cells(data) for c in row)
         back, problems = read_golden_csv(data)
         assert back == rows and problems == []
+
+
+def test_the_command_line_s_golden_csv_is_guarded_and_reads_back_as_it_was():
+    """`golden suggest` writes its CSV with golden_to_csv: an anchor a document starts with "=" or "-" (a bullet)
+    must open as text in a spreadsheet (was: written as it stood, a formula), and read back as it was."""
+    rows = [GoldenRow(q, "doc", "- a bullet anchor") for q in FORMULAS[:4]] + [GoldenRow("q?", "d", "=a b", "=a"),
+                                                                              GoldenRow("a\rb", "d", "c\r=d")]
+    text = golden_to_csv(rows)
+    assert all(not c.startswith(FORMULA_START) for row in cells(text.encode()) for c in row)
+    back, problems = read_golden_csv(text)
+    assert back == rows and problems == []
 
 
 def hostile_workbench() -> Workbench:

@@ -13,29 +13,19 @@ import vl_convert as vlc
 
 from rag_core.data.golden_csv import golden_records
 from rag_core.evaluation import report
+from rag_core.text.spreadsheet import guard
 from ui import charts
 
 
 PNG_WIDTH = 720        # px of the plot area: about the width of a report page
 PNG_SCALE = 2          # image pixels per px: 720 px -> about 1,500 pixels wide, sharp when printed
 PNG_FONT = 13          # px of axis and legend text (Vega-Lite's 10-11 px is small on paper)
-FORMULA_START = ("=", "+", "-", "@", "\t", "\r")   # what a spreadsheet reads as the start of a formula (OWASP)
-
-
-def safe_cell(value):
-    """A text cell a spreadsheet would run as a formula, prefixed with ': '=HYPERLINK(...)' -> "'=HYPERLINK(...)".
-
-    Numbers stay numbers (-0.5 is a value, not a formula); `golden_csv.read_golden_csv` drops the prefix again.
-    """
-    return "'" + value if isinstance(value, str) and value.startswith(FORMULA_START) else value
-
-
 def safe_csv(df: pd.DataFrame) -> bytes:
-    """The table as UTF-8 CSV bytes for a download, every text cell (and column name) made safe by `safe_cell`.
+    """The table as UTF-8 CSV bytes for a download, every text cell (and column name) made safe by `guard`.
 
     Lines end with CRLF (RFC 4180), so that a cell holding a lone CR is quoted instead of starting a new row.
     """
-    out = df.rename(columns=lambda c: safe_cell(str(c))).map(safe_cell)
+    out = df.rename(columns=lambda c: guard(str(c))).map(guard)
     return out.to_csv(index=False, lineterminator="\r\n").encode("utf-8")
 
 

@@ -33,13 +33,13 @@ from rag_core.data.files import read_bounded, usable_path
 from rag_core.data.limits import Limits, too_big
 from rag_core.text.messages import shorten
 from rag_core.text.questions import question_key
+from rag_core.text.spreadsheet import guard, unguard
 
 GOLDEN_COLUMNS = ("question", "doc", "anchor")
 GOLDEN_HEADER = ",".join(GOLDEN_COLUMNS)
 OPTIONAL_COLUMNS = ("answer",)          # the answer key; empty: the anchor is the key
 
 _PLACE = re.compile(r"^(.*? line \d+)(?=: )")   # 'golden.csv line 3: empty anchor; row skipped.' -> 'golden.csv line 3'
-_FORMULA_START = tuple("=+-@\t\r")   # after a ' : a cell a spreadsheet-safe export guarded (ui.export.safe_cell)
 _REREAD = 4          # an unclosed quote makes the reader go back over lines: at most this many times the file
 
 
@@ -114,6 +114,7 @@ def golden_to_csv(rows: Iterable[GoldenRow], answer_column: bool = False) -> str
     quoted = csv.writer(buffer, lineterminator="\n", quoting=csv.QUOTE_ALL)   # csv leaves a lone \r unquoted
     writer.writerow(columns)
     for cells in records:
+        cells = [guard(c) for c in cells]            # a spreadsheet opens every cell as text (text.spreadsheet)
         (quoted if "\r" in "".join(cells) else writer).writerow(cells)
     return buffer.getvalue()
 
@@ -174,17 +175,12 @@ def _header(records: Iterator, name: str, problems: list[str]) -> dict[str, int]
 
 
 def _row(cells: list[str], columns: dict[str, int], where: str, problems: list[str]) -> GoldenRow | None:
-    values = {c: _unguarded(cells[i].strip()) if i < len(cells) else "" for c, i in columns.items()}
+    values = {c: unguard(cells[i].strip()) if i < len(cells) else "" for c, i in columns.items()}
     empty = [c for c in GOLDEN_COLUMNS if not values[c]]
     if empty:
         problems.append(f"{where}: empty {', '.join(empty)}; row skipped.")
         return None
     return GoldenRow(**values)      # an empty answer: the anchor is the key
-
-
-def _unguarded(cell: str) -> str:
-    """A cell without the ' a safe CSV export puts before a formula-like start: "'=x" -> '=x', "'x" -> "'x"."""
-    return cell[1:].strip() if cell[:1] == "'" and cell[1:2] in _FORMULA_START else cell
 
 
 def _swallowed(cells: list[str]) -> bool:
