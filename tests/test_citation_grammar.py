@@ -8,7 +8,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from fake_llm_server import start_server, stop_server
-from rag_core.generation.citation_grammar import CITE_GBNF, fits
+from rag_core.generation.citation_grammar import cite_gbnf, fits
 from rag_core.generation.llm import LLMConfig, config_from_env, generate
 from rag_core.generation.model_judge import judge_with_model
 from rag_core.generation.verifier import verify
@@ -31,7 +31,14 @@ def test_the_grammar_is_sent_only_when_chosen(fake, stream):
     assert "grammar" not in sent(fake)
     generate("[S1] The cutoff is 0.6.\nQuestion?", LLMConfig("openai", fake, "echo-cite", timeout_s=10,
                                                              grammar="cite"), stream=stream)
-    assert sent(fake)["grammar"] == CITE_GBNF
+    assert sent(fake)["grammar"] == cite_gbnf("[S1] The cutoff is 0.6.\nQuestion?")
+    assert 'span ::= "1"\n' in sent(fake)["grammar"]                      # the one span the prompt lays out
+
+
+def test_the_grammar_allows_only_the_spans_the_prompt_lays_out():
+    """A model cited [S4] beside three spans: the grammar names each span number the prompt has, and no other."""
+    assert 'span ::= "1" | "2" | "3"\n' in cite_gbnf("Context:\n[S1] a\n\n[S2] b\n\n[S3] c\n\nQuestion: q?")
+    assert cite_gbnf("Question: q? (no spans)").startswith("root ::= abstain\n")       # it can only abstain
 
 
 def test_the_model_judge_never_sends_it(fake):
@@ -60,6 +67,12 @@ def test_bad_choices_say_how_to_fix_them():
     ("The cutoff is 0.6.", False),
     ("The cutoff is 0.6 [S0].", False),
     ("[S1].", False),
+    # a sentence may not end before its citation (the model wrote on for 300 tokens, citing nothing), but a
+    # period inside a word or number stays allowed
+    ("The cutoff is 0.6. It is a float [S1].", False),
+    ("Call a.insert(i, x) with 0.5 [S1].", True),
+    ("It is sorted.The value is 3 [S1].", False),                        # a new sentence glued to the last
+    ("x" * 300 + " [S1].", False),                                       # over 241 characters, still no citation
 ])
 def test_the_shape_it_allows(answer, shaped):
     assert fits(answer) is shaped

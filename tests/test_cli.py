@@ -79,6 +79,8 @@ def test_docs_and_golden_from_files(capsys, tmp_path):
     (["--docs", "notes", "--no-notes"], "--no-notes goes with the bundled or stdlib corpus"),
     (["--generator", "ollama"], "needs --llm-url and --model"),
     (["--model", "qwen2.5:7b"], "--llm-url and --model go with --generator ollama or openai"),
+    (["--generator", "ollama", "--llm-url", "http://127.0.0.1:9", "--model", "m", "--grammar", "cite"],
+     "--grammar cite goes with --generator openai"),
     *[(["--generator", "ollama", "--llm-url", "http://127.0.0.1:9", "--model", "m", "--timeout", t],
        f"--timeout must be a number of seconds above 0 and at most 3600, got {t}")
       for t in ("inf", "nan", "0", "-1", "1e+09")],
@@ -100,6 +102,21 @@ def test_pipeline_model_as_the_readme_lists_it(capsys, asked, given):
         stop_server(server)
     assert list(doc["tables"]) == given
     assert [r["abstained"] for r in doc["tables"]["pipeline_model"]] == [18, 18]
+
+
+def test_the_citation_grammar_is_sent_from_the_command_line(capsys):
+    """--grammar cite reaches the server (it was read only by the dashboard: the command line never sent it)."""
+    import httpx
+    from fake_llm_server import start_server, stop_server
+    from rag_core.generation.citation_grammar import cite_gbnf
+    server, url = start_server()
+    try:
+        run_json(capsys, "--tables", "pipeline_model", "--generator", "openai", "--llm-url", url, "--model", "abstain",
+                 "--grammar", "cite")
+        body = httpx.get(f"{url}/_last_request").json()["body"]
+    finally:
+        stop_server(server)
+    assert body["grammar"] == cite_gbnf(body["messages"][0]["content"]) and 'span ::= "1"' in body["grammar"]
 
 
 def test_a_side_effect_module_is_refused_before_it_is_imported(capsys):

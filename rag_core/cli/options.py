@@ -1,7 +1,7 @@
 """The command line's options, each declared once, and the checks of how they combine.
 
     add_data_options(p)     --corpus --modules --docs --golden --no-notes
-    add_model_options(p)    --generator --llm-url --model --timeout
+    add_model_options(p)    --generator --llm-url --model --timeout --grammar
     add_retrieval_options(p)  --retriever (old name --encoder) --reranker
     add_engine_options(p)   --engine --database-url
     add_trust_option(p)     --trusted
@@ -63,12 +63,15 @@ def trusted_choice(args) -> tuple | None:
 
 
 def add_model_options(p: argparse.ArgumentParser, generator_help: str) -> None:
-    """The real model: the same four options on every command that can ask one."""
+    """The real model: the same five options on every command that can ask one."""
     p.add_argument("--generator", choices=("scripted", "ollama", "openai"), default="scripted", help=generator_help)
     p.add_argument("--llm-url", help="server base URL, e.g. http://127.0.0.1:11434 (Ollama) or http://127.0.0.1:8080")
     p.add_argument("--model", help="model name on that server")
     p.add_argument("--timeout", type=float, default=120.0,
                    help=f"seconds to wait for one answer (more than 0, at most {MAX_TIMEOUT_S:g})")
+    p.add_argument("--grammar", choices=("off", "cite"), default="off",
+                   help="cite: with --generator openai on a llama.cpp server, every sentence of an answer must cite a "
+                        "span (llama.cpp's grammar field; a model judge never sends it)")
 
 
 def add_retrieval_options(p: argparse.ArgumentParser, what: str = "every table") -> None:
@@ -111,6 +114,9 @@ def check_options(args) -> None:
         raise ValueError("--modules names no module: give e.g. --modules math,bisect, or leave it out for the article's 18.")
     if args.generator == "scripted" and (args.llm_url or args.model):
         raise ValueError("--llm-url and --model go with --generator ollama or openai.")
+    if args.grammar != "off" and args.generator != "openai":
+        raise ValueError("--grammar cite goes with --generator openai (a llama.cpp server reads it): choose that "
+                         "generator, or leave the grammar off.")
     if args.generator != "scripted" and not (args.llm_url and args.model):
         raise ValueError(f"--generator {args.generator} needs --llm-url and --model.")
     check_choice(args.retriever, args.reranker)
@@ -129,7 +135,7 @@ def check_database_url(args, engines) -> None:
 def model_config(args):
     """The LLMConfig of the (checked) model options."""
     from rag_core.generation.llm import LLMConfig   # httpx: only with a real model
-    return LLMConfig(args.generator, args.llm_url, args.model, timeout_s=args.timeout)
+    return LLMConfig(args.generator, args.llm_url, args.model, timeout_s=args.timeout, grammar=args.grammar)
 
 
 def parsed(parser: argparse.ArgumentParser, argv) -> tuple:

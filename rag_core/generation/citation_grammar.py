@@ -1,7 +1,7 @@
 """A citation grammar for small local models: llama.cpp's server constrains the answer so that every sentence ends
 with a citation [Sn], or the answer is the abstention NOT IN THE CONTEXT.
 
-    LLMConfig("openai", "http://127.0.0.1:8080", "smollm2-135m", grammar="cite")   # sends {"grammar": CITE_GBNF}
+    LLMConfig("openai", "http://127.0.0.1:8080", "smollm2-135m", grammar="cite")   # sends {"grammar": cite_gbnf(prompt)}
 
 A small model (SmolLM2-135M through a llama.cpp server, in a trial reported on issue 27) cites no span in 36 of 36
 answers without help; with the grammar every answer is well-formed, and about one in seven is right: the grammar
@@ -16,14 +16,28 @@ from __future__ import annotations
 
 import re
 
-GRAMMARS = ("off", "cite")      # off: the model writes freely; cite: CITE_GBNF constrains every answer
-CITE_GBNF = r'''root ::= abstain | sentence (" " sentence)*
-abstain ::= "NOT IN THE CONTEXT"
-sentence ::= first rest " [S" [1-9] [0-9]? "]."
+GRAMMARS = ("off", "cite")      # off: the model writes freely; cite: cite_gbnf(prompt) constrains every answer
+_RULES = r'''abstain ::= "NOT IN THE CONTEXT"
+sentence ::= first rest " [S" span "]."
 first ::= [^\[\]\n. ]
-rest ::= [^\[\]\n]*
+rest ::= char{0,240}
+char ::= [^\[\]\n.] | "." [0-9a-z_(]
 '''
-_SENTENCE = r"[^\[\]\n. ][^\[\]\n]* \[S[1-9][0-9]?\]\."
+
+
+def cite_gbnf(prompt: str) -> str:
+    """The grammar for one prompt: its citations limited to the spans it lays out ("[S1] ..." to "[Sn] ..." at a
+    line's start; none: the answer can only abstain). A sentence ends only with its citation and is at most 241
+    characters long (a small model otherwise writes on, citing nothing, until its tokens run out); a period inside
+    a word or number (0.6, a.insert) stays allowed."""
+    n = max((int(m) for m in re.findall(r"^\[S([1-9][0-9]?)\] ", prompt, re.M)), default=0)
+    if not n:
+        return 'root ::= abstain\n' + _RULES.split("\n", 1)[0] + "\n"
+    span = " | ".join(f'"{i}"' for i in range(1, n + 1))
+    return f'root ::= abstain | sentence (" " sentence)*\nspan ::= {span}\n' + _RULES
+
+
+_SENTENCE = r"[^\[\]\n. ](?:[^\[\]\n.]|\.[0-9a-z_(]){0,240} \[S[1-9][0-9]?\]\."
 CITED = re.compile(rf"NOT IN THE CONTEXT|{_SENTENCE}(?: {_SENTENCE})*")
 
 

@@ -26,7 +26,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import httpx
 
-from rag_core.generation.citation_grammar import CITE_GBNF
+from rag_core.generation.citation_grammar import cite_gbnf
 from rag_core.text.credentials import mask_logs, mask_secrets
 
 if TYPE_CHECKING:
@@ -78,7 +78,7 @@ def _request(prompt: str, cfg: LLMConfig, stream: bool) -> tuple[str, dict]:
     if stream:   # without this, OpenAI's own server sends no token counts when streaming
         body["stream_options"] = {"include_usage": True}
     if cfg.grammar == "cite":   # llama.cpp's server constrains the answer to cited sentences
-        body["grammar"] = CITE_GBNF
+        body["grammar"] = cite_gbnf(prompt)
     return _url(cfg, "/v1/chat/completions"), body
 
 
