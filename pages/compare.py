@@ -109,6 +109,7 @@ keep_stages = f[0].multiselect("Show the questions that end at", list(losses.STA
                                placeholder="every stage")
 needle = f[1].text_input("Questions containing", key="compare_search", placeholder="e.g. cutoff")
 compare_view.grid_table(result, setups, statuses, datasets.dataset().key, keep_stages, needle)
+compare_view.mark_a_cell(wb, result, setups)
 d = st.columns(2)
 widgets.download(d[0], "Comparison (JSON)", result.to_json(), "open-book-comparison.json", "application/json",
                  key="compare_dl_json", icon=":material/download:")

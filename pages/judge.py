@@ -3,7 +3,7 @@ import streamlit as st
 
 from rag_core.evaluation.judges import model_judge
 from rag_core.generation.llm import LLMError
-from ui import active, datasets, frame, judge_view, model_config, saved, widgets
+from ui import active, datasets, figures, frame, judge_view, model_config, saved, widgets
 
 frame.ensure(__file__)          # a first request that runs this page without app.py draws the frame here
 
@@ -44,7 +44,7 @@ if not counted:
 
 report = judge_view.report_of(wb, counted)
 mine = len(labels) - len(counted)
-st.subheader(f"The rule against people: {len(counted)} marked answers")
+st.subheader(f"The rule against people: {figures.plural(len(counted), 'marked answer', 'marked answers')}")
 if mine:
     st.caption(f"{mine} marks are listed below but not counted: answers to questions of your own (without a golden "
                "answer the rule cannot say green of them) or given no span.")

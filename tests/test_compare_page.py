@@ -176,3 +176,26 @@ def test_the_setup_pickers_show_names_as_written():
     at.run()
     assert_fine(at)
     assert "a*b_[c]" in at.selectbox(key="compare_a").options, at.selectbox(key="compare_a").options
+
+
+def test_an_answer_of_a_grid_cell_can_be_marked_and_is_kept_with_its_spans(tmp_path, monkeypatch, wb):
+    """Issue 27: people's marks on Compare's grid, as on Ask and the Model page: a setup and a question picked, that
+    setup's answer shown as text, marked, and kept in the store with the spans that setup handed the generator."""
+    from rag_core.evaluation.losses import spans_of
+    from rag_core.store import Store
+    monkeypatch.setenv("OPENBOOK_DATA_DIR", str(tmp_path))
+    monkeypatch.delenv("OPENBOOK_STORE", raising=False)
+    at = open_page("compare")
+    at.selectbox(key="compare_mark_setup").select("filter off").run()
+    assert_fine(at)
+    want = expected(wb)
+    question = want.questions[1]
+    at.selectbox(key="compare_1_pick").select(question).run()
+    answer = want.results["filter off"][1].answer
+    assert answer in [t.value for t in at.text]
+    at.button(key="mark_compare_1_right").click().run()
+    assert_fine(at)
+    assert "Your mark: **right**" in " ".join(c.value for c in at.caption)
+    kept = Store(tmp_path / "openbook.sqlite3").labels.list("bundled")
+    assert [(x.question, x.answer, x.label, x.source) for x in kept] == [(question, answer, "right", "compare:filter off")]
+    assert list(kept[0].spans) == spans_of(wb, want.setups[1])[1]

@@ -17,12 +17,12 @@ from rag_core.generation.generator import scripted_answer
 from rag_core.generation.llm import LLMError
 from rag_core.store import golden_key
 
-from rag_core.evaluation.losses import COLOURS
+from rag_core.evaluation.losses import COLOURS, spans_of
 from rag_core.retrieval.chunkers import KINDS
 from rag_core.retrieval.engines.registry import ENGINES
 from rag_core.retrieval.retrievers import RERANKERS, RETRIEVERS
 from ui.widgets import RERANKER_NAMES, RETRIEVER_NAMES
-from ui import active, charts, datasets, model_config, saved, widgets
+from ui import active, charts, datasets, marks, model_config, saved, widgets
 
 KIND_NAMES = {"fixed": "Fixed window", "structure": "By structure", "sentence": "By sentence"}
 GENERATOR_NAMES = {"scripted": "Scripted generator", "model": "The model (Model page)"}
@@ -97,6 +97,21 @@ def grid_table(result, setups, statuses: list, dataset_key: str, keep_stages, ne
     st.dataframe(table[mask].style.apply(style), hide_index=True, width="stretch",
                  column_config={f"open {n}": st.column_config.LinkColumn(f"open {n}", display_text="open in Ask")
                                 for n in names})
+
+
+def mark_a_cell(wb, result, setups) -> None:
+    """Under the grid: a setup picked, then one of its questions, its answer as plain text, and Right / Wrong /
+    Clear (ui.marks, source "compare:<setup>"), kept with the spans that setup handed the generator."""
+    names = [s.name for s in setups if s.name in result.results]
+    name = st.selectbox("Mark an answer of a setup right or wrong", names, index=None, key="compare_mark_setup",
+                        placeholder="Choose a setup", format_func=widgets.plain,
+                        help="Then a question: its answer under that setup, to mark. Marks are counted on Judge.")
+    if name is None:
+        return
+    done = result.results[name]
+    spans = spans_of(wb, next(s for s in setups if s.name == name))[:len(done)]
+    rows = pd.DataFrame({"question": [r.question for r in done], "answer": [r.answer for r in done], "spans": spans})
+    marks.mark_a_row(rows, f"compare:{name}", key=f"compare_{names.index(name)}")
 
 
 def run(wb, setups):

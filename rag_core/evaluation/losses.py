@@ -152,6 +152,14 @@ def run_setup(wb: Workbench, setup: Setup, generate: Callable[[str, list], str] 
     return done
 
 
+def spans_of(wb: Workbench, setup: Setup) -> list[list[str]]:
+    """The spans each valid golden question's answer was given under the setup, as `run_setup` handed them to the
+    generator (rankings are deterministic): what a person's mark of that answer keeps beside it."""
+    bench = setup_workbench(wb, setup)
+    ix = bench.index(setup.chunker)
+    return [[ix.texts[int(c)] for c in final[:setup.k]] for final in rankings(bench, setup)[1]]
+
+
 def _rank(r: float) -> int | None:
     return int(r) if r != float("inf") else None
 
