@@ -193,6 +193,8 @@ def test_an_answer_of_a_grid_cell_can_be_marked_and_is_kept_with_its_spans(tmp_p
     at.selectbox(key="compare_1_pick").select(question).run()
     answer = want.results["filter off"][1].answer
     assert answer in [t.value for t in at.text]
+    result = want.results["filter off"][1]
+    assert f"The rule's verdict: {result.outcome}." in " ".join(c.value for c in at.caption)
     at.button(key="mark_compare_1_right").click().run()
     assert_fine(at)
     assert "Your mark: **right**" in " ".join(c.value for c in at.caption)

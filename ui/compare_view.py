@@ -110,7 +110,8 @@ def mark_a_cell(wb, result, setups) -> None:
         return
     done = result.results[name]
     spans = spans_of(wb, next(s for s in setups if s.name == name))[:len(done)]
-    rows = pd.DataFrame({"question": [r.question for r in done], "answer": [r.answer for r in done], "spans": spans})
+    rows = pd.DataFrame({"question": [r.question for r in done], "answer": [r.answer for r in done], "spans": spans,
+                         "verdict": [f"{r.outcome}. {r.reason}" for r in done]})
     marks.mark_a_row(rows, f"compare:{name}", key=f"compare_{names.index(name)}")
 
 

@@ -116,8 +116,8 @@ def mark(answer: str, spans, question: str, source: str, key: str) -> None:
 
 
 def mark_a_row(rows, source: str, key: str) -> None:
-    """Under a table of judged answers (question, answer, spans): a question picked, its answer as plain text, and
-    the mark buttons for it (`key` names the table on the page)."""
+    """Under a table of judged answers (question, answer, spans, and optionally verdict): a question picked, its
+    answer as plain text (and the rule's verdict), and the mark buttons for it (`key` names the table on the page)."""
     if "spans" not in rows or rows.empty:
         return
     picked = st.selectbox("Mark an answer right or wrong", rows.question.tolist(), index=None, key=f"{key}_pick",
@@ -127,4 +127,6 @@ def mark_a_row(rows, source: str, key: str) -> None:
         return
     row = rows[rows.question == picked].iloc[0]
     st.text(row.answer)
+    if "verdict" in rows:                       # the rule's verdict of this answer, when the table has it
+        st.caption(f"The rule's verdict: {widgets.plain(row.verdict)}")
     mark(row.answer, list(row.spans), picked, source, key=key)
