@@ -16,7 +16,8 @@ from rag_core.evaluation.pipeline import ask
 from rag_core.evaluation.workbench import ARTICLE_CHUNKER, Workbench
 from rag_core.generation.generator import scripted_answer
 from rag_core.generation.prompt import build_prompt
-from rag_core.generation.verifier import MODES, compare_modes, disagreement, verify, verify_grounding
+from rag_core.generation.two_checkers import compare_modes, disagreement
+from rag_core.generation.verifier import MODES, verify, verify_grounding
 from rag_core.retrieval.chunkers import ChunkerConfig, by_sentence, by_structure, fixed_window
 from rag_core.retrieval.index import Index
 from rag_core.retrieval.rerank import retrieve

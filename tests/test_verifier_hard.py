@@ -14,7 +14,8 @@ import pytest
 from rag_core.__main__ import main
 from rag_core.generation.claims import Claims
 from rag_core.generation.quantities import numbers, with_units
-from rag_core.generation.verifier import MODES, VERDICTS, Verdict, compare_modes, disagreement, verify
+from rag_core.generation.two_checkers import compare_modes, disagreement
+from rag_core.generation.verifier import MODES, VERDICTS, Verdict, verify
 
 
 def strict(answer, spans):

@@ -24,7 +24,8 @@ from rag_core.generation.claims import Claims, closest, is_name, names
 from rag_core.generation.quantities import numbers
 from rag_core.generation.generator import sentences
 from rag_core.evaluation.pipeline import ask
-from rag_core.generation.verifier import MODES, Verdict, compare_modes, disagreement, verify, verify_grounding
+from rag_core.generation.two_checkers import compare_modes, disagreement
+from rag_core.generation.verifier import MODES, Verdict, verify, verify_grounding
 
 from fake_llm_server import start_server, stop_server
 

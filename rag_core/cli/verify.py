@@ -20,7 +20,8 @@ from rag_core.cli.inputs import read_bytes
 from rag_core.cli.options import parsed, OneLineParser
 from rag_core.cli.output import emit, error
 from rag_core.generation.answer_key import check_key
-from rag_core.generation.verifier import MODES, disagreement, verify
+from rag_core.generation.two_checkers import disagreement
+from rag_core.generation.verifier import MODES, verify
 
 HELP = "check one answer against its spans (python -m rag_core verify --help)"
 

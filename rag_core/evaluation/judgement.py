@@ -40,7 +40,8 @@ from rag_core.generation.bounds import unsupported_bound
 from rag_core.generation.dismissal import dismissed
 from rag_core.generation.passage import elsewhere
 from rag_core.generation.citations import canonical_citations
-from rag_core.generation.verifier import Verdict, disagreement_of, nothing_to_check, verify
+from rag_core.generation.two_checkers import disagreement_of
+from rag_core.generation.verifier import Verdict, nothing_to_check, verify
 from rag_core.generation.yes_no import bare_reply
 from rag_core.text.messages import listing
 

@@ -89,10 +89,10 @@ _YES_NO = re.compile(r"[\s*_\"']*(?:yes|no)[\s*_\"'.!,;:]*", re.I)
 _DRESS = r"""[\s*_`"'“”‘’«»>#]*"""                    # emphasis, quotes, a quote mark or heading, spaces around it
 _TAIL = r"""[\s*_`"'“”‘’«».!?;:]*"""                  # the same, and any final punctuation
 ABSTENTION = re.compile(_DRESS + r"not\s+in\s+the\s+context" + _TAIL, re.I)
-_STARTS_ABSTAINING = re.compile(_DRESS + r"not\s+in\s+the\s+context\b", re.I)
+STARTS_ABSTAINING = re.compile(_DRESS + r"not\s+in\s+the\s+context\b", re.I)
 # a sentence that says the phrase: in capitals anywhere, or in any case as its last words
 _CLAIMS_ABSTAINING = re.compile(r"NOT\s+IN\s+THE\s+CONTEXT|(?i:not\s+in\s+the\s+context)" + _TAIL + r"\Z")
-_CITED_ABSTENTION = "a claimed abstention with a citation is not an answer"
+CITED_ABSTENTION = "a claimed abstention with a citation is not an answer"
 HINTED = 20                     # sentences whose missing claims get "the span says ... instead" (with claims.NEAREST:
 # a 1 MB answer of missing names against a 1 MB span of names takes 2.2 s; hints for all its sentences, minutes)
 VERDICTS = ("anchored", "refused", "abstained")
@@ -130,14 +130,14 @@ class Verdict(NamedTuple):
                                "out_of_range": list(s.out_of_range)} for s in self.sentences]}
 
 
-def _short(x: str) -> str:
+def short(x: str) -> str:
     """A claim as shown: whole up to 60 characters, else its start and its length."""
     return x if len(x) <= 60 else f"{x[:40]}... ({len(x):,} characters)"
 
 
 def _quote(items) -> str:
     items = list(items)
-    shown = ", ".join(f"'{_short(x)}'" for x in items[:10])
+    shown = ", ".join(f"'{short(x)}'" for x in items[:10])
     return shown if len(items) <= 10 else f"{shown} and {len(items) - 10:,} more"
 
 
@@ -148,7 +148,7 @@ def _handed_over(n_spans: int) -> str:
     return "only S1 was" if n_spans == 1 else f"only S1 to S{n_spans} were"
 
 
-def _spans_named(cited, joiner: str) -> str:
+def spans_named(cited, joiner: str) -> str:
     """(1,) -> 'S1'; (1, 3) -> 'S1 or S3' (joiner 'or') or 'S1 and S3' (joiner 'and')."""
     names = [f"S{n}" if n < BIG else "S(a number of more than 18 digits)" for n in cited]
     return listing(names, joiner)
@@ -207,7 +207,7 @@ def check_sentence(sentence: str, spans: list[str], mode: str = "strict", hints:
     out = tuple(n for n in cited if not 1 <= n <= len(spans))
     if out:
         return SentenceCheck(sentence, cited, out, (), (), False,
-                             f"Cites {_spans_named(out, 'and')}, which {'does' if len(out) == 1 else 'do'} not exist: "
+                             f"Cites {spans_named(out, 'and')}, which {'does' if len(out) == 1 else 'do'} not exist: "
                              f"{_handed_over(len(spans))} handed over.")
     bare = (ARTICLE_CITATION if mode == "article" else CITATION).sub("", text)   # not the "3" of "[S3]"
     numbers, names, near, testable = _missing(bare, cited, spans, mode, hints, asked)
@@ -217,18 +217,18 @@ def check_sentence(sentence: str, spans: list[str], mode: str = "strict", hints:
             parts.append(f"number {_quote(numbers)}" if len(numbers) == 1 else f"numbers {_quote(numbers)}")
         if names:
             parts.append(f"name {_quote(names)}" if len(names) == 1 else f"names {_quote(names)}")
-        where = f"{'do' if len(numbers) + len(names) > 1 else 'does'} not appear in {_spans_named(cited, 'or')}"
+        where = f"{'do' if len(numbers) + len(names) > 1 else 'does'} not appear in {spans_named(cited, 'or')}"
         instead = ""
         if near:
             says = "the span says" if len(cited) == 1 else "the spans say"
-            instead = f": {says} " + "; ".join(f"{_short(c)}, not {_short(x)}" for x, c in near)
+            instead = f": {says} " + "; ".join(f"{short(c)}, not {short(x)}" for x, c in near)
         return SentenceCheck(sentence, cited, (), numbers, names, False,
                              f"The {' and the '.join(parts)} {where}{instead}.", near, testable)
     if not testable:
         return SentenceCheck(sentence, cited, (), (), (), True, _nothing(cited, "this sentence") +
                              ": every sentence must carry something to check against the span it cites.", (), False)
     return SentenceCheck(sentence, cited, (), (), (), True,
-                         f"Every number and technical name appears in {_spans_named(cited, 'or')}.")
+                         f"Every number and technical name appears in {spans_named(cited, 'or')}.")
 
 
 def nothing_to_check(v: Verdict) -> str:
@@ -242,7 +242,7 @@ def nothing_to_check(v: Verdict) -> str:
         return ""
     which = "the answer" if len(bad) == len(v.sentences) else f"sentence {v.sentences.index(bad[0]) + 1}"
     cited = tuple(dict.fromkeys(n for c in bad for n in c.cited))
-    return f"{which} has no number, no technical name and not most of its words in {_spans_named(cited, 'or')}"
+    return f"{which} has no number, no technical name and not most of its words in {spans_named(cited, 'or')}"
 
 
 _NOTHING = "Nothing to check"
@@ -251,12 +251,12 @@ _NOTHING = "Nothing to check"
 def _nothing(cited: tuple, what: str) -> str:
     """'Nothing to check: <what> has no number, no technical name and not most of its words in S3'."""
     return (f"{_NOTHING}: {what} has no number, no technical name and not most of its words in "
-            f"{_spans_named(cited, 'or')}")
+            f"{spans_named(cited, 'or')}")
 
 
 def _claimed_abstention(checks: tuple, i: int) -> Verdict:
     """Refuse an answer whose sentence i says NOT IN THE CONTEXT and cites a span."""
-    why = (f"It says NOT IN THE CONTEXT and cites {_spans_named(checks[i].cited, 'and')}: {_CITED_ABSTENTION} "
+    why = (f"It says NOT IN THE CONTEXT and cites {spans_named(checks[i].cited, 'and')}: {CITED_ABSTENTION} "
            f"(an abstention cites nothing, and a citation must support a claim).")
     checks = checks[:i] + (checks[i]._replace(ok=False, explanation=why),) + checks[i + 1:]
     return Verdict("refused", checks, f"Sentence {i + 1}: {why}", "strict")
@@ -295,7 +295,7 @@ def verify(answer: str, spans: list[str], mode: str = "strict", question: str | 
                    for i, s in enumerate(sentences))
     if strict and ABSTENTION.fullmatch(CITATION.sub("", norm)):                       # "NOT IN THE CONTEXT [S1]."
         return _claimed_abstention(checks, next((i for i, c in enumerate(checks) if c.cited), 0))
-    if strict and _STARTS_ABSTAINING.match(norm):
+    if strict and STARTS_ABSTAINING.match(norm):
         checks = (checks[0]._replace(ok=False, explanation="It says NOT IN THE CONTEXT, yet the answer goes on."),) \
             + checks[1:]
         return Verdict("refused", checks, "The answer says NOT IN THE CONTEXT and then goes on: an abstention "
@@ -326,57 +326,3 @@ def verify(answer: str, spans: list[str], mode: str = "strict", question: str | 
 def verify_grounding(answer: str, spans: list[str]) -> str:
     """Only the verdict string, as the article's function returns it (mode article)."""
     return verify(answer, spans, "article").verdict
-
-
-def compare_modes(answer: str, spans: list[str]) -> tuple[Verdict, Verdict]:
-    """(strict verdict, article verdict) of the same answer."""
-    return verify(answer, spans, "strict"), verify(answer, spans, "article")
-
-
-def disagreement(answer: str, spans: list[str]) -> str | None:
-    """Why the two checkers give different verdicts, in one sentence; None when the verdicts agree.
-
-    disagreement("The default cutoff is 0 [S1].", ["(default 0.6)"])
-    -> "The article's checker accepts this answer because it compares strings: '0' is found inside S1 (in 0.6); the
-        strict checker compares numbers by value and names whole, and the number '0' does not appear in S1: ..."
-    """
-    return disagreement_of(answer, spans, *compare_modes(answer, spans))
-
-
-def disagreement_of(answer: str, spans: list[str], strict: Verdict, article: Verdict) -> str | None:
-    """`disagreement` from the two verdicts already computed (no checker runs again)."""
-    if strict.verdict == article.verdict:
-        return None
-    if strict.verdict == "refused" and (_CITED_ABSTENTION in strict.reason or "Nothing to check" in strict.reason):
-        return (f"The article's checker says {article.verdict} ({article.reason}); "
-                f"the strict checker says {strict.verdict} ({strict.reason})")
-    if strict.verdict == "refused" and _STARTS_ABSTAINING.match(quantities.normalize(answer)):
-        said = ("abstains because the answer starts with NOT IN THE CONTEXT" if article.verdict == "abstained" else
-                f"says {article.verdict}: it checks the claims and overlooks the abstention before them")
-        return (f"The article's checker {said}; the strict checker refuses it because claims follow, and an "
-                f"abstention must be the whole answer.")
-    if strict.verdict == "abstained":
-        return ("The article's checker refuses this answer because it does not start with NOT IN THE CONTEXT written "
-                "exactly so; the strict checker reads it as an abstention (case, emphasis, quotes and final "
-                "punctuation do not matter).")
-    bad = next(c for c in (strict if strict.verdict == "refused" else article).sentences if not c.ok)
-    if not (bad.missing_numbers or bad.missing_names):
-        return (f"The article's checker says {article.verdict} ({article.reason}); "
-                f"the strict checker says {strict.verdict} ({strict.reason}).")
-    claim = (bad.missing_numbers + bad.missing_names)[0]
-    where = _spans_named(bad.cited, "or")
-    if strict.verdict == "refused":
-        near = dict(bad.closest).get(claim)
-        inside = f" (in {_short(near)})" if near and claim.lower() in near.lower() else ""
-        union = " ".join(spans[n - 1] for n in bad.cited).lower()
-        if not any(ch.isdigit() for ch in claim) and claim in bad.missing_numbers:
-            found = f"it looks for digits only, and '{_short(claim)}' is written in words"
-        elif claim.lower() in union:
-            found = f"'{_short(claim)}' is found inside {where}{inside}"
-        else:
-            found = f"it reads '{_short(claim)}' in pieces that {where} contains"      # "1,000,000": 1, 000, 000
-        why = bad.explanation[0].lower() + bad.explanation[1:]
-        return (f"The article's checker accepts this answer because it compares strings: {found}; the strict "
-                f"checker compares numbers by value and names whole, and {why}")
-    return (f"The article's checker refuses this answer because '{_short(claim)}' is not written the same way in "
-            f"{where}; the strict checker compares numbers by value and names whole, and finds every claim there.")
