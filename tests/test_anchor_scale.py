@@ -14,7 +14,8 @@ import numpy as np
 import pytest
 
 from rag_core.data.corpus import Corpus, Document
-from rag_core.data.golden import check_golden, phrase_positions
+from rag_core.data.anchor_places import phrase_positions
+from rag_core.data.golden import check_golden
 from rag_core.evaluation import tables
 from rag_core.evaluation.metrics import anchor_holders, anchor_is_cut, first_cut_example, occurrences_held
 from rag_core.evaluation.workbench import ARTICLE_CHUNKER, Workbench

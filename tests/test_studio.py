@@ -10,7 +10,8 @@ from streamlit.testing.v1 import AppTest
 
 from apptest_helpers import APP, assert_fine, set_chunker, shown
 from rag_core.data.corpus import bundled_corpus
-from rag_core.data.golden import GOLDEN_FILES, GoldenRow, load_golden, phrase_positions
+from rag_core.data.anchor_places import phrase_positions
+from rag_core.data.golden import GOLDEN_FILES, GoldenRow, load_golden
 from rag_core.data.golden_csv import read_golden_csv
 from rag_core.data.golden_edit import add_row, delete_row, replace_row, words_span
 from rag_core.store import Store

@@ -26,15 +26,14 @@ invalid, and the reason says so, because a lenient match would hide a golden-set
 from __future__ import annotations
 
 import difflib
-import functools
 import json
 import re
-from array import array
 from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
 
+from rag_core.data.anchor_places import alone, find_all, token_ranges, token_starts
 from rag_core.data.corpus import DATA, Corpus, Document
 from rag_core.text.messages import shorten
 from rag_core.text.questions import MAX_QUESTION_CHARS, check_question, question_key
@@ -96,95 +95,6 @@ def load_golden(which: str = "article") -> list[GoldenRow]:
         raise ValueError(f"Unknown golden set {which!r}: use one of {', '.join(GOLDEN_FILES)}.")
     rows = json.loads(GOLDEN_FILES[which].read_text(encoding="utf-8"))["questions"]
     return [GoldenRow(r["question"], r["doc"], r["anchor"], r.get("answer", "")) for r in rows]
-
-
-def _find_all(text: str, target: str) -> np.ndarray:
-    """Every position where target starts in text, overlapping ones included: "x y x y x", "x y x" -> [0, 4].
-
-    One pass of str.find from each match to the next, so linear in the text (plus the matches).
-    """
-    found, at = array("q"), text.find(target)
-    while at >= 0:
-        found.append(at)
-        at = text.find(target, at + 1)
-    return np.frombuffer(found, dtype=np.int64) if found else np.zeros(0, dtype=np.int64)
-
-
-def _wordish(ch: str) -> bool:
-    return ch.isalnum() or ch == "_"
-
-
-_ASCII = {test: np.array([test(chr(c)) for c in range(128)]) for test in (_wordish, str.isdigit)}
-
-
-@functools.lru_cache(maxsize=2)           # the last documents checked (4 bytes a character each)
-def _code_points(text: str) -> tuple[np.ndarray, np.ndarray]:
-    """The text's code points and where its '.' and ',' are: once per document, not once per golden row (a
-    document of 100,000 question headings checked its suggestions in quadratic time)."""
-    points = np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32)
-    return points, np.isin(points, [ord("."), ord(",")])
-
-
-def _alone(text: str, at: np.ndarray, target: str) -> np.ndarray:
-    """Which matches of target (starting at `at` in text) are no piece of a longer word or number: a letter, digit
-    or _ it begins (ends) with has none before (after) it, and a digit it begins (ends) with has no digit and '.' or
-    ',' before (after) it. Vectorized over the matches; each distinct neighbour is classified once.
-
-    "0.6 is", [0], "0" -> [False];  "x 0.6 is", [2], "0.6" -> [True];  "maxsize", [0], "max" -> [False]
-    """
-    keep = np.ones(len(at), dtype=bool)
-    if not len(at):
-        return keep
-    points, seps = _code_points(text)
-
-    def kind(idx: np.ndarray, test) -> np.ndarray:          # test(char) for the code points at idx
-        got, cps = np.zeros(len(idx), dtype=bool), points[idx]
-        ascii_ = cps < 128
-        got[ascii_] = _ASCII[test][cps[ascii_]]
-        if not ascii_.all():                                 # any other character: each distinct one classified once
-            uniq, inverse = np.unique(cps[~ascii_], return_inverse=True)
-            got[~ascii_] = np.array([test(chr(c)) for c in uniq], dtype=bool)[inverse.reshape(-1)]
-        return got
-
-    for edge, inside, outside in ((target[0], at - 1, at - 2), (target[-1], at + len(target), at + len(target) + 1)):
-        if not _wordish(edge):
-            continue
-        there = (inside >= 0) & (inside < len(points))
-        near, far = np.clip(inside, 0, len(points) - 1), np.clip(outside, 0, len(points) - 1)
-        glued = there & kind(near, _wordish)
-        if edge.isdigit():                                   # '0' of '0.6', '6' of '0.6', '1' of '1,000'
-            far_there = there & (outside >= 0) & (outside < len(points))
-            glued |= far_there & seps[near] & kind(far, str.isdigit)
-        keep &= ~glued
-    return keep
-
-
-def _token_ranges(text: str, starts: np.ndarray, target: str) -> np.ndarray:
-    """Every occurrence of target standing alone in text = " ".join(tokens), as the (first, last) token it touches:
-    (n, 2). starts[t] is where token t begins in text. "a bc d", target "c d" -> [[1, 2]]; "b 0.6", "0" -> none
-    """
-    at = _find_all(text, target)
-    at = at[_alone(text, at, target)]
-    first = np.searchsorted(starts, at, side="right") - 1
-    last = np.searchsorted(starts, at + len(target) - 1, side="right") - 1
-    return np.stack([first, last], axis=1).astype(np.int64)
-
-
-def phrase_positions(tokens: list[str], phrase: list[str]) -> np.ndarray:
-    """The positions i, ascending, where tokens[i:i + len(phrase)] == phrase (whole tokens, overlaps included).
-
-    ["a", "b", "a", "b", "ab"], ["a", "b"] -> [0, 2]. Linear in the text: one str.find pass over the joined
-    tokens, kept where the match starts and ends on a token boundary. An empty phrase matches nowhere.
-    """
-    if not phrase:
-        return np.zeros(0, dtype=np.int64)
-    text, target = " ".join(tokens), " ".join(phrase)
-    at = _find_all(text, target)
-    end = at + len(target)
-    points = np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32)
-    before = (at == 0) | (points[np.maximum(at - 1, 0)] == 32)
-    after = (end == len(text)) | (points[np.minimum(end, len(text) - 1)] == 32)
-    return np.searchsorted(_starts({}, 0, text), at[before & after]).astype(np.int64)
 
 
 def _question_problem(question) -> str:
@@ -277,9 +187,9 @@ def _check_row(row: GoldenRow, docs: _Documents) -> tuple[str | None, str]:
     target = normalize(row.anchor)
     text = docs.text(doc_id)
     found = np.array([text.find(target)], dtype=np.int64)
-    if found[0] >= 0 and not _alone(text, found, target)[0]:      # the first match is inside a word: look further
-        found = _find_all(text, target)
-    if found[0] >= 0 and _alone(text, found, target).any():
+    if found[0] >= 0 and not alone(text, found, target)[0]:      # the first match is inside a word: look further
+        found = find_all(text, target)
+    if found[0] >= 0 and alone(text, found, target).any():
         return doc_id, _key_problem(row)
     found = found[found >= 0]
     if len(found):
@@ -366,16 +276,5 @@ def check_golden(rows, corpus: Corpus, tokens: list[list[str]] | None = None) ->
     for v, row in enumerate(valid):
         target = normalize(row.anchor)
         occurrences[v] = {d: r for d, text in enumerate(texts)
-                          if target in text and len(r := _token_ranges(text, _starts(starts, d, text), target))}
+                          if target in text and len(r := token_ranges(text, token_starts(starts, d, text), target))}
     return GoldenCheck(rows, tuple(valid), tuple(problems), occurrences)
-
-
-def _starts(memo: dict, d: int, text: str) -> np.ndarray:
-    """Where each token of a single-spaced text begins, as str positions: "ab c d" -> [0, 3, 5].
-
-    Vectorized over the text's code points (UTF-32, one per str position); remembered per document.
-    """
-    if d not in memo:
-        points = np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32)
-        memo[d] = np.concatenate([[0], np.flatnonzero(points == 32) + 1]) if len(points) else np.zeros(1, np.int64)
-    return memo[d]

@@ -15,7 +15,8 @@ import math
 import numpy as np
 
 from rag_core.retrieval.chunkers import ChunkerConfig
-from rag_core.data.golden import GoldenCheck, phrase_positions
+from rag_core.data.anchor_places import phrase_positions
+from rag_core.data.golden import GoldenCheck
 from rag_core.retrieval.index import Index
 from rag_core.retrieval.tokenized import TokenizedCorpus
 from rag_core.text.tokens import normalize
