@@ -247,7 +247,7 @@ def scaling(out: dict, n: int, rounds: int) -> None:
     """n chunks on one node of one CPU and on two: each encodes all n, in `rounds` parts (every rounds-th chunk,
     so each part has the same mix of lengths), the runs in the order 1 2 2 1 1 2 ... so that the other sessions'
     load, which drifts over minutes, falls on both alike."""
-    from rag_core.retrieval.ray_encoder import import_ray
+    from rag_core.retrieval.ray_connect import import_ray
     import_ray()
     seqs = seqs_of(real_chunks(n))
     pieces = sum(len(s) for s in seqs)

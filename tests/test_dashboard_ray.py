@@ -215,7 +215,7 @@ def test_ablations_and_compare_with_ray_show_what_the_process_shows(shared_ray, 
     (":6379", "is not host:port"),
 ])
 def test_a_malformed_ray_address_is_one_sentence_that_repeats_no_secret(address, words):
-    from rag_core.retrieval.ray_encoder import parse_address
+    from rag_core.retrieval.ray_connect import parse_address
     with pytest.raises(ValueError) as e:
         parse_address(address)
     said = str(e.value)
@@ -223,7 +223,7 @@ def test_a_malformed_ray_address_is_one_sentence_that_repeats_no_secret(address,
 
 
 def test_a_well_formed_address_is_read_whatever_the_spaces_and_brackets():
-    from rag_core.retrieval.ray_encoder import parse_address
+    from rag_core.retrieval.ray_connect import parse_address
     assert parse_address("  10.0.0.5:6379 ") == ("10.0.0.5", 6379)
     assert parse_address("[::1]:6379") == ("::1", 6379)
     assert parse_address("head-node.example:1") == ("head-node.example", 1)

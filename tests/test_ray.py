@@ -21,7 +21,8 @@ import pytest
 
 from rag_core.__main__ import main
 from rag_core.retrieval.minilm import MiniLM, batched
-from rag_core.retrieval.ray_encoder import ClusterLost, probe
+from rag_core.retrieval.ray_connect import probe
+from rag_core.retrieval.ray_encoder import ClusterLost
 from rag_core.retrieval.vectors import MODEL_KEY, WINDOWS_KEY, Embedder, VectorStore, text_key
 
 ROOT = Path(__file__).resolve().parents[1]

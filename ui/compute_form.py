@@ -13,7 +13,7 @@ import threading
 
 import streamlit as st
 
-from rag_core.retrieval.ray_encoder import ADDRESS_ENV
+from rag_core.retrieval.ray_connect import ADDRESS_ENV
 from ui import ray_compute
 from ui.widgets import failing, plain, secret_input
 

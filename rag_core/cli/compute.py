@@ -72,7 +72,8 @@ def compute_embedder(args, note=None, path: str | None = None):
     check_compute_options(args)
     if compute == "process":
         return None
-    from rag_core.retrieval.ray_encoder import ADDRESS_ENV, RayCompute
+    from rag_core.retrieval.ray_connect import ADDRESS_ENV
+    from rag_core.retrieval.ray_encoder import RayCompute
     from rag_core.retrieval.vectors import Embedder
     session = RayCompute(args.ray_address or os.environ.get(ADDRESS_ENV) or None)
     _open.append(session)

@@ -15,7 +15,7 @@ runs in the caller's thread as batches come back, so the vectors land in the sam
 as they arrive. The same batches through the same numpy code: the process's vectors to the last bit on the same
 kind of CPU (another batch height can change the last bits of a long text's vector, about 1e-7).
 
-Failures are one sentence and never a hang: an address where no Ray answers is refused within CONNECT_S (a TCP
+Failures are one sentence and never a hang: an address where no Ray answers is refused within ray_connect.CONNECT_S (a TCP
 connection and an HTTP/2 greeting, Ray's gRPC, before `ray.init` is called); a worker that dies, a head that goes
 away, or a batch that takes longer than BATCH_S stops the cluster's part of the run and keeps every vector already
 back (they are in the cache); then `on_loss="process"` encodes the rest here, with the same batches (one `note`),
@@ -33,9 +33,6 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
-import re
-import socket
-import tempfile
 from collections import deque
 from pathlib import Path
 from typing import Callable
@@ -44,108 +41,14 @@ import numpy as np
 
 from rag_core.retrieval import encoder_path
 from rag_core.retrieval.minilm import BATCH_PIECES, DIM, batched
-from rag_core.text.credentials import mask_secrets
+from rag_core.retrieval.ray_connect import has_token, import_ray, log_dir, probe, quiet_stderr
 
 ON_LOSS = ("process", "stop")        # what to do with the rest of a run when the cluster fails mid-way
-CONNECT_S = 5.0                      # to reach an address and hear Ray's gRPC greet us
 BATCH_S = 300.0                      # the longest a batch may take (the first includes loading the weights)
 QUEUED = 2                           # batches sent ahead to each actor, so that none waits for the driver
-INSTALL = "pip install -r requirements-ray.txt (or `make cluster`)"
-ADDRESS_ENV = "OPENBOOK_RAY_ADDRESS"
 OBJECT_STORE_BYTES = 512 * 2**20     # a local Ray's object store: a sweep's corpus and its units' vectors; spills beyond
-_H2_PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + b"\x00\x00\x00\x04\x00\x00\x00\x00\x00"   # + empty SETTINGS
-
-
 class ClusterLost(RuntimeError):
     """The cluster failed mid-run and on_loss="stop": the message says what was kept and how to go on."""
-
-
-def import_ray():
-    """The ray module, with its usage statistics off; ValueError saying how to install it when missing."""
-    os.environ["RAY_USAGE_STATS_ENABLED"] = "0"
-    try:
-        import ray
-    except ImportError:
-        raise ValueError(f"Ray is not installed in this environment: {INSTALL}.") from None
-    return ray
-
-
-def parse_address(address: str) -> tuple[str, int]:
-    """(host, port) of "host:port" (an IPv6 host in brackets); ValueError saying how to give it. Nothing before an
-    "@" is ever repeated: a Ray head takes no user or password, and whatever was typed there may be one."""
-    text = address.strip()
-    if "@" in text:
-        example = re.split(r"[/?#;&\s]", text.rpartition("@")[2])[0][:60]       # host:port, never a query
-        raise ValueError(f"A Ray address takes no user or password (a Ray head asks for none; it checks a token): "
-                         f"give host:port, e.g. {example or '10.0.0.5:6379'}.")
-    host, _, port = text.rpartition(":")
-    host = host[1:-1] if host.startswith("[") and host.endswith("]") else host
-    ok = (host and "://" not in text and port.isascii() and port.isdigit() and len(port) <= 5
-          and 0 < int(port) < 65536 and len(host) <= 253 and host.isprintable() and " " not in host)
-    try:
-        ok = ok and bool(host.encode("idna"))
-    except UnicodeError:
-        ok = False
-    if not ok:
-        shown = text[:60] + ("…" if len(text) > 60 else "")
-        raise ValueError(mask_secrets(f"The Ray address {shown!r} is not host:port: give e.g. 10.0.0.5:6379, the head "
-                                      "node's GCS port (a port from 1 to 65535; Ray Client's ray:// addresses are not "
-                                      "supported).", text))
-    return host, int(port)
-
-
-def probe(address: str, timeout: float = CONNECT_S) -> None:
-    """ValueError in one sentence unless a gRPC server (as Ray's head is) answers at host:port within `timeout`."""
-    host, port = parse_address(address)
-    address = address.strip()
-    hint = "start one with `ray start --head` (or `make cluster`) or check the address"
-    try:
-        s = socket.create_connection((host, port), timeout=timeout)
-    except OSError as e:
-        raise ValueError(f"No Ray cluster answers at {address} ({e.strerror or e or 'timed out'} within "
-                         f"{timeout:g} s): {hint}.") from None
-    with s:
-        try:
-            s.settimeout(timeout)
-            s.sendall(_H2_PREFACE)
-            head = s.recv(9)
-        except OSError:
-            head = b""
-    if len(head) < 4 or head[3] != 0x4:          # an HTTP/2 server's first frame is SETTINGS (type 4)
-        raise ValueError(f"What answers at {address} is not a Ray cluster (no gRPC greeting within {timeout:g} s): "
-                         f"{hint}.")
-
-
-def has_token() -> bool:
-    """Whether this machine has a Ray cluster token (RAY_AUTH_TOKEN, RAY_AUTH_TOKEN_PATH or ~/.ray/auth_token)."""
-    return bool(os.environ.get("RAY_AUTH_TOKEN") or os.environ.get("RAY_AUTH_TOKEN_PATH")
-                or (Path.home() / ".ray" / "auth_token").is_file())
-
-
-@contextlib.contextmanager
-def quiet_stderr():
-    """File descriptor 2 sent to /dev/null for a while: Ray's C++ client writes a line a second while it retries."""
-    saved = os.dup(2)
-    try:
-        with open(os.devnull, "w") as null:
-            os.dup2(null.fileno(), 2)
-        yield
-    finally:
-        os.dup2(saved, 2)
-        os.close(saved)
-
-
-def log_dir() -> str:
-    """Where a local Ray keeps its session files: the data folder's "ray", or the temporary folder when the data
-    folder is off or its path is too long for Ray's Unix sockets (about 107 bytes with the session's names)."""
-    from rag_core.datadir import data_dir
-    try:
-        folder = data_dir()
-    except ValueError:
-        folder = None
-    if folder is not None and len(str(folder / "ray")) <= 48:
-        return str(folder / "ray")
-    return str(Path(tempfile.gettempdir()) / "openbook-ray")
 
 
 class _Worker:

@@ -93,7 +93,8 @@ class RaySessions:
             self._closing = None
 
     def _open(self, address: str | None):
-        from rag_core.retrieval.ray_encoder import RayCompute, log_dir      # ray is imported only now
+        from rag_core.retrieval.ray_connect import log_dir
+        from rag_core.retrieval.ray_encoder import RayCompute      # ray is imported only now
         try:
             return self._thread.submit(RayCompute, address).result()
         except ValueError:
