@@ -49,32 +49,20 @@ the sentence says "isn't true".
 """
 from __future__ import annotations
 
-import itertools
 import re
 from decimal import Decimal
 from fractions import Fraction
 from typing import NamedTuple
 
-from rag_core.generation import claims, quantities
-from rag_core.generation.answer_forms import COMPARISON, calls, comparisons, fraction_terms, fractions, named_symbols, \
-    pairs, sequences, symbols
-from rag_core.generation.key_reading import Doubt, KeyReading, fraction_places, name_places, number_places, \
-    key_words, plain, shown_word, word_places  # noqa: F401 (key_words re-exported)
+from rag_core.generation import claims
+from rag_core.generation.answer_forms import COMPARISON, comparisons, fraction_terms, named_symbols, pairs, symbols
+from rag_core.generation.key_contradictions import by_default as said_by_default, contradiction, in_order
+from rag_core.generation.key_reading import KeyReading, number_places, key_words, plain, shown_word, \
+    word_places  # noqa: F401 (key_words re-exported)
 from rag_core.generation.lexicon import ANTONYMS  # noqa: F401 (re-exported)
-from rag_core.generation.lexicon import ASIDE_OPPOSITE, OPPOSITE as _OPPOSITE, one_word, same as fold, \
-    stem_set as folded_words, stems as words_of
-from rag_core.generation.negation import WINDOW, conditional_at, is_negation, negated_at, sentence_head as _sentence_head, \
-    tokens, uncertain_at
-from rag_core.generation.hedge import hedged
-from rag_core.generation.rival import rival_value
+from rag_core.generation.lexicon import one_word, same as fold, stem_set as folded_words, stems as words_of
+from rag_core.generation.negation import negated_at  # noqa: F401 (re-exported)
 from rag_core.generation.yes_no import as_statement
-
-_RETRACTION = re.compile(
-    r"(?:[\u2014\u2013]|--|\s-\s|[,;:.(])\s*(?:false|wrong|incorrect|untrue)\s*[,;:!\u2014\u2013]"
-    r"|\b(?:that|this|which)(?:'s|\s+is|\s+was)\s+(?:false|wrong|incorrect|untrue|not\s+(?:true|correct|right))\b"
-    r"|\b(?:that|this|which)\s+(?:is|was)\s*n't\s+(?:true|correct|right)\b"
-    r"|\bscratch\s+that\b|\bcorrection\s*[:,]|\bI\s+was\s+wrong\b|\bon\s+second\s+thought\b|\bno,?\s+wait\b"
-    r"|\bactually,?\s+(?:no|not)\b", re.I)
 
 
 class KeyCheck(NamedTuple):
@@ -119,7 +107,7 @@ def check_key(answer: str, key: str, anchor: str | None = None, question: str | 
         core.append((n, have.has_name(n)))
     valued = bool(core) and k.context != k.text     # a key (short of its anchor) with a value or a name is stated
                                                     # by them; an anchor as its own key needs every word
-    by_default = _by_default(k, stems, text)
+    by_default = said_by_default(k, stems, text)
     for w in k.words:                       # "(default True)" is stated by "by default it is deleted"
         ok = w in stems or (w == fold("true") and by_default) or _than_left_out(text, k, w, stems)
         negated = k.negated(word_places(k.context, w))            # "not matched": its negation is the answer
@@ -127,13 +115,13 @@ def check_key(answer: str, key: str, anchor: str | None = None, question: str | 
     said_cmp = comparisons(text)
     context += [(" ".join(c), c in said_cmp) for c in k.comparisons]
     if k.symbols:
-        core.append((" ".join(k.symbols), _in_order(k.symbols, symbols(COMPARISON.sub(" ", text))) or
+        core.append((" ".join(k.symbols), in_order(k.symbols, symbols(COMPARISON.sub(" ", text))) or
                      bool(k.pairs) and set(k.pairs) <= set(pairs(text))))      # "'+' becomes '-'" in any order
     found = [x for x, ok in core + context if ok and x]
     missing = [x for x, ok in core + context if not ok]
     states = all(ok for _, ok in core) and (valued or all(ok for _, ok in context))
     missing = [] if states else missing
-    why, words_against, doubt = _contradiction(text, k, have, stems, said_cmp)
+    why, words_against, doubt = contradiction(text, k, have, stems, said_cmp)
     right = False if why else (True if states and not doubt else None)
     decided = words_against if why else doubt[1] if doubt else found
     return KeyCheck(right, states, tuple(missing), why, tuple(decided), k.text, doubt[0] if doubt and not why else "")
@@ -155,199 +143,3 @@ def _only_passed(text: str, literals: list, k: KeyReading) -> bool:
     places = [p for lit in literals for p in number_places(text, lit)]
     passed = [re.search(r"(\w+)\s*=\s*$", text[max(0, p - 40):p]) for p in places]
     return bool(places) and all(m and not any(s in k.subject for _, s in words_of(m[1])) for m in passed)
-
-
-def _in_order(wanted: list, have: list) -> bool:
-    it = iter(have)
-    return all(any(w == h for h in it) for w in wanted)
-
-
-def _contradiction(text: str, k: KeyReading, have, stems: set, said_cmp) -> tuple[str, list, Doubt | None]:
-    """(what the answer says against the key, the words that show it, the first doubt), or ("", [], doubt)."""
-    checks = (_rival, _swapped, _negation, _antonym, _retraction, _aside, _hedge)
-    doubt = None
-    for check in checks:
-        found = check(text, k, have, stems, said_cmp)
-        if isinstance(found, Doubt):
-            doubt = doubt or found
-        elif found:
-            return found[0], found[1], None
-    return "", [], doubt
-
-
-def _hedge(text, k: KeyReading, have, stems, said_cmp):
-    said = hedged(text)
-    return Doubt((f"it hedges ('{said}'): a person would not sign it as the answer", [said])) if said else None
-
-
-def _rival(text, k: KeyReading, have, stems, said_cmp):
-    return rival_value(text, k, have)
-
-
-def _swapped(text, k: KeyReading, have, stems, said_cmp):
-    for name, args in calls(text):
-        for kname, kargs in k.calls:
-            if name == kname and args != kargs and sorted(args) == sorted(kargs):
-                return (f"it writes {name}({', '.join(args)}) where the question has {kname}({', '.join(kargs)}): "
-                        "the arguments are swapped", [f"{name}({', '.join(args)})"])
-    for c in said_cmp:
-        for kc in k.comparisons:
-            if c != kc and {c[0], c[2]} == {kc[0], kc[2]} and not _context_only(text, c, k):
-                return f"it says {' '.join(c)} where the golden answer says {' '.join(kc)}", [" ".join(c)]
-    for a, b in pairs(text):
-        if (b, a) in k.pairs and (a, b) not in k.pairs:
-            return f"it uses {a} instead of {b}, the other way round from the golden answer", [a, b]
-    ordered = sequences(k.context)
-    for a, b in sequences(text):
-        if (b, a) in ordered and (a, b) not in ordered:
-            return f"it puts {a}() before {b}(), the other way round from the golden answer", [a, b]
-    return None
-
-
-_CLAUSE_END = re.compile(r"[;:.!?,(\u2014\u2013]|\b(?:and|but|while|whereas|otherwise)\b", re.I)
-
-
-def _context_only(text: str, c: tuple, k: KeyReading) -> bool:
-    """Whether a comparison the cited spans also write stands in a clause of its own, away from the key's other
-    words and values: "It returns 0; for k <= n it computes n!/(k!(n-k)!)" (context), not "zero when k <= n"."""
-    if c not in k.source_comparisons:
-        return False
-    for m in itertools.islice(COMPARISON.finditer(text), 200):      # bounded: a 1 MB answer of comparisons
-        if comparisons(m[0]) != [c]:
-            continue
-        clause = _CLAUSE_END.split(text[max(0, m.start() - 200):m.start()])[-1]
-        said = {s for _, s in words_of(clause)} | {v for _, v in quantities.numbers(clause)}
-        if said & (set(k.words) - set(c)) or said & {v for _, v in k.numbers}:
-            return False
-    return True
-
-
-def _same_word_both_ways(text: str, places: list, negated: list) -> bool:
-    """Whether the very same word (as written) is said at a place and negated with a negation word at another."""
-    word = lambda p: re.match(r"\w+", text[p:])
-    plain = {w[0].lower() for p, n in zip(places, negated) if not n and (w := word(p))}
-    return any(n and (w := word(p)) and w[0].lower() in plain for p, n in zip(places, negated)) and \
-        any(is_negation(t) for _, t in tokens(text))
-
-
-def _negation(text, k: KeyReading, have, stems, said_cmp):
-    elements = [(w, word_places(text, w), word_places(k.context, w)) for w in k.words if w in stems]
-    elements += [(lit, number_places(text, lit2), number_places(k.context, lit))
-                 for lit, v in k.numbers for lit2, v2 in dict.fromkeys(have.numbers) if v2 == v]
-    elements += [(n, name_places(text, n), name_places(k.context, n)) for n in k.names]
-    elements += [(f, fraction_places(text, f), fraction_places(k.context, f)) for f in k.fraction_literals]
-    if not elements and k.symbols:            # a key of symbols only: "'-' instead of '+'" negated at its first
-        first = k.symbols[0]
-        elements = [(first, [m.start() for m in re.finditer(re.escape(first), text)],
-                     [m.start() for m in re.finditer(re.escape(first), k.context)])]
-    doubt = None
-    for what, places, key_places in elements:
-        sure = [p for p in places if not uncertain_at(text, p)]            # "0.6 unless you pass another"
-        if not sure:
-            continue
-        key_negated = k.negated(key_places)
-        said = [negated_at(text, p) for p in sure]
-        if key_negated and not any(said):
-            why = f"it drops the negation: the golden answer says it is not {shown_word(k, what)}"
-            if not any(is_negation(t) for _, t in tokens(text)):
-                return why, [what]
-            doubt = doubt or Doubt((why + ", but it has a negation of its own elsewhere: the rule cannot tell "
-                                     "what that negates", [what]))
-        elif not key_negated and all(said):
-            why = f"it negates {shown_word(k, what)}, which the golden answer states"
-            if len(sure) == len(places):
-                return why, [what]
-            doubt = doubt or Doubt((why + " after 'unless', and states it before: the rule cannot tell which "
-                                     "holds", [what]))
-        elif not key_negated and any(said) and _same_word_both_ways(text, sure, said):   # "deleted ..., on POSIX
-            # it is not deleted"; not "deleted on close unless delete=False", "rotated, need not rotate it manually"
-            doubt = doubt or Doubt((f"it states {shown_word(k, what)} and also negates it: the rule cannot tell "
-                                    "which holds", [what]))
-    return doubt
-
-
-def _antonym(text, k: KeyReading, have, stems, said_cmp):
-    toks = [s for _, s in words_of(text)]
-    for w in k.words:
-        o = _OPPOSITE.get(w)
-        if o is None or o not in stems:
-            continue
-        places = word_places(text, o)
-        if w not in stems:
-            why = f"it says the opposite of {shown_word(k, w)}"
-            if w == fold("true") and _by_default(k, stems, text) and all(_after_unless(text, p) for p in places):
-                continue                            # "deleted by default, unless 'delete' is set to False"
-            if all(conditional_at(text, p) for p in places):
-                return Doubt((why + " in a condition ('unless', 'if'): the rule cannot tell what the answer "
-                                     "says", [o]))
-            return why, [o]
-        for i, s in enumerate(toks):                        # "the smaller or the larger", "either before ... or
-            if s in (w, o):                                 # just after ..."
-                near = toks[i + 1:i + 1 + 2 * WINDOW]
-                other = o if s == w else w
-                if other in near and "or" in near[:near.index(other)]:
-                    return f"it offers both alternatives, {shown_word(k, w)} and its opposite", [w, o]
-        for p in places:                                    # "the default is False" for "default True"
-            if not negated_at(text, p) and _after_key_word(text, p, k, w):
-                return f"it says the opposite of {shown_word(k, w)}", [o]
-        if any(not negated_at(text, p) and not conditional_at(text, p) for p in places):
-            return Doubt((f"it says both {shown_word(k, w)} and its opposite: the rule cannot tell which it "
-                          "answers with", [w, o]))
-    return None
-
-
-def _by_default(k: KeyReading, stems: set, text: str) -> bool:
-    """Whether "by default" states the True of "(default True)": the answer says "default", and any "False" of it
-    stands after "unless" (the exception to the default)."""
-    return fold("default") in k.words and fold("default") in stems and \
-        all(_after_unless(text, p) for p in word_places(text, fold("false")))
-
-
-def _after_unless(text: str, p: int) -> bool:
-    return bool(re.search(r"\bunless\b", _sentence_head(text, p), re.I))
-
-
-def _after_key_word(text: str, p: int, k: KeyReading, own: str) -> bool:
-    """Whether another word of the key stands among the WINDOW words before position p, in the same phrase:
-    "the default is False" for the key "deleted (default True)"."""
-    seen = 0
-    for t in reversed([t for _, t in tokens(text[max(0, p - 200):p])]):
-        if not t[:1].isalnum():
-            if t in ("'", '"', "="):
-                continue
-            return False
-        if t.lower() in ("but", "and", "or", "rather", "instead", "not"):
-            return False
-        if any(s in k.words and s not in (own, _OPPOSITE.get(own)) for _, s in words_of(t)):
-            return True
-        seen += 1
-        if seen >= WINDOW:
-            return False
-    return False
-
-
-def _retraction(text, k: KeyReading, have, stems, said_cmp):
-    for m in itertools.islice(_RETRACTION.finditer(text), 5):
-        before = text[:m.start()]
-        said = folded_words(before)
-        if any(w in said for w in k.words) or any(n in before for n in k.names) or \
-                any(claims.of(before).has_number(v) for _, v in k.numbers) or \
-                any(f in fractions(before) for f in k.fractions) or \
-                (k.symbols and _in_order(k.symbols[:1], symbols(before))):
-            return f"it takes the answer back ('{m[0].strip(' ,;:.(')}')", [m[0].strip(" ,;:.(")]
-    return None
-
-
-def _aside(text, k: KeyReading, have, stems, said_cmp):
-    """An opposite of a word of the anchor outside the key ("... so you have to delete it yourself" where the
-    anchor says "automatically deleted"): a doubt, since the rule cannot tell what it governs."""
-    anchor_stems = folded_words(k.context)
-    for a in anchor_stems - set(k.words):
-        for o in ASIDE_OPPOSITE.get(a, ()):
-            said = [p for p in word_places(text, o) if not negated_at(text, p)]
-            if said:
-                word = re.match(r"\w+", text[said[0]:])[0]
-                return Doubt((f"it says '{word}' where the golden answer's passage says "
-                               f"{shown_word(k, a, k.context)}: the rule cannot tell what that goes against", [word]))
-    return None
-
