@@ -1,7 +1,7 @@
 """Ask: one question through the whole pipeline — ranked chunks, the prompt, the answer, the verdict."""
 import streamlit as st
 
-from rag_core.evaluation.judgement import anchor_note, anchor_place, judge_answer
+from rag_core.evaluation.judgement import anchor_note, anchor_place
 from rag_core.evaluation.pipeline import ask
 from rag_core.generation.prompt import prompt_size
 from rag_core.retrieval.retrievers import WITHOUT_SHARED_WORDS
@@ -101,9 +101,7 @@ with verdict_side:
     st.caption("The scripted generator is not a model: it copies the sentence of the spans sharing the most words "
                "with the question, and cites it.")
     st.code(a.answer, language=None, wrap_lines=True)
-    widgets.judgement(judge_answer(a.answer, a.spans, a.retrieved.ids, ix, row.doc if row else None,
-                                   row.anchor if row else None, wb.trusted, verdict=a.verdict,
-                                   key=row.key if row else None, question=row.question if row else None))
+    widgets.judgement(judge(a.answer, a.verdict))
     marks.mark(a.answer, a.spans, a.question, "scripted", key="scripted")
 
 # ---- the prompt, folded: 600 words that pushed the verdict 3,400 px down

@@ -172,7 +172,9 @@ def own_answer(question: str, a, anchor, statuses_of_spans: list, judge) -> None
 
 
 def judge_for(a, ix, row, trusted):
-    """answer -> its Judgement against the spans of `a` (the golden row's document and anchor when there is one)."""
-    return lambda answer: judge_answer(answer, a.spans, a.retrieved.ids, ix, row.doc if row else None,
-                                       row.anchor if row else None, trusted,
-                                       key=row.key if row else None, question=row.question if row else None)
+    """answer -> its Judgement against the spans of `a` (the golden row's document and anchor when there is one):
+    the one call that judges every answer the Ask page shows (verdict: the checker's, when already computed)."""
+    return lambda answer, verdict=None: judge_answer(answer, a.spans, a.retrieved.ids, ix, row.doc if row else None,
+                                                     row.anchor if row else None, trusted, verdict=verdict,
+                                                     key=row.key if row else None,
+                                                     question=row.question if row else None)
