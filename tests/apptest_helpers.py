@@ -12,7 +12,8 @@ from pathlib import Path
 from streamlit.testing.v1 import AppTest
 
 from rag_core import ChunkerConfig
-from rag_core.evaluation.judgement import OUTCOMES, judge_answer
+from rag_core.evaluation.judgement import judge_answer
+from rag_core.evaluation.vocabulary import OUTCOMES
 from rag_core.evaluation.pipeline import ask
 from ui import navigation
 

@@ -16,7 +16,8 @@ from rag_core.data.corpus import ARTICLE_MODULES
 from rag_core.retrieval.index import top_k
 from rag_core.evaluation.metrics import (anchor_holders, anchor_is_cut, contradicted, cut_anchors,
                                          first_hit_ranks, fixed_window_count, recall_at)
-from rag_core.evaluation.pipeline import OUTCOMES, outcome
+from rag_core.evaluation.pipeline import outcome
+from rag_core.evaluation.vocabulary import ARTICLE_OUTCOMES
 from rag_core.text.tokens import normalize, words
 
 
@@ -363,7 +364,7 @@ def test_ask_on_the_bundled_index(wb, k_final, allowed):
     assert f"[S{k_final + 1}]" not in a.prompt.split("SPANS:")[1]
     assert a.prompt.endswith(f"QUESTION: {q}\n\nANSWER:")
     assert a.verdict.verdict in ("anchored", "refused", "abstained")
-    assert outcome(a.verdict, a.retrieved.ids, ix, wb.check.valid[0].doc) in OUTCOMES
+    assert outcome(a.verdict, a.retrieved.ids, ix, wb.check.valid[0].doc) in ARTICLE_OUTCOMES
 
 
 def test_ask_with_the_filter_cites_the_right_source(wb):

@@ -7,7 +7,8 @@ import random
 import pytest
 
 from rag_core.data.golden import load_golden
-from rag_core.evaluation.judgement import COLOURS, OUTCOMES, TONES, judge_answer
+from rag_core.evaluation.judgement import COLOURS, TONES, judge_answer
+from rag_core.evaluation.vocabulary import OUTCOMES
 from rag_core.evaluation.losses import STAGES, losses_table
 from rag_core.evaluation.pipeline import ask
 from rag_core.generation.answer_key import ANTONYMS, check_key

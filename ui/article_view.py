@@ -8,7 +8,8 @@ from __future__ import annotations
 import streamlit as st
 
 from rag_core.evaluation.article_words import ARTICLE_MEANING, verifier_cases_judged
-from rag_core.evaluation.judgement import GOLDEN_OUTCOMES, MEANING
+from rag_core.evaluation.judgement import MEANING
+from rag_core.evaluation.vocabulary import GOLDEN_OUTCOMES, column
 from ui import active, cache, widgets
 
 
@@ -30,5 +31,5 @@ def pipeline() -> None:
                            in ARTICLE_MEANING.items() if "/" in label)
                 + " Ours, with the strict checker and the golden answer keys: "
                 + "; ".join(f"*{o}*: {widgets.plain(MEANING[o])}" for o in GOLDEN_OUTCOMES[:3]))
-    shown = ours[["filter", *[o.replace(" ", "_") for o in GOLDEN_OUTCOMES]]]
+    shown = ours[["filter", *[column(o) for o in GOLDEN_OUTCOMES]]]
     st.dataframe(widgets.readable(shown), hide_index=True, width="stretch")

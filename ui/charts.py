@@ -10,16 +10,16 @@ from __future__ import annotations
 import altair as alt
 import pandas as pd
 
-from rag_core.evaluation.judgement import COLOURS, GOLDEN_OUTCOMES
+from rag_core.evaluation.judgement import COLOURS
+from rag_core.evaluation.vocabulary import ARTICLE_OUTCOMES, GOLDEN_OUTCOMES, column
 from ui import captions
 
 # the article's outcome labels in the palette of the outcomes a user reads (judgement.COLOURS): its "right source"
 # is not a right answer (the sentence may be wrong or say something else), so it has a colour of its own, blue,
 # that none of our outcomes uses: never green
 ARTICLE_RIGHT_SOURCE = "#1f5fbf"
-ARTICLE_OUTCOMES = {"anchored_right_source": ("anchored / right source", ARTICLE_RIGHT_SOURCE),
-                    "anchored_wrong_source": ("anchored / WRONG source", COLOURS["wrong source"]),
-                    "refused": ("refused", COLOURS["refused"]), "abstained": ("abstained", COLOURS["abstained"])}
+ARTICLE_COLOURS = dict(zip(ARTICLE_OUTCOMES, (ARTICLE_RIGHT_SOURCE, COLOURS["wrong source"], COLOURS["refused"],
+                                              COLOURS["abstained"])))
 RECALL = {"recall_at_1": "recall@1", "recall_at_3": "recall@3", "rec_at_1": "recall@1", "rec_at_3": "recall@3",
           "rec_at_5": "recall@5", "rec_at_50": "recall@50"}        # column -> legend label
 COUNT_AXIS = {"format": "d", "tickMinStep": 1}                      # counts: whole ticks only
@@ -183,12 +183,10 @@ def pipeline(df: pd.DataFrame, quote=str):
     """Outcome counts per filter setting, in the outcomes' own colours: the article's labels, or the judgements."""
     if df.empty:
         return _empty("pipeline"), captions.pipeline(df, quote)
-    if "anchored_right_source" in df:
-        names = {c: n for c, (n, _) in ARTICLE_OUTCOMES.items()}
-        scale = alt.Scale(domain=[n for n, _ in ARTICLE_OUTCOMES.values()], range=[c for _, c in ARTICLE_OUTCOMES.values()])
-    else:
-        names = {o.replace(" ", "_"): o for o in GOLDEN_OUTCOMES}
-        scale = alt.Scale(domain=list(GOLDEN_OUTCOMES), range=[COLOURS[o] for o in GOLDEN_OUTCOMES])
+    article = column(ARTICLE_OUTCOMES[0]) in df
+    labels, colours = (ARTICLE_OUTCOMES, ARTICLE_COLOURS) if article else (GOLDEN_OUTCOMES, COLOURS)
+    names = {column(o): o for o in labels}
+    scale = alt.Scale(domain=list(labels), range=[colours[o] for o in labels])
     long = df.melt(id_vars=["filter"], value_vars=[c for c in names if c in df], var_name="outcome", value_name="questions")
     long["outcome"] = long.outcome.map(names)
     chart = alt.Chart(long).mark_bar().encode(         # stacked in the colour legend's order

@@ -104,7 +104,7 @@ def mark_a_cell(wb, result, setups) -> None:
     Clear (ui.marks, source "compare:<setup>"), kept with the spans that setup handed the generator."""
     names = [s.name for s in setups if s.name in result.results]
     name = st.selectbox("Mark an answer of a setup right or wrong", names, index=None, key="compare_mark_setup",
-                        placeholder="Choose a setup", format_func=widgets.plain,
+                        placeholder="Choose a setup",
                         help="Then a question: its answer under that setup, to mark. Marks are counted on Judge.")
     if name is None:
         return

@@ -33,7 +33,7 @@ from typing import Callable
 import pandas as pd
 
 from rag_core.evaluation import stats
-from rag_core.evaluation.judgement import GOLDEN_OUTCOMES as OUTCOMES
+from rag_core.evaluation.vocabulary import GOLDEN_OUTCOMES, column
 from rag_core.evaluation.losses import COLOURS, STAGES, loss_counts, run_setup, setup_workbench
 from rag_core.evaluation.setup import MAX_NAME, Setup
 from rag_core.evaluation.workbench import Workbench
@@ -90,14 +90,14 @@ class Comparison:
                             f"hits_at_{r.k}": r.hits})
             outcomes = self.outcomes(name)
             secs = [r.seconds for r in self.results[name]]
-            row.update({"questions": len(self.questions), **{o.replace(" ", "_"): outcomes[o] for o in OUTCOMES},
+            row.update({"questions": len(self.questions), **{column(o): outcomes[o] for o in GOLDEN_OUTCOMES},
                         "chunks": self.chunks.get(name), "mean_seconds": sum(secs) / len(secs) if secs else math.nan})
             rows.append(row)
         return pd.DataFrame(rows)
 
     def outcomes(self, name: str) -> dict:
         """outcome -> number of answers of this setup (every answer, lost anchor or not)."""
-        counts = dict.fromkeys(OUTCOMES, 0)
+        counts = dict.fromkeys(GOLDEN_OUTCOMES, 0)
         for r in self.results[name]:
             counts[r.outcome] += 1
         return counts

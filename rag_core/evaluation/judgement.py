@@ -11,7 +11,7 @@ says it in one sentence a non-programmer can read.
     -> Judgement(outcome="wrong answer", sentence="Grounded in S1, from difflib, the document that holds the answer,
        but it contradicts the golden answer: it says 1 where the golden answer says 0.6. ...", ...)
 
-Outcomes (OUTCOMES), each with one colour on every page (TONES for badges, COLOURS for charts):
+Outcomes (vocabulary.OUTCOMES), each with one colour on every page (TONES for badges, COLOURS for charts):
     answered       green   grounded on the key's document, of a trusted status; states the key, contradicts nothing
     wrong answer   red     grounded and from the right source, but it contradicts the key (which word or number)
     not confirmed  gray    from the right source; neither states nor contradicts the key, or the rule has a doubt
@@ -45,8 +45,6 @@ from rag_core.generation.verifier import Verdict, nothing_to_check, verify
 from rag_core.generation.yes_no import bare_reply
 from rag_core.text.messages import listing
 
-OUTCOMES = ("answered", "wrong answer", "not confirmed", "grounded", "wrong source", "refused", "abstained")
-GOLDEN_OUTCOMES = tuple(o for o in OUTCOMES if o != "grounded")   # a golden question always has an anchor
 TONES = {"answered": "green", "wrong answer": "red", "not confirmed": "gray", "grounded": "gray",
          "wrong source": "orange", "refused": "red", "abstained": "gray"}
 COLOURS = {"answered": "#1b7f3b", "wrong answer": "#e0533d", "not confirmed": "#9aa5b1", "grounded": "#5f6b7a",
@@ -70,7 +68,7 @@ MEANING = {
 
 
 class Judgement(NamedTuple):
-    outcome: str                    # one of OUTCOMES
+    outcome: str                    # one of vocabulary.OUTCOMES
     sentence: str                   # one plain sentence for the reader
     verdict: Verdict                # the strict checker's verdict
     article: Verdict | None = None  # the article's checker's verdict when it differs from the strict one

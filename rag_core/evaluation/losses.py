@@ -76,7 +76,7 @@ class QuestionResult(NamedTuple):
     first_rank: int | None                   # the same in the final order (reranked if on); None: not a candidate
     stage: str                               # one of STAGES
     outranked_by_untrusted: bool             # a kept chunk of a non-trusted status ranks above the anchor's
-    outcome: str                             # the answer's judgement (judgement.OUTCOMES)
+    outcome: str                             # the answer's judgement (vocabulary.OUTCOMES)
     answer: str
     reason: str                              # the judgement in one sentence
     seconds: float                           # retrieval share + generation + check

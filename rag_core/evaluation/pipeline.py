@@ -19,10 +19,10 @@ from typing import Callable, Iterable, NamedTuple
 from rag_core.generation.generator import scripted_answer
 from rag_core.retrieval.index import Index
 from rag_core.generation.prompt import build_prompt
+from rag_core.evaluation.vocabulary import ARTICLE_OUTCOMES
 from rag_core.retrieval.rerank import Retrieved, retrieve
 from rag_core.generation.verifier import Verdict, verify
 
-OUTCOMES = ("anchored / right source", "anchored / WRONG source", "refused", "abstained")
 
 
 def ends_first(items: list) -> list:
@@ -51,7 +51,7 @@ def outcome(verdict: Verdict, span_ids, index: Index, expected_doc: str | None) 
     if verdict.verdict != "anchored" or expected_doc is None:
         return verdict.verdict
     first = verdict.cited_spans[0]
-    return OUTCOMES[0] if index.doc_id(int(span_ids[first - 1])) == expected_doc else OUTCOMES[1]
+    return ARTICLE_OUTCOMES[0] if index.doc_id(int(span_ids[first - 1])) == expected_doc else ARTICLE_OUTCOMES[1]
 
 
 def answer_from(index: Index, question: str, got: Retrieved,

@@ -39,12 +39,12 @@ import time
 import numpy as np
 import pandas as pd
 
-from rag_core.evaluation.judgement import GOLDEN_OUTCOMES
 from rag_core.evaluation.losses import losses_table
 from rag_core.evaluation.metrics import (contradicted, cut_anchors as count_cut, first_cut_example,
                                          fixed_window_count, own_occurrences, recall_at)
 from rag_core.evaluation.outcomes import PIPELINE_CANDIDATES, PIPELINE_FINAL, filters, frame, outcomes_by_filter
-from rag_core.evaluation.pipeline import OUTCOMES, ask
+from rag_core.evaluation.pipeline import ask
+from rag_core.evaluation.vocabulary import ARTICLE_OUTCOMES, GOLDEN_OUTCOMES, column
 from rag_core.evaluation.workbench import ARTICLE_CHUNKER, Workbench
 from rag_core.generation.generator import scripted_answer
 from rag_core.generation.presets import ARTICLE_CASES, ARTICLE_CONTEXT
@@ -205,13 +205,13 @@ def pipeline(wb: Workbench, chunker: ChunkerConfig = ARTICLE_CHUNKER, *, generat
     per filter, how many wrong-source answers cite a draft or another untrusted status (the rest cite a trusted
     document that is not the anchor's)."""
     status = {d.id: d.status for d in wb.corpus.documents}
-    labels = OUTCOMES if mode == "article" else GOLDEN_OUTCOMES
+    labels = ARTICLE_OUTCOMES if mode == "article" else GOLDEN_OUTCOMES
     rows, untrusted = [], {}
     for label, got in outcomes_by_filter(wb, chunker, generate=generate, mode=mode).items():
         counts = pd.Series([r["outcome"] for r in got], dtype=object).value_counts()
-        rows.append({"filter": label, **{o.replace(" / ", "_").replace(" ", "_").lower(): int(counts.get(o, 0))
+        rows.append({"filter": label, **{column(o): int(counts.get(o, 0))
                                          for o in labels}})
-        untrusted[label] = sum(r["outcome"] in (OUTCOMES[1], "wrong source") and r["cited_doc"] != ""
+        untrusted[label] = sum(r["outcome"] in (ARTICLE_OUTCOMES[1], "wrong source") and r["cited_doc"] != ""
                                and status.get(r["cited_doc"]) not in wb.trusted for r in got)
     df = frame(rows, wb)
     df.attrs["wrong_source_untrusted"] = untrusted      # filter -> wrong-source answers citing an untrusted status
