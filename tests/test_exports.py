@@ -103,3 +103,14 @@ def test_html_report_still_escapes_everything():
 def test_markdown_keeps_snake_case_names_readable_and_escapes_other_underscores():
     assert plain("recall_at_k _i_ __b__ a__b", one_line=True) == "recall_at_k \\_i\\_ \\_\\_b\\_\\_ a\\_\\_b"
     assert report.markdown_table(pd.DataFrame({"recall_at_1": [0.5]})).splitlines()[0] == "| recall_at_1 |"
+
+
+@pytest.mark.parametrize("value", ["'-'", "'=1+1 is the text", "''+x", "'@home", "'", "''", "'x", "'\t=1"])
+def test_a_text_that_starts_with_quotes_before_a_formula_reads_back_whole(value):
+    """The guard put one ' before "=x" and the reader took one off, but a text already written "'-'" (an answer key
+    naming the minus sign) lost its own quote on the way back (attack pass: 12 of 105 cells)."""
+    rows = [GoldenRow("q?", "doc", value.strip() or "anchor x", value.strip() or "anchor x")]
+    for data in (export.safe_csv(export.golden_frame(rows)), golden_to_csv(rows).encode()):
+        assert all(not c.lstrip("'").startswith(FORMULA_START) or c.startswith("'") for row in cells(data) for c in row)
+        back, problems = read_golden_csv(data)
+        assert back == rows and problems == [], (value, data)

@@ -15,11 +15,19 @@ from __future__ import annotations
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
+def _formula_like(text: str) -> bool:
+    """A formula's start, after any quotes a guard put before it: "=x", "'=x", "''-x"; not "'x" or "x"."""
+    return text.lstrip("'").startswith(FORMULA_START)
+
+
 def guard(value):
-    """A text cell a spreadsheet would run as a formula, with ' before it; anything else unchanged."""
-    return "'" + value if isinstance(value, str) and value.startswith(FORMULA_START) else value
+    """A text cell a spreadsheet would run as a formula, with ' before it; anything else unchanged. A text that
+    already starts with quotes before a formula's start ("'-'" as an answer key) gets one more, so that `unguard`
+    gives it back whole."""
+    return "'" + value if isinstance(value, str) and _formula_like(value) else value
 
 
 def unguard(cell: str) -> str:
-    """A cell without the ' that `guard` put before a formula-like start: "'=x" -> '=x', "'x" -> "'x"."""
-    return cell[1:].strip() if cell[:1] == "'" and cell[1:2] in FORMULA_START else cell
+    """A cell without the ' that `guard` put before a formula-like start: "'=x" -> '=x', "''-'" -> "'-'",
+    "'x" -> "'x"."""
+    return cell[1:].strip() if cell[:1] == "'" and _formula_like(cell[1:]) else cell
