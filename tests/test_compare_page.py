@@ -201,3 +201,18 @@ def test_an_answer_of_a_grid_cell_can_be_marked_and_is_kept_with_its_spans(tmp_p
     kept = Store(tmp_path / "openbook.sqlite3").labels.list("bundled")
     assert [(x.question, x.answer, x.label, x.source) for x in kept] == [(question, answer, "right", "compare:filter off")]
     assert list(kept[0].spans) == spans_of(wb, want.setups[1])[1]
+
+
+def test_the_answer_picker_shows_questions_as_written():
+    """A selectbox shows its options as plain text: escaping them for Markdown put backslashes on screen
+    ("Is a\\*b ...") under the Model page's table and Compare's grid (attack pass)."""
+    from streamlit.testing.v1 import AppTest
+
+    def script():
+        import pandas as pd
+        from ui import marks
+        marks.mark_a_row(pd.DataFrame({"question": ["Is a*b [x] <y> _z_?"], "answer": ["a"], "spans": [["a"]]}),
+                         "test", key="t")
+    at = AppTest.from_function(script).run()
+    assert not at.exception
+    assert at.selectbox(key="t_pick").options == ["Is a*b [x] <y> _z_?"]

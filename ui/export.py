@@ -20,6 +20,8 @@ from ui import charts
 PNG_WIDTH = 720        # px of the plot area: about the width of a report page
 PNG_SCALE = 2          # image pixels per px: 720 px -> about 1,500 pixels wide, sharp when printed
 PNG_FONT = 13          # px of axis and legend text (Vega-Lite's 10-11 px is small on paper)
+
+
 def safe_csv(df: pd.DataFrame) -> bytes:
     """The table as UTF-8 CSV bytes for a download, every text cell (and column name) made safe by `guard`.
 

@@ -121,7 +121,7 @@ def mark_a_row(rows, source: str, key: str) -> None:
     if "spans" not in rows or rows.empty:
         return
     picked = st.selectbox("Mark an answer right or wrong", rows.question.tolist(), index=None, key=f"{key}_pick",
-                          placeholder="Choose a question of this table", format_func=widgets.plain,
+                          placeholder="Choose a question of this table",   # options are plain text already
                           help="Your marks are kept with the dataset and counted on the Judge page.")
     if picked is None:
         return
