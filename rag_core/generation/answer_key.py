@@ -57,7 +57,7 @@ from typing import NamedTuple
 from rag_core.generation import claims
 from rag_core.generation.answer_forms import COMPARISON, comparisons, fraction_terms, named_symbols, pairs, symbols
 from rag_core.generation.key_contradictions import by_default as said_by_default, contradiction, in_order
-from rag_core.generation.key_reading import KeyReading, number_places, key_words, plain, shown_word, \
+from rag_core.generation.key_reading import KeyReading, as_read, key_words, number_places, shown_word, \
     word_places  # noqa: F401 (key_words re-exported)
 from rag_core.generation.lexicon import ANTONYMS  # noqa: F401 (re-exported)
 from rag_core.generation.lexicon import one_word, same as fold, stem_set as folded_words, stems as words_of
@@ -90,7 +90,7 @@ def check_key(answer: str, key: str, anchor: str | None = None, question: str | 
     if not isinstance(answer, str) or not isinstance(key, str) or not key.strip():
         raise ValueError("check_key needs the answer and a non-empty answer key as text.")
     k = KeyReading(key, anchor, question, source)
-    text = plain(as_statement(answer, question))         # "Yes [S1]." says what the question asks
+    text = as_read(as_statement(answer, question))         # "Yes [S1]." says what the question asks
     text = one_word(named_symbols(text) if k.symbols else text)     # "the star wildcard"; "in front of"
     have = claims.Claims(text)
     stems = folded_words(text)

@@ -17,7 +17,7 @@ import re
 from decimal import Decimal
 
 from rag_core.generation import quantities
-from rag_core.generation.key_reading import number_places, plain
+from rag_core.generation.key_reading import as_read, number_places
 
 _WORDS = r"above|below|over|under|beyond|exceeding|exceeds?|(?:more|less|fewer|greater|higher|lower)\s+than" \
          r"|at\s+(?:least|most)|up\s+to|no\s+(?:more|less)\s+than|[<>]=?|\u2264|\u2265"
@@ -28,7 +28,7 @@ _AFTER = re.compile(r"^\s*(?:or|and)\s+(above|below|over|under|more|less|fewer|g
 
 def unsupported_bound(answer: str, key: str, spans: list[str]) -> str:
     """The first bound the answer writes next to a number of the key that no span writes (lower case), or ""."""
-    text = plain(answer)
+    text = as_read(answer)
     values = {v for _, v in quantities.numbers(key) if isinstance(v, Decimal)}
     if not values:
         return ""

@@ -36,7 +36,7 @@ import re
 from collections import Counter
 from decimal import Decimal
 
-from rag_core.generation.quantities import LONG, normalize, numbers, plain, roman_value, with_units
+from rag_core.generation.quantities import LONG, normalize, numbers, in_digits, roman_value, with_units
 from rag_core.text.tokens import words as content_words
 
 WORD = re.compile(r"\w+(?:\.\w+)*")                                # "difflib.get_close_matches", "sha256"
@@ -208,7 +208,7 @@ class Claims:
 
     def near_number(self, literal: str, value=None) -> str | None:
         """The span's number, or word with digits, closest to `literal` ("64" -> "base64")."""
-        return closest(plain(literal, value), [n for n, _ in self.numbers] + self.glued + self.unit_forms)
+        return closest(in_digits(literal, value), [n for n, _ in self.numbers] + self.glued + self.unit_forms)
 
     def near_name(self, name: str) -> str | None:
         return closest(name, self.names) or closest(name, list(self.cased.values()))

@@ -2,7 +2,7 @@
 (`KeyReading`, read once), where each of them stands in a text, and the rule's "doubt" (`Doubt`).
 
     key_words("empty, it raises a StatisticsError") -> ['empty', 'rais']
-    plain("It isn’t 0.6 [S1].") -> "It isn't 0.6 ."
+    as_read("It isn’t 0.6 [S1].") -> "It isn't 0.6 ."
 
 Left out on purpose: deciding anything (generation.answer_key), and more than PLACES occurrences of an element.
 """
@@ -30,7 +30,7 @@ class Doubt(tuple):
     answer is not confirmed, never a wrong answer (a count word "two" against "one"; "unless" on both sides)."""
 
 
-def plain(text: str) -> str:
+def as_read(text: str) -> str:
     """The text as the rule reads it: NFKC, one apostrophe, citations out, whitespace collapsed."""
     return normalize(strip_citations(_APOSTROPHES.sub("'", quantities.normalize(text))))
 
@@ -78,9 +78,9 @@ class KeyReading:
     its words are negated where the anchor writes them."""
 
     def __init__(self, key: str, anchor: str | None, question: str | None, source: str | None = None):
-        self.text = plain(key)
-        self.source_comparisons = set(comparisons(plain(source))) if source else set()   # what the spans compare
-        context = plain(anchor) if anchor and self.text in plain(anchor) else self.text
+        self.text = as_read(key)
+        self.source_comparisons = set(comparisons(as_read(source))) if source else set()   # what the spans compare
+        context = as_read(anchor) if anchor and self.text in as_read(anchor) else self.text
         self.at = context.index(self.text)                  # where the key sits in its context
         self.context = context
         bare = FRACTION.sub(" ", self.text)

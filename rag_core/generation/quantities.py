@@ -310,7 +310,7 @@ def with_units(text: str) -> list[tuple[str, Decimal, str]]:
     return out
 
 
-def plain(literal: str, value) -> str:
+def in_digits(literal: str, value) -> str:
     """The number in digits, for comparing how it looks: ('zero point nine', 0.9) -> "0.9"; ('3.10', ...) -> "3.10"."""
     if isinstance(value, Decimal) and not _DIGIT.search(literal):
         return format(value.normalize(), "f") if len(literal) < LONG else literal
