@@ -142,7 +142,7 @@ def ceilings() -> dict:
             wb = Workbench(bundled_corpus(), load_golden(which), retriever="minilm", embedder=emb)
             df = tables.ceiling(wb)
             n = len(wb.questions)
-            out[f"{path} {which}"] = {f"k={k}": round(c * n) for k, c in zip(df["k"], df["ceiling"])} | {"of": n}
+            out[f"{path} {which}"] = {f"k={k}": round(c * n) for k, c in zip(df["k"], df["recall"])} | {"of": n}
         print(path, {k: v for k, v in out.items() if k.startswith(path)}, flush=True)
     return out
 

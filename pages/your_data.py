@@ -109,7 +109,7 @@ active.prepare_all(active.table_jobs(first) + active.trap3_jobs(active=True))   
 if wb.check.valid:
     ceil = active.table("ceiling")
     st.markdown("Ceiling (recall@k) · fixed 160/32 · no filter · no rerank: "
-                + " · ".join(f"k = {r.k}: **{r.ceiling:.3f}**" for r in ceil.itertuples()))
+                + " · ".join(f"k = {r.k}: **{r.recall:.3f}**" for r in ceil.itertuples()))
 
 engine_form.stored_indexes()        # when the pages search on PostgreSQL: what it holds, and dropping it
 

@@ -290,7 +290,7 @@ def test_golden_set_with_no_valid_question_gives_nan_not_an_error():
     from rag_core.evaluation import tables
     wb = Workbench(GOLDEN_CORPUS, [("q?", "gone", "x")])
     assert wb.questions == []
-    assert all(math.isnan(v) for v in tables.ceiling(wb, ChunkerConfig("fixed", 3, 0), ks=(1, 3)).ceiling)
+    assert all(math.isnan(v) for v in tables.ceiling(wb, ChunkerConfig("fixed", 3, 0), ks=(1, 3)).recall)
     assert math.isnan(recall_at(np.zeros(0), 3))
 
 

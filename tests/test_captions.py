@@ -78,12 +78,12 @@ def gen_ceiling(rng):
     n = rng.randint(1, 40)
     ks = sorted(rng.sample([1, 2, 3, 5, 10, 20, 50], n_rows(rng, 7)))
     vals = pool(rng, n)
-    rows = [{"k": k, "ceiling": maybe_nan(rng, rng.choice(vals))} for k in ks]
+    rows = [{"k": k, "recall": maybe_nan(rng, rng.choice(vals))} for k in ks]
     if rng.random() < 0.5:                                       # a real ceiling never falls as k grows
         best = 0.0
         for r in rows:
-            best = r["ceiling"] = r["ceiling"] if pd.isna(r["ceiling"]) else max(best, r["ceiling"])
-    return framed(rows, rng, n, ["k", "ceiling"])
+            best = r["recall"] = r["recall"] if pd.isna(r["recall"]) else max(best, r["recall"])
+    return framed(rows, rng, n, ["k", "recall"])
 
 
 def gen_strategies(rng):
@@ -101,8 +101,8 @@ def gen_size_overlap(rng):
     for size in sorted(rng.sample([20, 40, 80, 160, 320], rng.choice([0, 1, 1, 2, 4]))):
         for ovl in rng.choice([[0], [size // 5], [0, size // 5], [0, size // 4, size // 5]]):
             rows.append({"size": size, "ovl": ovl, "chunks": maybe_nan(rng, rng.randint(10, 500)),
-                         **{f"rec_at_{k}": maybe_nan(rng, rng.choice(vals)) for k in (1, 3, 5, 50)}})
-    return framed(rows, rng, n, ["size", "ovl", "chunks", "rec_at_1", "rec_at_3", "rec_at_5", "rec_at_50"])
+                         **{f"recall_at_{k}": maybe_nan(rng, rng.choice(vals)) for k in (1, 3, 5, 50)}})
+    return framed(rows, rng, n, ["size", "ovl", "chunks", "recall_at_1", "recall_at_3", "recall_at_5", "recall_at_50"])
 
 
 def gen_cut(rng):
@@ -142,10 +142,10 @@ def gen_rerank(rng):
     vals = pool(rng, n)
     pairs = rng.sample([(40, 8), (80, 16), (160, 32), (320, 64), (60, 0)], rng.choice([0, 1, 2, 3, 5]))
     rows = [{"chunk": f"{s}/{o}", "size": s, "ovl": o,
-             **{c: maybe_nan(rng, rng.choice(vals)) for c in ("rec_at_50", "rec_at_1_bi", "rec_at_1_rerank",
-                                                              "rec_at_3_bi", "rec_at_3_rerank")}} for s, o in pairs]
-    return framed(rows, rng, n, ["chunk", "size", "ovl", "rec_at_50", "rec_at_1_bi", "rec_at_1_rerank", "rec_at_3_bi",
-                                 "rec_at_3_rerank"])
+             **{c: maybe_nan(rng, rng.choice(vals)) for c in ("recall_at_50", "recall_at_1_bi", "recall_at_1_rerank",
+                                                              "recall_at_3_bi", "recall_at_3_rerank")}} for s, o in pairs]
+    return framed(rows, rng, n, ["chunk", "size", "ovl", "recall_at_50", "recall_at_1_bi", "recall_at_1_rerank", "recall_at_3_bi",
+                                 "recall_at_3_rerank"])
 
 
 def gen_latency(rng):
@@ -294,10 +294,10 @@ def test_ceiling_caption(seed, quote, df):
         assert cap.startswith("Nothing to show"), cap
         return
     check_traceable(cap, df, markers=[(r"k = (\d+)\b", "k")])
-    at = dict(zip(df.k, df.ceiling))
+    at = dict(zip(df.k, df.recall))
     pairs = re.findall(r"k = (\d+)(?: the ceiling is)? (n/a|\d\.\d{3})", cap)
     assert pairs and all(share(at[int(k)]) == v for k, v in pairs), (pairs, df)
-    values = df.ceiling.map(shown)
+    values = df.recall.map(shown)
     first, last = df.k.iloc[0], df.k.iloc[-1]
     far = 3 if 3 in at and first < 3 else last
     gap = round(shown(at[far]) - shown(at[first]), 3)
@@ -377,8 +377,8 @@ def test_size_overlap_caption(seed, quote, df):
         pairs = re.findall(r"(n/a|\d\.\d{3}) (without overlap|with overlap (\d+))", said)
         assert len(pairs) == len(rows), f"every row of {size} words is quoted: {said}\n{rows}"
         for (value, _, ovl), r in zip(pairs, rows.itertuples()):
-            assert int(ovl or 0) == r.ovl and value == share(r.rec_at_50), (said, rows)
-        known = rows.rec_at_50.map(shown).dropna()
+            assert int(ovl or 0) == r.ovl and value == share(r.recall_at_50), (said, rows)
+        known = rows.recall_at_50.map(shown).dropna()
         assert ("stops at" in said) == (len(known) > 0 and known.min() < 1), said
     assert cap.count("some anchors are not among the 50 best") == ("stops at" in cap), "the reason, said once"
     chunks = df.chunks.dropna()
@@ -427,13 +427,13 @@ def test_rerank_caption(seed, quote, df):
         return
     check_traceable(cap, df, quote, ["chunk"], fixed=[r"recall@\d+"])
     first = df.iloc[0]
-    a, b = share(first.rec_at_1_bi), share(first.rec_at_1_rerank)
+    a, b = share(first.recall_at_1_bi), share(first.recall_at_1_rerank)
     assert (f"leaves recall@1 at {a}" if a == b else f"moves recall@1 from {a} to {b}") in cap, cap
-    assert f"the candidates' recall@50 there is {share(first.rec_at_50)}" in cap, cap
-    reach = all(shown(first[c]) <= shown(first.rec_at_50) for c in ("rec_at_1_bi", "rec_at_1_rerank"))
+    assert f"the candidates' recall@50 there is {share(first.recall_at_50)}" in cap, cap
+    reach = all(shown(first[c]) <= shown(first.recall_at_50) for c in ("recall_at_1_bi", "recall_at_1_rerank"))
     assert ("the most any reranking can reach" in cap) == reach, cap
     for r in df.iloc[1:].itertuples():
-        assert f"{quote(r.chunk)}: {share(r.rec_at_1_bi)} → {share(r.rec_at_1_rerank)}." in cap
+        assert f"{quote(r.chunk)}: {share(r.recall_at_1_bi)} → {share(r.recall_at_1_rerank)}." in cap
 
 
 @pytest.mark.parametrize("seed,quote,df", list(generated(gen_latency)))
@@ -583,7 +583,7 @@ def test_the_smallest_size_quotes_both_of_its_rows(wb):
     small = df[df["size"] == df["size"].min()]
     said = sentence_with(captions.size_overlap(df), f"At {small['size'].iloc[0]} words")
     for r in small.itertuples():
-        assert f"{share(r.rec_at_50)} {'without overlap' if r.ovl == 0 else f'with overlap {r.ovl}'}" in said, said
+        assert f"{share(r.recall_at_50)} {'without overlap' if r.ovl == 0 else f'with overlap {r.ovl}'}" in said, said
 
 
 # ---------------------------------------------------------------- the pages show these captions
@@ -610,8 +610,8 @@ def test_ablations_captions_and_notes_are_the_ones_computed_here(wb):
     assert len(drawn) == 8
     for name, (_, caption) in drawn.items():
         assert caption in shown_md, f"{name}: {caption}\nnot among\n{shown_md}"
-    recall_1 = [share(v) for v in list(frames["filter"].recall_at_1) + list(frames["rerank"].rec_at_1_bi)
-                + list(frames["rerank"].rec_at_1_rerank)]          # the ordering advice quotes these tables
+    recall_1 = [share(v) for v in list(frames["filter"].recall_at_1) + list(frames["rerank"].recall_at_1_bi)
+                + list(frames["rerank"].recall_at_1_rerank)]          # the ordering advice quotes these tables
     check_traceable(drawn["ceiling"][1], frames["ceiling"], markers=[(r"k = (\d+)\b", "k")],
                     fixed=[r"recall@\d", r"\d+/\d+"], allowed=recall_1)
     check_traceable(drawn["strategies"][1], frames["strategies"], plain, ["strategy"], fixed=[r"recall@\d+", r"\b1/(?=\d)"],
@@ -670,7 +670,7 @@ def test_the_ceilings_advice_names_only_what_helps_on_this_data(seed):
     does to recall@1 here (a rerank that lowers it, a filter that changes nothing), never a blanket '(filter,
     rerank)'."""
     rng = random.Random(seed)
-    df = pd.DataFrame({"k": [1, 3, 5], "ceiling": [0.3, 0.9, 1.0]})
+    df = pd.DataFrame({"k": [1, 3, 5], "recall": [0.3, 0.9, 1.0]})
     f, r = gen_filter(rng), gen_rerank(rng)
     quote = plain if seed % 2 else str
     cap = captions.ceiling(df, f, r, quote)
@@ -683,7 +683,7 @@ def test_the_ceilings_advice_names_only_what_helps_on_this_data(seed):
         assert "the filter" not in cap
     if len(r):
         row = r[r.chunk == "160/32"].iloc[0] if (r.chunk == "160/32").any() else r.iloc[0]
-        a, b = shown(row.rec_at_1_bi), shown(row.rec_at_1_rerank)
+        a, b = shown(row.recall_at_1_bi), shown(row.recall_at_1_rerank)
         verb = "gives" if pd.isna(a) or pd.isna(b) else "leaves" if a == b else "raises" if b > a else "lowers"
         assert f"reranking at {quote(row.chunk)} (filter on) {verb} recall@1" in cap, cap
 

@@ -42,7 +42,7 @@ def test_json_ceiling_equals_the_reference_output(capsys):
     doc = run_json(capsys, "--tables", "ceiling")
     printed = {int(k): float(v) for line in OUT if line.startswith("k=")
                for k, v in re.findall(r"k=\s*(\d+)\s+ceiling = ([\d.]+)", line)}
-    assert {r["k"]: round(r["ceiling"], 3) for r in doc["tables"]["ceiling"]} == printed
+    assert {r["k"]: round(r["recall"], 3) for r in doc["tables"]["ceiling"]} == printed
 
 
 def test_markdown_report(capsys):
@@ -58,7 +58,7 @@ def test_docs_and_golden_from_files(capsys, tmp_path):
                                     "Nope?,b.txt,launch pad\n")
     doc = run_json(capsys, "--docs", str(tmp_path / "notes"), "--golden", str(tmp_path / "g.csv"), "--tables", "ceiling")
     assert doc["corpus"]["valid_questions"] == 1 and doc["corpus"]["excluded"][0]["reason"].startswith("Unknown document")
-    assert doc["tables"]["ceiling"][0]["ceiling"] == 1.0
+    assert doc["tables"]["ceiling"][0]["recall"] == 1.0
 
 
 @pytest.mark.parametrize("args, words", [

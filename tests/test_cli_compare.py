@@ -29,7 +29,7 @@ def test_json_schema(capsys):
     assert set(doc) == {"setups", "pairs", "questions"}
     assert [s["name"] for s in doc["setups"]] == ["filter", "no filter"]
     for s in doc["setups"]:
-        assert [set(r) for r in s["recall"]] == [{"k", "value", "ci_low", "ci_high", "hits", "questions"}] * 2
+        assert [set(r) for r in s["recall"]] == [{"k", "recall", "ci_low", "ci_high", "hits", "questions"}] * 2
         assert list(s["losses"]) == list(STAGES) and sum(s["losses"].values()) == 18
         assert set(s["outcomes"]) == {"answered", "wrong answer", "not confirmed", "wrong source", "refused",
                                       "abstained"}

@@ -197,9 +197,9 @@ def test_the_bundled_losses_cover_every_stage_there_is(wb):
 
 def test_recall_of_an_unfiltered_unreranked_setup_is_the_ceiling_table(wb):
     c = compare_setups(wb, [parse_setup("bi: statuses=all rerank=off candidates=50", default_setup(wb))], ks=(1, 3, 5))
-    ceiling = tables.ceiling(wb).set_index("k").ceiling
+    ceiling = tables.ceiling(wb).set_index("k").recall
     for r in c.recall.itertuples():
-        assert r.value == pytest.approx(ceiling[r.k])
+        assert r.recall == pytest.approx(ceiling[r.k])
 
 
 def test_the_losses_table_is_the_default_setup(wb):
@@ -317,7 +317,7 @@ def test_json_follows_the_documented_schema(hand_made):
     assert set(doc) == {"setups", "pairs", "questions"}
     s = doc["setups"][0]
     assert {"name", "recall", "outcomes", "losses"} <= set(s) and s["name"] == "A"
-    assert s["recall"][0] == {"k": 1, "value": 16 / 18, "ci_low": pytest.approx(0.67199755), "ci_high": pytest.approx(0.96898113),
+    assert s["recall"][0] == {"k": 1, "recall": 16 / 18, "ci_low": pytest.approx(0.67199755), "ci_high": pytest.approx(0.96898113),
                               "hits": 16, "questions": 18}
     assert s["losses"] == {**dict.fromkeys(STAGES, 0), "answered": 16, "not retrieved": 2}
     assert s["outcomes"] == {"answered": 16, "wrong answer": 0, "not confirmed": 0, "wrong source": 0, "refused": 0,
@@ -338,7 +338,7 @@ def test_markdown_has_every_section(hand_made):
 def test_no_question_gives_nan_not_an_error():
     c = Comparison([Setup("A"), Setup("B")], {"A": [], "B": []})
     assert math.isnan(c.leaderboard.recall_at_1[0]) and c.pair("A", "B", 1)["p_value"] == 1.0
-    assert json.loads(c.to_json())["setups"][0]["recall"][0]["value"] is None
+    assert json.loads(c.to_json())["setups"][0]["recall"][0]["recall"] is None
 
 
 def test_results_of_different_questions_do_not_compare():

@@ -334,7 +334,7 @@ def test_stdlib_metrics_are_over_the_valid_questions_only(stdlib_wb):
     df = tables.ceiling(stdlib_wb)
     assert df.attrs == {"questions": n_valid, "excluded": 18 - n_valid}
     assert len(stdlib_wb.ranks(ChunkerConfig("fixed", 160, 32), 50)) == n_valid
-    for value in df.ceiling:
+    for value in df.recall:
         assert value * n_valid == pytest.approx(round(value * n_valid))      # a count over n_valid questions
     sizes = tables.corpus_sizes(stdlib_wb).iloc[0]
     assert (sizes.valid_questions, sizes.excluded_questions) == (n_valid, 18 - n_valid)

@@ -86,11 +86,11 @@ def test_a_golden_question_and_the_compare_page_on_postgres(new_page, server, ur
     screenshot(page, "postgres-your-data")
 
 
-def test_approximate_search_shows_its_recall(new_page, server, url):
+def test_approximate_search_shows_its_overlap_with_exact_search(new_page, server, url):
     page = new_page()
     open_view(page, server.url + "/?engine=postgres-hnsw")                 # a link may name the engine, never the URL
     type_url(page, url)
-    expect(sidebar(page).get_by_text(re.compile(r"Recall@20 against exact search on the 18 golden questions: "
+    expect(sidebar(page).get_by_text(re.compile(r"Overlap with exact search in the first 20 chunks, on the 18 golden questions: "
                                                 r"[01]\.\d{3}"))).to_be_visible()
     screenshot(page, "postgres-hnsw-recall")
 

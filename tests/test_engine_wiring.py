@@ -86,9 +86,9 @@ def test_a_comparison_names_its_engine_and_agrees(memory_wb, pg):
     assert result.grid["mem stage"].tolist() == result.grid["pg stage"].tolist()
 
 
-def test_recall_of_the_approximate_engine_is_measured(on_pg):
-    exact = on_pg.engine_recall(ARTICLE_CHUNKER, 20, {"current"})
-    approx = on_pg.using(engine="postgres-hnsw").engine_recall(ARTICLE_CHUNKER, 20, {"current"})
+def test_the_approximate_engine_s_overlap_with_exact_search_is_measured(on_pg):
+    exact = on_pg.overlap_with_exact(ARTICLE_CHUNKER, 20, {"current"})
+    approx = on_pg.using(engine="postgres-hnsw").overlap_with_exact(ARTICLE_CHUNKER, 20, {"current"})
     assert exact == 1.0
     assert 0.5 <= approx <= 1.0
     assert on_pg.using(engine="postgres-hnsw").index(ARTICLE_CHUNKER).engine.approximate
@@ -199,9 +199,9 @@ def test_ablations_on_postgres_shows_the_same_tables(reader):
             pd.testing.assert_frame_equal(a.value, b.value)
 
 
-def test_the_approximate_engine_shows_its_recall(reader):
+def test_the_approximate_engine_shows_its_overlap_with_exact_search(reader):
     at = on_postgres(open_page("overview"), reader, "postgres-hnsw")
-    assert any("Recall@20 against exact search on the 18 golden questions" in c.value for c in at.sidebar.caption)
+    assert any("Overlap with exact search in the first 20 chunks, on the 18 golden questions" in c.value for c in at.sidebar.caption)
 
 
 def test_forget_this_url_goes_back_to_the_server_s_setting(reader, monkeypatch):
@@ -385,10 +385,10 @@ def test_a_server_restarted_between_two_questions_goes_unnoticed(pg, reader, mem
     assert "Searching on PostgreSQL" in everything_shown(at)
 
 
-def test_the_approximate_engine_s_recall_is_a_note_on_the_command_line(capsys, pg):
+def test_the_approximate_engine_s_overlap_is_a_note_on_the_command_line(capsys, pg):
     code, out, err = run(capsys, "report", "--tables", "ceiling", "--engine", "postgres-hnsw", "--database-url", pg.url())
     assert code == 0 and out
-    assert re.search(r"^note: postgres-hnsw is approximate: recall@20 against exact search on the 18 golden questions "
+    assert re.search(r"^note: postgres-hnsw is approximate: overlap with exact search in the first 20 chunks, on the 18 golden questions "
                      r"\(fixed 160/32, trusted statuses\): [01]\.\d{3}\.$", err, re.M), err
 
 

@@ -53,7 +53,7 @@ def test_ceilings_on_both_golden_sets_equal_or_within_one_question(path):
         for emb in (reference, fast):
             wb = Workbench(bundled_corpus(), load_golden(which), retriever="minilm", embedder=emb)
             df = tables.ceiling(wb)
-            counts.append(np.rint(df["ceiling"].to_numpy() * len(wb.questions)).astype(int))
+            counts.append(np.rint(df["recall"].to_numpy() * len(wb.questions)).astype(int))
         assert np.abs(counts[0] - counts[1]).max() <= 1, (which, path, counts)
     assert reference.encoded == 0 and fast.encoded > 0       # the reference from the pack; the fast path encoded
 

@@ -17,7 +17,7 @@ import psycopg
 import pytest
 
 from rag_core import ARTICLE_CHUNKER, ChunkerConfig, Corpus, Document, Index, TokenizedCorpus
-from rag_core.retrieval.engines import EngineError, MemoryEngine, PostgresEngine, approximate_recall, engine_from
+from rag_core.retrieval.engines import EngineError, MemoryEngine, PostgresEngine, overlap_with_exact, engine_from
 from rag_core.retrieval.engines import pgtables
 from rag_core.retrieval.engines.spaces import Vectors, csr_rows
 from rag_core.retrieval.encoder import SparseMatrix
@@ -264,7 +264,7 @@ def test_a_failed_build_leaves_nothing_behind(pg, wb):
 
 # ---- approximate mode ----------------------------------------------------------------------------------
 
-def test_approximate_mode_builds_hnsw_and_measures_recall(pg, wb, engine):
+def test_approximate_mode_builds_hnsw_and_measures_its_overlap_with_exact_search(pg, wb, engine):
     ix = wb.index()
     fast = PostgresEngine(pg.url(), approximate=True, ef_search=64)
     stored = fast.build_or_reuse(ix)
@@ -272,7 +272,7 @@ def test_approximate_mode_builds_hnsw_and_measures_recall(pg, wb, engine):
         == [(True,)]
     got = fast.search_many(ix, wb.questions, 10, {"current"})
     assert all(len(r.ids) == 10 and set(ix.statuses()[r.ids]) == {"current"} for r in got)
-    assert approximate_recall(engine, fast, ix, wb.questions, 10, {"current"}) >= 0.95
+    assert overlap_with_exact(engine, fast, ix, wb.questions, 10, {"current"}) >= 0.95
     # the settings belong to each engine's own connection; nothing is prepared, so they reach every plan
     assert fast._connect().execute("SHOW hnsw.ef_search").fetchone()[0] == "64"
     assert engine._connect().execute("SHOW enable_indexscan").fetchone()[0] == "off"

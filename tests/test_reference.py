@@ -42,7 +42,7 @@ def test_ceiling(wb):
     expected = {int(k): float(v) for k, v in (re.findall(r"k=\s*(\d+)\s+ceiling = ([\d.]+)", line)[0]
                                                for line in OUT if line.startswith("k="))}
     got = tables.ceiling(wb)
-    assert {int(r.k): round(r.ceiling, 3) for r in got.itertuples()} == expected
+    assert {int(r.k): round(r.recall, 3) for r in got.itertuples()} == expected
 
 
 def test_strategies(wb):
@@ -59,7 +59,7 @@ def test_size_overlap(wb):
     for row, line in zip(got.itertuples(), block("size  ovl.", 8)):
         n = line.split()
         assert [row.size, row.ovl, row.chunks] == [int(x) for x in n[:3]]
-        assert [round(v, 3) for v in (row.rec_at_1, row.rec_at_3, row.rec_at_5, row.rec_at_50)] == [float(x) for x in n[3:]]
+        assert [round(v, 3) for v in (row.recall_at_1, row.recall_at_3, row.recall_at_5, row.recall_at_50)] == [float(x) for x in n[3:]]
 
 
 def test_cut_anchors(wb):
@@ -104,8 +104,8 @@ def test_rerank(wb):
     for row, line in zip(got.itertuples(), block("chunk  rec@50", 3)):
         n = line.split()
         assert n[0] == row.chunk
-        assert [round(v, 3) for v in (row.rec_at_50, row.rec_at_1_bi, row.rec_at_1_rerank, row.rec_at_3_bi,
-                                      row.rec_at_3_rerank)] == [float(x) for x in n[1:]]
+        assert [round(v, 3) for v in (row.recall_at_50, row.recall_at_1_bi, row.recall_at_1_rerank, row.recall_at_3_bi,
+                                      row.recall_at_3_rerank)] == [float(x) for x in n[1:]]
 
 
 def test_verifier_cases():

@@ -327,7 +327,7 @@ def test_tables_run_with_every_retriever(bwb, retriever):
     w = bwb.using(retriever=retriever)
     df = tables.filter_effect(w)
     assert df.attrs.get("retriever", "hashing") == retriever and len(df) == 2
-    assert tables.ceiling(w).ceiling.is_monotonic_increasing
+    assert tables.ceiling(w).recall.is_monotonic_increasing
 
 
 def test_the_default_tables_are_the_articles(bwb, wb):
@@ -353,8 +353,8 @@ def test_cli_encoder(capsys, bwb, retriever):
     doc = run_json(capsys, "--tables", "ceiling", "--encoder", retriever)
     hybrid = {"rrf_k": 60} if retriever == "hybrid" else {}
     assert doc["setup"] == {"retriever": retriever, "reranker": "lexical", **hybrid}
-    want = tables.ceiling(bwb.using(retriever=retriever)).ceiling.tolist()
-    assert [r["ceiling"] for r in doc["tables"]["ceiling"]] == want
+    want = tables.ceiling(bwb.using(retriever=retriever)).recall.tolist()
+    assert [r["recall"] for r in doc["tables"]["ceiling"]] == want
 
 
 def test_cli_markdown_names_the_setup(capsys):

@@ -30,7 +30,7 @@ def test_ceiling_sentence_quotes_the_row_of_k(seed):
     rnd = random.Random(seed)
     n = rnd.randint(1, 40)
     found = sorted(rnd.randint(0, n) for _ in tour.CEILING_KS)
-    fig = pd.DataFrame({"k": tour.CEILING_KS, "found": found, "questions": n, "ceiling": [f / n for f in found]})
+    fig = pd.DataFrame({"k": tour.CEILING_KS, "found": found, "questions": n, "recall": [f / n for f in found]})
     k = rnd.choice(tour.CEILING_KS)
     text = tour_sentences.ceiling_sentence(fig, k)
     assert f"At k = {k}," in text and f"for {found[k - 1]} of {n} golden" in text
@@ -38,9 +38,9 @@ def test_ceiling_sentence_quotes_the_row_of_k(seed):
 
 
 def test_ceiling_sentence_without_questions_or_with_an_unknown_k():
-    empty = pd.DataFrame({"k": tour.CEILING_KS, "found": 0, "questions": 0, "ceiling": np.nan})
+    empty = pd.DataFrame({"k": tour.CEILING_KS, "found": 0, "questions": 0, "recall": np.nan})
     assert tour_sentences.ceiling_sentence(empty, 3) == tour_sentences.NO_GOLDEN
-    full = empty.assign(questions=2, found=1, ceiling=0.5)
+    full = empty.assign(questions=2, found=1, recall=0.5)
     with pytest.raises(ValueError, match="choose k among 1, 2, 3, 4, 5"):
         tour_sentences.ceiling_sentence(full, 9)
 
@@ -326,7 +326,7 @@ def chart_numbers(at) -> set:
 
 
 # the figure's column each step's chart must draw, value for value (step 7 draws words only)
-DRAWN = {1: "documents", 2: "ceiling", 3: "cut_without_ovl", 4: "similarity", 5: "contradicted_top_3",
+DRAWN = {1: "documents", 2: "recall", 3: "cut_without_ovl", 4: "similarity", 5: "contradicted_top_3",
          6: "rank_before", 8: "user_questions", 9: "questions"}
 
 

@@ -50,15 +50,15 @@ def settings_key(wb: Workbench, dataset_key: str | None = None) -> str:
     return f"{key}|{wb.retriever}|{wb.reranker}|{wb.engine}|{db}|{','.join(wb.trusted)}"
 
 
-def engine_recall(chunker: ChunkerConfig, k: int) -> float:
+def overlap_with_exact(chunker: ChunkerConfig, k: int) -> float:
     """Recall at k of the engine in use against exact in-process search, over the golden questions, trusted
     statuses only (every status when nothing is trusted); kept in this session per dataset, chunker and settings."""
     wb = workbench()
     key = (settings_key(wb), chunker, k)
-    held = st.session_state.setdefault("_engine_recall", {})
+    held = st.session_state.setdefault("_overlap_with_exact", {})
     if key not in held:
         prepare([chunker], wb)
-        held[key] = wb.engine_recall(chunker, k, set(wb.trusted) or None)    # nothing trusted: every status
+        held[key] = wb.overlap_with_exact(chunker, k, set(wb.trusted) or None)    # nothing trusted: every status
     return held[key]
 
 

@@ -48,7 +48,7 @@ def _ordering_tools(filter_df, rerank_df, quote) -> str:
                     + _moves(filter_df.recall_at_1.iloc[0], filter_df.recall_at_1.iloc[1]))
     if rerank_df is not None and len(rerank_df):
         row = rerank_df[rerank_df.chunk == "160/32"].iloc[0] if (rerank_df.chunk == "160/32").any() else rerank_df.iloc[0]
-        said.append(f"reranking at {quote(row.chunk)} (filter on) " + _moves(row.rec_at_1_bi, row.rec_at_1_rerank))
+        said.append(f"reranking at {quote(row.chunk)} (filter on) " + _moves(row.recall_at_1_bi, row.recall_at_1_rerank))
     return (" On this data " + "; ".join(said) + ".") if said else ""
 
 
@@ -69,13 +69,13 @@ def ceiling(df: pd.DataFrame, filter_df: pd.DataFrame | None = None, rerank_df: 
     if df.empty:
         return nothing("ceiling")
     df = df.sort_values("k")
-    at = {int(r.k): r.ceiling for r in df.itertuples()}           # k -> ceiling
+    at = {int(r.k): r.recall for r in df.itertuples()}           # k -> ceiling
     first, last = int(df.k.iloc[0]), int(df.k.iloc[-1])
     near, far = first, (3 if 3 in at and first < 3 else last)      # k = 1 against k = 3, the article's pair
     quoted = list(dict.fromkeys([near, far, last]))
     text = f"At k = {first} the ceiling is {share(at[first])}" + "".join(
         f"{' and' if k == quoted[-1] else ','} at k = {k} {share(at[k])}" for k in quoted[1:]) + "."
-    values = df.ceiling.map(shown)
+    values = df.recall.map(shown)
     if len(at) == 1:
         return text + " With one k there is nothing to compare."
     if values.notna().all() and values.nunique() == 1:
@@ -157,11 +157,11 @@ def _at_size(rows: pd.DataFrame, why: bool = True) -> str:
 
     why: say why recall@50 can stop below one (said once per caption).
     """
-    values = rows.rec_at_50.map(shown)
+    values = rows.recall_at_50.map(shown)
     known = values.dropna()
     verb = "stops at" if len(known) and known.min() < 1 else "reaches" if len(known) == len(values) else "is"
     text = (f"At {count(rows['size'].iloc[0])} words recall@50 {verb} "
-            + listing(f"{share(r.rec_at_50)} {_overlap(r.ovl)}" for r in rows.itertuples()))
+            + listing(f"{share(r.recall_at_50)} {_overlap(r.ovl)}" for r in rows.itertuples()))
     if verb == "stops at" and why:
         text += ": some anchors are not among the 50 best chunks (cut by a chunk boundary, or ranked lower)"
     return text + "."
@@ -230,12 +230,12 @@ def rerank_effect(df: pd.DataFrame, quote=str) -> str:
     if df.empty:
         return nothing("rerank")
     first = df.iloc[0]
-    moves = ("leaves recall@1 at " + share(first.rec_at_1_bi) if share(first.rec_at_1_bi) == share(first.rec_at_1_rerank)
-             else f"moves recall@1 from {share(first.rec_at_1_bi)} to {share(first.rec_at_1_rerank)}")
-    ceiling_ok = all(shown(first[c]) <= shown(first.rec_at_50) for c in ("rec_at_1_bi", "rec_at_1_rerank"))
-    text = (f"At {quote(first.chunk)} reranking {moves}; the candidates' recall@50 there is {share(first.rec_at_50)}"
+    moves = ("leaves recall@1 at " + share(first.recall_at_1_bi) if share(first.recall_at_1_bi) == share(first.recall_at_1_rerank)
+             else f"moves recall@1 from {share(first.recall_at_1_bi)} to {share(first.recall_at_1_rerank)}")
+    ceiling_ok = all(shown(first[c]) <= shown(first.recall_at_50) for c in ("recall_at_1_bi", "recall_at_1_rerank"))
+    text = (f"At {quote(first.chunk)} reranking {moves}; the candidates' recall@50 there is {share(first.recall_at_50)}"
             + (", the most any reranking can reach." if ceiling_ok else "."))
-    return " ".join([text] + [f"{quote(r.chunk)}: {share(r.rec_at_1_bi)} → {share(r.rec_at_1_rerank)}."
+    return " ".join([text] + [f"{quote(r.chunk)}: {share(r.recall_at_1_bi)} → {share(r.recall_at_1_rerank)}."
                               for r in df.iloc[1:].itertuples()])
 
 

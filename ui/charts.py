@@ -20,8 +20,7 @@ from ui import captions
 ARTICLE_RIGHT_SOURCE = "#1f5fbf"
 ARTICLE_COLOURS = dict(zip(ARTICLE_OUTCOMES, (ARTICLE_RIGHT_SOURCE, COLOURS["wrong source"], COLOURS["refused"],
                                               COLOURS["abstained"])))
-RECALL = {"recall_at_1": "recall@1", "recall_at_3": "recall@3", "rec_at_1": "recall@1", "rec_at_3": "recall@3",
-          "rec_at_5": "recall@5", "rec_at_50": "recall@50"}        # column -> legend label
+RECALL = {f"recall_at_{k}": f"recall@{k}" for k in (1, 3, 5, 50)}        # column -> legend label
 COUNT_AXIS = {"format": "d", "tickMinStep": 1}                      # counts: whole ticks only
 SHARE = alt.Scale(domain=[0, 1])
 # a line style's legend: each entry drawn as its dash (a line layer's default symbol is a dot, the same for every
@@ -86,8 +85,8 @@ def ceiling(df: pd.DataFrame, filter_df=None, rerank_df=None, quote=str):
     if df.empty:
         return _empty("ceiling"), caption
     chart = alt.Chart(df).mark_line(point=True).encode(
-        x=alt.X("k:O", title="k (chunks handed over)", axis=UPRIGHT), y=alt.Y("ceiling:Q", scale=SHARE, title="ceiling"),
-        tooltip=["k", alt.Tooltip("ceiling:Q", format=".3f")])
+        x=alt.X("k:O", title="k (chunks handed over)", axis=UPRIGHT), y=alt.Y("recall:Q", scale=SHARE, title="ceiling"),
+        tooltip=["k", alt.Tooltip("recall:Q", format=".3f", title="ceiling")])
     return chart, caption
 
 
@@ -114,7 +113,7 @@ def size_overlap(df: pd.DataFrame):
     if df.empty:
         return _empty("size × overlap"), captions.size_overlap(df)
     labelled = df.assign(overlap=[_overlap_label(s, o) for s, o in zip(df["size"], df.ovl)])
-    long = _recalls(labelled, ["size", "ovl", "overlap", "chunks"], ["rec_at_1", "rec_at_3", "rec_at_5", "rec_at_50"])
+    long = _recalls(labelled, ["size", "ovl", "overlap", "chunks"], list(RECALL))
     base = alt.Chart(long).encode(x=alt.X("size:O", title="chunk size (words)", axis=UPRIGHT),
                                   y=alt.Y("value:Q", scale=SHARE, title="recall"),
                                   color=alt.Color("measure:N", title="measure", legend=alt.Legend(orient="bottom", columns=2)))
@@ -156,7 +155,7 @@ def rerank_effect(df: pd.DataFrame, quote=str):
     rows = []
     for r in df.itertuples():
         for k in (1, 3):
-            for route, col in (("bi-encoder", f"rec_at_{k}_bi"), ("reranked", f"rec_at_{k}_rerank")):
+            for route, col in (("bi-encoder", f"recall_at_{k}_bi"), ("reranked", f"recall_at_{k}_rerank")):
                 rows.append({"setting": f"{r.chunk} · recall@{k}", "route": route, "value": getattr(r, col)})
     long = pd.DataFrame(rows)
     chart = alt.Chart(long).mark_bar().encode(
@@ -225,20 +224,20 @@ def trap3(df: pd.DataFrame):
     if df.empty:
         return _empty("retriever to show")
     long = df.melt(id_vars=["k", "retriever"], value_vars=["article_questions", "user_questions"],
-                   var_name="questions", value_name="ceiling")
+                   var_name="questions", value_name="recall")
     long["questions"] = long.questions.map({"article_questions": "the article's (library words)",
                                             "user_questions": "phrased as a user would"})
-    long = long.dropna(subset=["ceiling"])          # an upload has no user-phrased questions: no dashed line
+    long = long.dropna(subset=["recall"])          # an upload has no user-phrased questions: no dashed line
     order = list(dict.fromkeys(df.retriever))
     base = alt.Chart(long).encode(
-        x=alt.X("k:O", title="k", axis=UPRIGHT), y=alt.Y("ceiling:Q", scale=SHARE, title="ceiling"),
+        x=alt.X("k:O", title="k", axis=UPRIGHT), y=alt.Y("recall:Q", scale=SHARE, title="ceiling"),
         color=alt.Color("retriever:N", sort=order, title="retriever", legend=alt.Legend(orient="bottom")))
     drawn = [q for q in QUESTION_DASHES if q in set(long.questions)]      # solid: the golden set's own questions
     lines = base.mark_line().encode(strokeDash=alt.StrokeDash(
         "questions:N", title="questions", legend=DASHES,
         scale=alt.Scale(domain=drawn, range=[QUESTION_DASHES[q] for q in drawn])))
     points = base.mark_point(filled=True).encode(
-        detail="questions:N", tooltip=["retriever", "k", "questions", alt.Tooltip("ceiling:Q", format=".3f")])
+        detail="questions:N", tooltip=["retriever", "k", "questions", alt.Tooltip("recall:Q", format=".3f", title="ceiling")])
     return (lines + points).properties(height=400)
 
 
@@ -246,7 +245,7 @@ def trap3(df: pd.DataFrame):
 
 def leaderboard(recall: pd.DataFrame):
     """Ceiling at each k per setup, a point with its 95 % Wilson interval as an error bar (recall: the long table
-    of Comparison.recall: setup, k, value, ci_low, ci_high, hits, questions)."""
+    of Comparison.recall: setup, k, recall, ci_low, ci_high, hits, questions)."""
     if recall.empty:
         return _empty("setup to show")
     order = list(dict.fromkeys(recall.setup))
@@ -257,7 +256,7 @@ def leaderboard(recall: pd.DataFrame):
     bars = base.mark_errorbar(ticks=True).encode(
         y=alt.Y("ci_low:Q", scale=SHARE, title="ceiling at k (95 % interval)"), y2="ci_high:Q")
     points = base.mark_point(filled=True, size=70).encode(
-        y="value:Q", tooltip=["setup", "k", alt.Tooltip("value:Q", format=".3f", title="ceiling"), "hits", "questions",
+        y="recall:Q", tooltip=["setup", "k", alt.Tooltip("recall:Q", format=".3f", title="ceiling"), "hits", "questions",
                               alt.Tooltip("ci_low:Q", format=".3f", title="95 % from"),
                               alt.Tooltip("ci_high:Q", format=".3f", title="95 % to")])
     return (bars + points).properties(height=300)

@@ -12,7 +12,7 @@ import os
 
 import streamlit as st
 
-from rag_core.retrieval.engines.registry import DESCRIPTIONS, ENGINES, ENV, RECALL_K
+from rag_core.retrieval.engines.registry import DESCRIPTIONS, ENGINES, ENV, OVERLAP_K
 from ui import active, search_engine, settings
 from ui.widgets import failing, plain, secret_input
 
@@ -40,11 +40,11 @@ def render() -> None:
         return
     st.caption(plain(f"Searching on {status.text}."))
     if status.name == "postgres-hnsw":
-        show_recall()
+        show_overlap()
 
 
-def show_recall() -> None:
-    """The approximate engine's recall@20 against exact search, on this dataset's golden questions."""
+def show_overlap() -> None:
+    """The share of exact search's first 20 chunks the approximate engine finds too, on the golden questions."""
     try:
         chunker = settings.chunker()
     except ValueError:
@@ -52,11 +52,12 @@ def show_recall() -> None:
     wb = active.workbench()
     n = len(wb.questions)
     if not n:
-        st.caption("No golden question: the recall of the approximate index against exact search cannot be measured.")
+        st.caption("No golden question: the overlap of the approximate index with exact search cannot be measured.")
         return
-    recall = active.engine_recall(chunker, RECALL_K)
-    st.caption(f"Recall@{RECALL_K} against exact search on the {n} golden question{'s' * (n > 1)}: **{recall:.3f}** "
-               f"(1.000: the approximate index found every chunk exact search finds).")
+    overlap = active.overlap_with_exact(chunker, OVERLAP_K)
+    st.caption(f"Overlap with exact search in the first {OVERLAP_K} chunks, on the {n} golden "
+               f"question{'s' * (n > 1)}: **{overlap:.3f}** (1.000: the approximate index found every chunk exact "
+               f"search finds).")
 
 
 def stored_indexes() -> None:

@@ -4,7 +4,7 @@
 `database_url()` is the sidebar's URL or the server's.
 
 Left out on purpose: the engines themselves (rag_core.retrieval.engines), the sidebar's form (`ui.engine_form`),
-and the recall of an approximate engine (`ui.active.engine_recall`, which needs the active workbench).
+and the overlap of an approximate engine with exact search (`ui.active.overlap_with_exact`, which needs the active workbench).
 """
 from __future__ import annotations
 

@@ -81,11 +81,11 @@ def _ceiling(s, f, statuses):
     k = s.example.get("k")
     base = alt.Chart(f.assign(chosen=f.k == k)).encode(
         x=alt.X("k:O", title="k (chunks handed over)", axis=alt.Axis(labelAngle=0)),
-        y=alt.Y("ceiling:Q", scale=alt.Scale(domain=[0, 1.12]), title="ceiling",    # room for a label over 1.000
+        y=alt.Y("recall:Q", scale=alt.Scale(domain=[0, 1.12]), title="ceiling",    # room for a label over 1.000
                 axis=alt.Axis(values=[0, 0.2, 0.4, 0.6, 0.8, 1])))
     line = base.mark_line(point=alt.OverlayMarkDef(size=140), strokeWidth=4)
     chosen = base.transform_filter("datum.chosen").mark_point(size=900, filled=True, color="#6b3fa0")
-    labels = base.mark_text(dy=-22, size=FONT).encode(text=alt.Text("ceiling:Q", format=".3f"))
+    labels = base.mark_text(dy=-22, size=FONT).encode(text=alt.Text("recall:Q", format=".3f"))
     return line + chosen + labels
 
 
@@ -161,15 +161,15 @@ def _answers(s, f, statuses):
 
 def _trap3(s, f, statuses):
     long = f.melt(id_vars=["retriever"], value_vars=["article_questions", "user_questions"], var_name="questions",
-                  value_name="ceiling")
+                  value_name="recall")
     order = ["the golden set's words", "phrased as a user would"]
     long["questions"] = long.questions.map(dict(zip(["article_questions", "user_questions"], order)))
     base = alt.Chart(long).encode(y=charts.rows("retriever:N", list(f.retriever), bar=2 * BAR, font=FONT),
                                   yOffset=alt.YOffset("questions:N", sort=order),
-                                  x=alt.X("ceiling:Q", scale=SHARE, title=f"ceiling at k = {tour_sentences.TRAP3_K}"))
+                                  x=alt.X("recall:Q", scale=SHARE, title=f"ceiling at k = {tour_sentences.TRAP3_K}"))
     bars = base.mark_bar().encode(color=alt.Color("questions:N", sort=order, title=None, legend=alt.Legend(orient="top", columns=1),
                                                   scale=alt.Scale(domain=order, range=["#1f5fbf", "#b85c00"])))
-    return (bars + base.mark_text(align="left", dx=6, size=FONT - 2).encode(text=alt.Text("ceiling:Q", format=".3f"))
+    return (bars + base.mark_text(align="left", dx=6, size=FONT - 2).encode(text=alt.Text("recall:Q", format=".3f"))
             ).properties(height=_step(list(f.retriever), 2 * BAR))
 
 

@@ -4,7 +4,7 @@
     c.leaderboard   setup, recall_at_1, ci_low_at_1, ci_high_at_1, hits_at_1, ... questions, answered,
                     wrong_answer, not_confirmed, wrong_source, refused, abstained, chunks, mean_seconds  (one row
                     per setup)
-    c.recall        setup, k, value, ci_low, ci_high, hits, questions               (long: error bars)
+    c.recall        setup, k, recall, ci_low, ci_high, hits, questions               (long: error bars)
     c.pairs         a, b, k, a_only, b_only, both, neither, questions, p_value, sentence, questions_needed,
                     power_sentence                                                   (every pair at every k)
     c.pair(a, b, k) one row of pairs as a dict; c.discordant(a, b, k): the questions only one of them finds
@@ -76,9 +76,9 @@ class Comparison:
             for k in self.ks:
                 hits, n = sum(self.found(name, k)), len(self.questions)
                 lo, hi = stats.wilson(hits, n)
-                rows.append({"setup": name, "k": k, "value": hits / n if n else math.nan, "ci_low": lo,
+                rows.append({"setup": name, "k": k, "recall": hits / n if n else math.nan, "ci_low": lo,
                              "ci_high": hi, "hits": hits, "questions": n})
-        return pd.DataFrame(rows, columns=["setup", "k", "value", "ci_low", "ci_high", "hits", "questions"])
+        return pd.DataFrame(rows, columns=["setup", "k", "recall", "ci_low", "ci_high", "hits", "questions"])
 
     @property
     def leaderboard(self) -> pd.DataFrame:
@@ -86,7 +86,7 @@ class Comparison:
         for name in self.names:
             row = {"setup": name}
             for r in recall[recall.setup == name].itertuples():
-                row.update({f"recall_at_{r.k}": r.value, f"ci_low_at_{r.k}": r.ci_low, f"ci_high_at_{r.k}": r.ci_high,
+                row.update({f"recall_at_{r.k}": r.recall, f"ci_low_at_{r.k}": r.ci_low, f"ci_high_at_{r.k}": r.ci_high,
                             f"hits_at_{r.k}": r.hits})
             outcomes = self.outcomes(name)
             secs = [r.seconds for r in self.results[name]]
@@ -167,7 +167,7 @@ class Comparison:
             rec = recall[recall.setup == s.name]
             secs = [r.seconds for r in self.results[s.name]]
             setups.append({"name": s.name, "setup": s.to_text(),
-                           "recall": [{"k": int(r.k), "value": _num(r.value), "ci_low": _num(r.ci_low),
+                           "recall": [{"k": int(r.k), "recall": _num(r.recall), "ci_low": _num(r.ci_low),
                                        "ci_high": _num(r.ci_high), "hits": int(r.hits), "questions": int(r.questions)}
                                       for r in rec.itertuples()],
                            "outcomes": self.outcomes(s.name), "losses": loss_counts(self.results[s.name]),

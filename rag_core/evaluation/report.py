@@ -1,6 +1,6 @@
 """The article's tables as one report: a JSON object or Markdown text, computed live.
 
-    report(wb, ["ceiling", "filter"]) -> {"corpus": {...sizes...}, "tables": {"ceiling": [{"k": 1, "ceiling": 0.389}, ...]}}
+    report(wb, ["ceiling", "filter"]) -> {"corpus": {...sizes...}, "tables": {"ceiling": [{"k": 1, "recall": 0.389}, ...]}}
 
 Tables measured over golden questions need at least one valid question; without any, `computable`
 leaves them out (the verifier's fixed cases remain) and `compute` refuses them with a sentence saying why.

@@ -2,17 +2,18 @@
 
 Every table is a function `table(wb, chunker=ARTICLE_CHUNKER, *, options) -> DataFrame`; the tables that
 sweep their own grid of chunkers (strategies, size x overlap, cuts, rerank) ignore `chunker`.
-Column names are the article's printed headers in snake_case ("rec@1" -> rec_at_1,
-"cut with 20%" -> cut_with_20_percent). Ratios are over the valid golden questions; every table
-carries that count in `df.attrs["questions"]` and the excluded count in `df.attrs["excluded"]`.
+Column names are the article's printed headers in snake_case ("cut with 20%" -> cut_with_20_percent), with one
+name for one measure: the share of questions whose anchor is in the first k chunks (the article's "ceiling",
+"recall@k" and "rec@k") is `recall` beside a column `k`, or `recall_at_{k}`. Ratios are over the valid golden
+questions; every table carries that count in `df.attrs["questions"]` and the excluded count in `df.attrs["excluded"]`.
 
-    ceiling(wb)          k, ceiling
+    ceiling(wb)          k, recall
     strategies(wb)       strategy, chunks, words_per_chunk, recall_at_1, recall_at_3
-    size_overlap(wb)     size, ovl, chunks, rec_at_1, rec_at_3, rec_at_5, rec_at_50
+    size_overlap(wb)     size, ovl, chunks, recall_at_1, recall_at_3, recall_at_5, recall_at_50
     cut_anchors(wb)      size, cut_without_ovl, cut_with_20_percent, chunks_without_ovl, chunks_with_20_percent
     cut_summary(wb)      one row: trials, cut totals, overlap cost, the first cut example
     filter_effect(wb)    filter, recall_at_1, recall_at_3, contradicted_top_3, chunks_excluded, chunks
-    rerank_effect(wb)    chunk, rec_at_50, rec_at_1_bi, rec_at_1_rerank, rec_at_3_bi, rec_at_3_rerank
+    rerank_effect(wb)    chunk, recall_at_50, recall_at_1_bi, recall_at_1_rerank, recall_at_3_bi, recall_at_3_rerank
     latency(wb)          route, min_ms, max_ms, runs, repetitions (the only table that varies per run)
     verifier_cases(wb)   answer, verdict, explanation (the article's checker; needs no corpus)
     pipeline(wb)         filter, one column per outcome: the article's labels with its checker; with mode="strict"
@@ -66,7 +67,7 @@ RERANK_SIZES = ((40, 8), (80, 16), (160, 32))
 
 def ceiling(wb: Workbench, chunker: ChunkerConfig = ARTICLE_CHUNKER, *, ks=CEILING_KS, allowed=None) -> pd.DataFrame:
     ranks = wb.ranks(chunker, max(ks), allowed)
-    return frame([{"k": k, "ceiling": recall_at(ranks, k)} for k in ks], wb)
+    return frame([{"k": k, "recall": recall_at(ranks, k)} for k in ks], wb)
 
 
 def trap3(wb: Workbench, chunker: ChunkerConfig = ARTICLE_CHUNKER, *, ks=(1, 3, 5, 10), retrievers=RETRIEVERS,
@@ -104,7 +105,7 @@ def size_overlap(wb: Workbench, chunker: ChunkerConfig = ARTICLE_CHUNKER, *, pai
         cfg = ChunkerConfig("fixed", size, ovl)
         ranks = wb.ranks(cfg, 50)
         rows.append({"size": size, "ovl": ovl, "chunks": len(wb.index(cfg)),
-                     **{f"rec_at_{k}": recall_at(ranks, k) for k in (1, 3, 5, 50)}})
+                     **{f"recall_at_{k}": recall_at(ranks, k) for k in (1, 3, 5, 50)}})
     return frame(rows, wb)
 
 
@@ -157,9 +158,9 @@ def rerank_effect(wb: Workbench, chunker: ChunkerConfig = ARTICLE_CHUNKER, *, pa
         cfg = ChunkerConfig("fixed", size, ovl)
         bi = wb.ranks(cfg, 50, allowed)
         rr = wb.ranks(cfg, 50, allowed, rerank=True, k_candidates=50)
-        rows.append({"chunk": f"{size}/{ovl}", "size": size, "ovl": ovl, "rec_at_50": recall_at(bi, 50),
-                     "rec_at_1_bi": recall_at(bi, 1), "rec_at_1_rerank": recall_at(rr, 1),
-                     "rec_at_3_bi": recall_at(bi, 3), "rec_at_3_rerank": recall_at(rr, 3)})
+        rows.append({"chunk": f"{size}/{ovl}", "size": size, "ovl": ovl, "recall_at_50": recall_at(bi, 50),
+                     "recall_at_1_bi": recall_at(bi, 1), "recall_at_1_rerank": recall_at(rr, 1),
+                     "recall_at_3_bi": recall_at(bi, 3), "recall_at_3_rerank": recall_at(rr, 3)})
     return frame(rows, wb)
 
 

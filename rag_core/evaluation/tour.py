@@ -118,7 +118,7 @@ def _step2(wb, chunker, c):
     ranks = wb.ranks(chunker, max(CEILING_KS))
     found = [int(np.sum(ranks <= k)) for k in CEILING_KS]
     fig = pd.DataFrame({"k": CEILING_KS, "found": found, "questions": n,
-                        "ceiling": [f / n if n else np.nan for f in found]})
+                        "recall": [f / n if n else np.nan for f in found]})
     return _make(2, ceiling_sentence(fig, c.k) if n else NO_GOLDEN, fig, {"k": c.k})
 
 

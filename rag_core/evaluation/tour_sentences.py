@@ -1,7 +1,7 @@
 """The tour's sentences: what each step's figure shows, in words, as a pure function of the figure and its counts
 (true on any data, not only the bundled one), so that tests can feed them generated cases.
 
-    ceiling_sentence(DataFrame k=[3], found=[12], questions=[18], ceiling=[0.667], k=3)
+    ceiling_sentence(DataFrame k=[3], found=[12], questions=[18], recall=[0.667], k=3)
     -> "At k = 3, the answer is among the chunks handed over for 12 of 18 golden questions (0.667): ..."
 
 Left out on purpose: computing the figures and choosing the examples (rag_core.evaluation.tour), drawing (ui.tour_view).
@@ -43,7 +43,7 @@ def exam_sentence(example: dict, questions: int, documents: int) -> str:
 
 
 def ceiling_sentence(fig: pd.DataFrame, k: int) -> str:
-    """Step 2: fig has k, found, questions, ceiling."""
+    """Step 2: fig has k, found, questions, recall."""
     if fig.empty or not int(fig.questions.iloc[0]):
         return NO_GOLDEN
     row = fig[fig.k == k]
@@ -51,7 +51,7 @@ def ceiling_sentence(fig: pd.DataFrame, k: int) -> str:
         raise ValueError(f"k = {k} is not in the figure: choose k among {', '.join(map(str, fig.k))}.")
     r = row.iloc[0]
     return (f"At k = {k}, the answer is among the chunks handed over for {int(r.found)} of {int(r.questions)} golden "
-            f"questions ({_share(r.ceiling)}): no prompt and no bigger model can score above {_share(r.ceiling)}.")
+            f"questions ({_share(r.recall)}): no prompt and no bigger model can score above {_share(r.recall)}.")
 
 
 def cut_sentence(cut: int, questions: int, label: str, first: str | None) -> str:

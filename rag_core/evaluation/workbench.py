@@ -277,12 +277,12 @@ class Workbench:
             have = self._ranked[key] = (depth, lists)
         return [ids[:k] for ids in have[1]]
 
-    def engine_recall(self, chunker: ChunkerConfig, k: int, allowed=None) -> float:
+    def overlap_with_exact(self, chunker: ChunkerConfig, k: int, allowed=None) -> float:
         """Recall at k of this workbench's engine against exact in-process search, over the valid golden
         questions: the share of the exact top k it finds (1.0 for an exact engine; NaN without questions)."""
-        from rag_core.retrieval.engines.base import approximate_recall
+        from rag_core.retrieval.engines.base import overlap_with_exact
         exact = self.using(engine="memory")
-        return approximate_recall(exact.search_engine, self.search_engine, exact.index(chunker), self.questions, k,
+        return overlap_with_exact(exact.search_engine, self.search_engine, exact.index(chunker), self.questions, k,
                                   allowed)
 
     def ranks(self, chunker: ChunkerConfig, k: int = 50, allowed=None, rerank: bool = False,

@@ -61,7 +61,7 @@ class SearchEngine:
         """Release what the engine holds (connections); searching again reopens them."""
 
 
-def approximate_recall(exact: SearchEngine, approximate: SearchEngine, index: Index, questions: list[str],
+def overlap_with_exact(exact: SearchEngine, approximate: SearchEngine, index: Index, questions: list[str],
                        k: int, allowed: Iterable[str] | None = None) -> float:
     """Mean over the questions of |approximate top k & exact top k| / |exact top k| (questions with none left out).
 

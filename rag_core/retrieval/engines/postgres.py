@@ -2,7 +2,7 @@
 
     engine = PostgresEngine("postgresql://ann:s3cret@db/openbook")           # exact
     engine.search_many(index, questions, k=50, allowed={"current"})         # == index.search_many(...)
-    fast = PostgresEngine(url, approximate=True, ef_search=100)              # HNSW, recall measured against exact
+    fast = PostgresEngine(url, approximate=True, ef_search=100)              # HNSW, overlap with exact search measured
 
 Exact mode. pgvector's `<#>` is the negative inner product in float32; the index sums in float64. So the SQL
 only proposes: it returns the allowed chunks ordered by `embedding <#> q, chunk_id` (the filter is in the

@@ -6,7 +6,8 @@
                                               # and its memo of stored indexes serve every session and workbench
 
 Names: memory (the in-process index, exact, the default), postgres (PostgreSQL + pgvector, exact: the same
-chunks as memory), postgres-hnsw (PostgreSQL + pgvector with an HNSW index: approximate, recall measured).
+chunks as memory), postgres-hnsw (PostgreSQL + pgvector with an HNSW index: approximate, its overlap with exact
+search measured).
 psycopg is imported only when a PostgreSQL engine is made, so the in-process engine costs nothing.
 
 Left out on purpose: closing shared engines (they live as long as the process; a dropped connection is
@@ -25,9 +26,9 @@ DESCRIPTIONS = {
     "memory": "the in-process index: exact, nothing to install",
     "postgres": "PostgreSQL + pgvector, exact: the same chunks as the in-process index, found by the database",
     "postgres-hnsw": "PostgreSQL + pgvector with an HNSW index: approximate (faster on large corpora), "
-                     "its recall against exact search is shown",
+                     "its overlap with exact search is shown",
 }
-RECALL_K = 20          # an approximate engine's recall is shown at the candidates the first search hands the reranker
+OVERLAP_K = 20          # an approximate engine's overlap with exact search, at the candidates handed to the reranker
 _SHARED: dict = {}
 _LOCK = threading.Lock()
 
