@@ -100,7 +100,7 @@ def child(scenario: str, words: int, questions: int) -> dict:
         t, c = time.perf_counter(), time.process_time()
         wb = Workbench(Corpus(tuple(documents), name="generated"), golden)
         out["workbench_s"], out["workbench_cpu_s"] = time.perf_counter() - t, time.process_time() - c
-        out["valid_questions"] = len(wb.check.valid)
+        out["valid_questions"] = len(wb.golden_check.valid)
         texts = (["filter:", "small: size=80 overlap=16 statuses=all rerank=off"] if scenario == "upload-2x"
                  else ["filter:", "no filter: statuses=all"])
     base = default_setup(wb)

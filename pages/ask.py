@@ -16,7 +16,7 @@ st.caption("Type a question, or pick one of the golden questions, and follow it 
            "the answer and the citation check.")
 wb = active.workbench()
 statuses = list(wb.corpus.statuses)
-golden = {r.question: (q, r) for q, r in enumerate(wb.check.valid)}
+golden = {r.question: (q, r) for q, r in enumerate(wb.golden_check.valid)}
 
 
 def pick_golden():

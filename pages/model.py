@@ -46,7 +46,7 @@ if k > candidates:
     st.error("Keep at most as many spans as there are candidates.")
     st.stop()
 run_key = (datasets.dataset().key, chunker, dataclasses.replace(cfg, api_key=None), int(k), int(candidates), order)
-n, n_filters = len(wb.check.valid), len(outcomes.filters(wb))
+n, n_filters = len(wb.golden_check.valid), len(outcomes.filters(wb))
 
 b = st.columns([1, 1, 4])
 start = b[0].button("Run", type="primary", key="model_run", icon=":material/play_arrow:")

@@ -37,13 +37,13 @@ chunker = settings.chunker_or_stop()
 
 st.subheader("Headline figures, computed now")
 st.caption(f"Dataset: {widgets.plain(datasets.dataset().name)} · chunker: {chunker.label} · "
-           f"{len(wb.check.valid)} valid golden questions"
-           + (f" ({wb.check.n_excluded} excluded: see the Corpus page)" if wb.check.n_excluded else ""))
+           f"{len(wb.golden_check.valid)} valid golden questions"
+           + (f" ({wb.golden_check.n_excluded} excluded: see the Corpus page)" if wb.golden_check.n_excluded else ""))
 widgets.stop_without_questions(wb, "there is no ceiling to show")
 
 f = active.table("filter", chunker)
 off, on = f.iloc[0], f.iloc[1]
-n = len(wb.check.valid)
+n = len(wb.golden_check.valid)
 m = st.columns(4)
 m[0].metric("Ceiling at k = 1 · no filter · no rerank", figures.share(off.recall_at_1),
             help="recall@1: the share of questions whose anchor is in the single best chunk of the first search.")

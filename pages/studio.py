@@ -17,7 +17,7 @@ studio.show_note()
 
 # ---- the set: its name, and the changes that apply to all of it
 st.text(f"Dataset: {datasets.dataset().name} · {plural(len(wb.corpus.documents), 'document', 'documents')} · "
-        f"{plural(len(wb.check.rows), 'golden row', 'golden rows')}")
+        f"{plural(len(wb.golden_check.rows), 'golden row', 'golden rows')}")
 studio_form.name_field()
 studio_form.toolbar()
 
@@ -44,7 +44,7 @@ else:
         st.warning(widgets.plain(studio.trouble(rows)).replace("\n", "\n\n"))
     with st.expander("Edit or delete a row", icon=":material/edit_note:"):
         studio_form.edit_form()
-    widgets.download(st, "Download the set (CSV)", studio.csv_bytes(wb.check.rows), "golden-set.csv", "text/csv",
+    widgets.download(st, "Download the set (CSV)", studio.csv_bytes(wb.golden_check.rows), "golden-set.csv", "text/csv",
                      key="studio_download", icon=":material/download:")
 
 # ---- suggestions: rows the documents' structure or the connected model offer, used only once accepted

@@ -103,10 +103,10 @@ st.markdown(f"**{c['documents']}** documents, **{c['total_words']:,}** words · 
             f"{widgets.plain(', '.join(wb.corpus.statuses))} · **{c['valid_questions']}** of {c['questions']} golden questions valid")
 trust_form.picker("data_trusted")
 widgets.golden_table(wb)
-tables = tuple(report.TABLE_NAMES) if wb.check.valid else ("verifier_cases",)
-first = ("ceiling",) if wb.check.valid else ()     # the ceiling and trap 3 first: a big upload's first figures come
-active.prepare_all(active.table_jobs(first) + active.trap3_jobs(active=True))   # before the export's other tables
-if wb.check.valid:
+tables = tuple(report.TABLE_NAMES) if wb.golden_check.valid else ("verifier_cases",)
+first = ("ceiling",) if wb.golden_check.valid else ()    # the ceiling and trap 3 first: a big upload's first
+active.prepare_all(active.table_jobs(first) + active.trap3_jobs(active=True))   # figures come before the export's
+if wb.golden_check.valid:
     ceil = active.table("ceiling")
     st.markdown("Ceiling (recall@k) · fixed 160/32 · no filter · no rerank: "
                 + " · ".join(f"k = {r.k}: **{r.recall:.3f}**" for r in ceil.itertuples()))

@@ -167,7 +167,7 @@ def test_two_million_occurrences_of_a_two_word_anchor_finish_in_seconds():
     ceiling = tables.ceiling(wb)
     anchors, cut = wb.anchors_in(ARTICLE_CHUNKER, 0)
     took = time.perf_counter() - began
-    assert len(wb.check.occurrences[0][0]) == n - 1 and len(anchors) == n - 1 and not cut
+    assert len(wb.golden_check.occurrences[0][0]) == n - 1 and len(anchors) == n - 1 and not cut
     assert holders[0] == set(range(len(wb.index(ARTICLE_CHUNKER))))        # every chunk holds it
     assert ceiling.set_index("k")["recall"].eq(1.0).all()
     assert took < 30, f"{took:.1f} s"

@@ -70,7 +70,7 @@ def overview_metrics(at: AppTest) -> dict:
 def expected_overview(wb, cfg) -> dict:
     f = tables.filter_effect(wb, cfg)
     off, on = f.iloc[0], f.iloc[1]
-    n = len(wb.check.valid)
+    n = len(wb.golden_check.valid)
     return {"Ceiling at k = 1 · no filter · no rerank": f"{off.recall_at_1:.3f}",
             "Ceiling at k = 3 · no filter · no rerank": f"{off.recall_at_3:.3f}",
             "Ceiling at k = 1 · filter on · no rerank": f"{on.recall_at_1:.3f}",
@@ -113,7 +113,7 @@ def test_every_golden_question_shows_its_ranked_chunks_and_verdict(wb):
     at = open_page("ask")
     assert any("pick a golden question" in i.value for i in at.info)
     ix = wb.index(ARTICLE)
-    for q_pos, row in enumerate(wb.check.valid):
+    for q_pos, row in enumerate(wb.golden_check.valid):
         if q_pos % 2:                                   # typed in the box, or picked from the list
             at.text_input(key="ask_question").set_value(row.question).run()
         else:
@@ -136,7 +136,7 @@ def test_every_golden_question_shows_its_ranked_chunks_and_verdict(wb):
 
 
 def test_rerank_toggle_changes_the_ranking(wb):
-    q = next(r.question for r in wb.check.valid
+    q = next(r.question for r in wb.golden_check.valid
              if expected_labels(wb, r.question, rerank=True) != expected_labels(wb, r.question, rerank=False))
     at = open_page("ask", query={"ask_question": q})
     assert at.toggle(key="ask_rerank").value is True
@@ -255,7 +255,7 @@ def test_my_answer_with_an_invented_number_is_refused_naming_it(wb):
 def test_the_answers_to_try_are_built_from_the_spans_shown(wb, statuses):
     at = open_page("ask", query={"ask_question": CUTOFF, "ask_statuses": ",".join(statuses)})
     a = expected_answer(wb, CUTOFF, allowed=statuses)
-    row = wb.check.valid[0]
+    row = wb.golden_check.valid[0]
     ix = wb.index(ARTICLE)
     tries = presets(CUTOFF, a.spans, row.anchor, [ix.status(int(c)) for c in a.retrieved.ids])
     assert at.pills(key="ask_preset").options == [p.kind for p in tries]
@@ -323,7 +323,7 @@ def test_the_articles_words_are_shown_as_the_articles_beside_ours(ablations, wb)
     assert ours["what the article's word means"].str.startswith("the article's").all()
     judged = ablations.dataframe[8].value
     assert {"answered", "wrong answer", "not confirmed"} <= set(judged.columns)
-    assert (judged.drop(columns="filter").sum(axis=1) == len(wb.check.valid)).all()
+    assert (judged.drop(columns="filter").sum(axis=1) == len(wb.golden_check.valid)).all()
     text = " ".join(m.value for m in ablations.markdown)
     assert "*anchored / right source*: the article's label" in text
 

@@ -398,7 +398,7 @@ def test_workbench_and_every_table_work_with_unsearchable_golden_rows(with_a_val
     rows = [(q, "a", "two three") for q, _ in UNSEARCHABLE] + [("q?", "a", "   "), ("q?", "gone", "two")]
     rows += [("Which number follows two?", "a", "two three")] if with_a_valid_row else []
     wb = Workbench(GOLDEN_CORPUS, rows)
-    assert (len(wb.check.valid), wb.check.n_excluded) == (int(with_a_valid_row), len(UNSEARCHABLE) + 2)
+    assert (len(wb.golden_check.valid), wb.golden_check.n_excluded) == (int(with_a_valid_row), len(UNSEARCHABLE) + 2)
     frames = every_table(wb)
     assert len(frames) == (len(TABLE_NAMES) if with_a_valid_row else 1)
     for name, df in frames.items():

@@ -163,9 +163,9 @@ SETUPS = ["default:", "no filter: statuses=all", "no rerank: rerank=off", "small
 def test_run_setup_equals_the_slow_path(wb, text):
     s = parse_setup(text, default_setup(wb))
     ix, got = wb.index(s.chunker), run_setup(wb, s)
-    assert len(got) == len(wb.check.valid)
-    for q, (row, r) in enumerate(zip(wb.check.valid, got)):
-        held = set(anchor_holders(ix, wb.check.occurrences[q]).tolist())
+    assert len(got) == len(wb.golden_check.valid)
+    for q, (row, r) in enumerate(zip(wb.golden_check.valid, got)):
+        held = set(anchor_holders(ix, wb.golden_check.occurrences[q]).tolist())
         bi = retrieve(ix, row.question, s.candidates, s.candidates, False, s.statuses).ids.tolist()
         final = retrieve(ix, row.question, s.candidates, s.candidates, s.rerank, s.statuses).ids.tolist()
         rank_bi = next((i for i, c in enumerate(bi, 1) if c in held), None)
@@ -414,7 +414,7 @@ def test_the_workbench_s_own_retrieval_options_are_setup_keys(wb):
     s = parse_setup("bm25: retriever=bm25 rerank=off statuses=all", default_setup(wb))
     got = [r.first_rank for r in run_setup(wb, s)]
     bench = wb.using(retriever="bm25")
-    want = first_hit_ranks(bench.holders(s.chunker), bench.ranked(s.chunker, 20, None))
+    want = first_hit_ranks(bench.holders(s.chunker), bench.top_ids(s.chunker, 20, None))
     assert got == [None if r == math.inf else int(r) for r in want]
     assert got != [r.first_rank for r in run_setup(wb, parse_setup("h: rerank=off statuses=all", default_setup(wb)))]
     assert s.link_params()["retriever"] == "bm25"

@@ -221,9 +221,9 @@ def test_anchor_holders_by_hand(size, overlap, anchor, holders):
 def test_anchor_holders_equal_the_article_substring_test(wb, cfg):
     ix = wb.index(cfg)
     chunks = [normalize(t) for t in ix.texts]
-    for q, row in enumerate(wb.check.valid):
+    for q, row in enumerate(wb.golden_check.valid):
         brute = [c for c, t in enumerate(chunks) if normalize(row.anchor) in t]
-        assert anchor_holders(ix, wb.check.occurrences[q]).tolist() == brute, row.question
+        assert anchor_holders(ix, wb.golden_check.occurrences[q]).tolist() == brute, row.question
 
 
 # ---- metrics --------------------------------------------------------------------------------------
@@ -280,13 +280,13 @@ def test_fixed_window_count_and_anchor_is_cut_against_brute_force(wb):
         for d in docs:
             assert fixed_window_count(len(d.text.split()), size, overlap) == len(fixed_window(d.text, size, overlap))
         brute_cut = 0
-        for q, row in enumerate(wb.check.valid):
+        for q, row in enumerate(wb.golden_check.valid):
             target = normalize(row.anchor)
             d = positions[row.doc]
             cut = not any(target in p.text for p in fixed_window(docs[d].text, size, overlap))
-            assert anchor_is_cut(wb.check.occurrences[q].get(d, []), size, overlap) is cut, (size, overlap, row)
+            assert anchor_is_cut(wb.golden_check.occurrences[q].get(d, []), size, overlap) is cut, (size, overlap, row)
             brute_cut += cut
-        assert cut_anchors(wb.tc, wb.check, size, overlap) == brute_cut
+        assert cut_anchors(wb.tc, wb.golden_check, size, overlap) == brute_cut
 
 
 @pytest.mark.parametrize("n", [0, 1, 9, 10, 11])
@@ -312,7 +312,7 @@ def test_stdlib_builds_the_article_modules(stdlib_wb):
 
 
 def test_stdlib_invalid_anchors_are_reported_and_really_absent(stdlib_wb):
-    check, by_id = stdlib_wb.check, stdlib_wb.corpus.by_id
+    check, by_id = stdlib_wb.golden_check, stdlib_wb.corpus.by_id
     assert len(check.rows) == 18
     assert len(check.valid) + check.n_excluded == 18
     bad = {p.row for p in check.problems}
@@ -326,14 +326,14 @@ def test_stdlib_invalid_anchors_are_reported_and_really_absent(stdlib_wb):
 @pytest.mark.skipif(sys.version_info >= (3, 12), reason="itertools.batched exists from Python 3.12 on")
 def test_stdlib_before_312_excludes_the_batched_question(stdlib_wb):
     # the article's golden set asks about itertools.batched, which this Python does not have
-    assert any("batched" in p.question for p in stdlib_wb.check.problems)
+    assert any("batched" in p.question for p in stdlib_wb.golden_check.problems)
 
 
 def test_stdlib_metrics_are_over_the_valid_questions_only(stdlib_wb):
-    n_valid = len(stdlib_wb.check.valid)
+    n_valid = len(stdlib_wb.golden_check.valid)
     df = tables.ceiling(stdlib_wb)
     assert df.attrs == {"questions": n_valid, "excluded": 18 - n_valid}
-    assert len(stdlib_wb.ranks(ChunkerConfig("fixed", 160, 32), 50)) == n_valid
+    assert len(stdlib_wb.anchor_ranks(ChunkerConfig("fixed", 160, 32), 50)) == n_valid
     for value in df.recall:
         assert value * n_valid == pytest.approx(round(value * n_valid))      # a count over n_valid questions
     sizes = tables.corpus_sizes(stdlib_wb).iloc[0]
@@ -344,10 +344,10 @@ def test_stdlib_with_fewer_modules_excludes_the_other_questions():
     wb = Workbench(stdlib_corpus(["math", "bisect"]), load_golden())
     assert [d.id for d in wb.corpus.documents[:2]] == ["math", "bisect"]
     golden = load_golden()
-    for p in wb.check.problems:
+    for p in wb.golden_check.problems:
         if golden[p.row].doc not in ("math", "bisect"):
             assert "Unknown document" in p.reason
-    assert {r.doc for r in wb.check.valid} <= {"math", "bisect"}
+    assert {r.doc for r in wb.golden_check.valid} <= {"math", "bisect"}
 
 
 # ---- the pipeline ---------------------------------------------------------------------------------
@@ -364,13 +364,13 @@ def test_ask_on_the_bundled_index(wb, k_final, allowed):
     assert f"[S{k_final + 1}]" not in a.prompt.split("SPANS:")[1]
     assert a.prompt.endswith(f"QUESTION: {q}\n\nANSWER:")
     assert a.verdict.verdict in ("anchored", "refused", "abstained")
-    assert outcome(a.verdict, a.retrieved.ids, ix, wb.check.valid[0].doc) in ARTICLE_OUTCOMES
+    assert outcome(a.verdict, a.retrieved.ids, ix, wb.golden_check.valid[0].doc) in ARTICLE_OUTCOMES
 
 
 def test_ask_with_the_filter_cites_the_right_source(wb):
     # the article: with "status = current" every question is "anchored / right source"
     ix = wb.index()
-    row = wb.check.valid[0]
+    row = wb.golden_check.valid[0]
     a = ask(ix, row.question, 20, 3, True, {"current"})
     assert outcome(a.verdict, a.retrieved.ids, ix, row.doc) == "anchored / right source"
     assert outcome(a.verdict, a.retrieved.ids, ix, None) == "anchored"

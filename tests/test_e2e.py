@@ -74,7 +74,7 @@ def test_turning_the_filter_off_lets_a_draft_or_outdated_chunk_into_the_top_3(pa
 
 def test_the_rerank_toggle_reorders_the_spans(page, server, wb):
     # a golden question whose top 3 differs with and without reranking (computed, not typed)
-    q = next(r.question for r in wb.check.valid
+    q = next(r.question for r in wb.golden_check.valid
              if expected_labels(wb, r.question, rerank=True) != expected_labels(wb, r.question, rerank=False))
     open_view(page, server.url + "/ask")
     ask_question(page, q)

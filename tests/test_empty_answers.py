@@ -16,7 +16,7 @@ from rag_core.evaluation.pipeline import model_answerer
 from rag_core.generation.llm import EmptyAnswer, LLMConfig, LLMError, generate
 from apptest_helpers import APP, CUTOFF as QUESTION, run_golden, shown, snake
 
-N = len(Workbench.bundled().check.valid)
+N = len(Workbench.bundled().golden_check.valid)
 
 
 @pytest.fixture(scope="module")

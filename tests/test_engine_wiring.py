@@ -58,19 +58,19 @@ def test_every_table_is_the_same_on_postgres(memory_wb, on_pg, name, retriever):
 @pytest.mark.parametrize("retriever", ["minilm", "hybrid"])
 def test_the_trained_encoder_s_rankings_are_the_same_on_postgres(memory_wb, on_pg, retriever):
     for allowed in (None, {"current"}):
-        want = memory_wb.using(retriever=retriever).ranked(ARTICLE_CHUNKER, 20, allowed)
-        got = on_pg.using(retriever=retriever).ranked(ARTICLE_CHUNKER, 20, allowed)
+        want = memory_wb.using(retriever=retriever).top_ids(ARTICLE_CHUNKER, 20, allowed)
+        got = on_pg.using(retriever=retriever).top_ids(ARTICLE_CHUNKER, 20, allowed)
         assert [g.tolist() for g in got] == [w.tolist() for w in want]
 
 
 def test_rankings_are_remembered_per_engine(memory_wb, on_pg):
     """A ranking computed in process is never served for PostgreSQL (and back): each engine's memo is its own."""
     chunker = ChunkerConfig("fixed", 64, 8)
-    memory_wb.ranked(chunker, 5)
+    memory_wb.top_ids(chunker, 5)
     assert on_pg.index(chunker).engine is on_pg.search_engine        # bound to the database, not the in-process one
     assert memory_wb.index(chunker).engine is None
     keys = [k for k in memory_wb._ranked if k[2] == chunker]
-    on_pg.ranked(chunker, 5)
+    on_pg.top_ids(chunker, 5)
     assert len([k for k in memory_wb._ranked if k[2] == chunker]) == len(keys) + 1
 
 

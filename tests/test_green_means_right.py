@@ -60,7 +60,7 @@ def test_the_placeholder_answer_of_the_ask_page_is_green(wb):
     ix = wb.index()
     a = ask(ix, CUTOFF, 20, 3, True, {"current"})
     n = next(i for i, t in enumerate(a.spans, 1) if "(default 0.6)" in t)
-    row = next(r for r in wb.check.valid if r.question == CUTOFF)
+    row = next(r for r in wb.golden_check.valid if r.question == CUTOFF)
     j = judge_answer(f"The default cutoff is 0.6 [S{n}].", a.spans, a.retrieved.ids, ix, row.doc, row.anchor,
                      wb.trusted, key=row.key, question=row.question)
     assert j.outcome == "answered" and j.tone == "green"
@@ -78,11 +78,11 @@ def test_the_article_pipeline_answers_the_cutoff_question(wb):
     states the key 0.6, so it is answered (it was blue, 'misses the answer', when the whole anchor was the key)."""
     ix = wb.index()
     a = ask(ix, CUTOFF, 20, 3, True, {"current"})
-    row = next(r for r in wb.check.valid if r.question == CUTOFF)
+    row = next(r for r in wb.golden_check.valid if r.question == CUTOFF)
     j = judge_answer(a.answer, a.spans, a.retrieved.ids, ix, row.doc, row.anchor, wb.trusted, key=row.key)
     assert "cutoff=0.6" in a.answer and j.outcome == "answered"
     account = losses_table(wb).set_index("stage").questions
-    assert account["answered"] >= 1 and account.sum() == len(wb.check.valid)
+    assert account["answered"] >= 1 and account.sum() == len(wb.golden_check.valid)
     assert set(account.index) == set(STAGES)
 
 
@@ -109,7 +109,7 @@ def test_no_preset_is_green_unless_it_is_right(both, which, allowed):
     wb = both[which]
     ix = wb.index()
     greens = contradicted = 0
-    for row in wb.check.valid:
+    for row in wb.golden_check.valid:
         a = ask(ix, row.question, 20, 3, True, allowed)
         statuses = [ix.status(int(c)) for c in a.retrieved.ids]
         tried = presets(row.question, a.spans, row.anchor, statuses)

@@ -56,4 +56,4 @@ def test_library_messages_cut_the_names_they_repeat():
         parse_setup(LONG + ": size=x")
     assert len(str(e.value)) < 300
     wb = Workbench(Corpus((Document("doc", "alpha beta gamma"),)), [GoldenRow("What is alpha?", LONG, "alpha")])
-    assert len(wb.check.problems) == 1 and len(wb.check.problems[0].reason) < 300, wb.check.problems
+    assert len(wb.golden_check.problems) == 1 and len(wb.golden_check.problems[0].reason) < 300, wb.golden_check.problems

@@ -47,7 +47,7 @@ def page(path: str, cfg: LLMConfig | None) -> AppTest:
 def test_golden_set_through_a_model_gives_outcomes_and_metrics(server, protocol):
     at = run_golden(page("pages/model.py", LLMConfig(protocol, server, "echo-cite", timeout_s=10)))
     metrics = snake(at.dataframe[0].value)
-    n = len(Workbench.bundled().check.valid)
+    n = len(Workbench.bundled().golden_check.valid)
     assert list(metrics["filter"]) == ["no filter", "status = current"]
     assert list(metrics.questions) == [n, n]
     rates = metrics[["checker_accepted_rate", "refusal_rate", "abstention_rate"]].sum(axis=1)
@@ -81,7 +81,7 @@ def test_invented_number_is_refused_with_the_reason(server):
     wb = Workbench.bundled()
     ix = wb.index()
     # "The default cutoff is 0.9 [S1]." passes only where S1 really says 0.9 (the draft note, without the filter)
-    s1_says = [("0.9" in ix.texts[int(ids[0])]) for ids in wb.ranked(ix.chunker, 3, None, True, 20)]
+    s1_says = [("0.9" in ix.texts[int(ids[0])]) for ids in wb.top_ids(ix.chunker, 3, None, True, 20)]
     metrics = snake(at.dataframe[0].value)
     assert metrics.refusal_rate.iloc[0] == 1 - sum(s1_says) / len(s1_says)
     assert metrics.refusal_rate.iloc[1] == 1.0

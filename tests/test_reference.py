@@ -78,7 +78,7 @@ def test_cut_anchors(wb):
 
 def test_cut_summary(wb):
     s = tables.cut_summary(wb).iloc[0]
-    assert f"{s.sizes} sizes x {len(wb.check.valid)} anchors = {s.trials}" in line_with("total trials")
+    assert f"{s.sizes} sizes x {len(wb.golden_check.valid)} anchors = {s.trials}" in line_with("total trials")
     assert f"{s.cut_without_overlap}/{s.trials}" in line_with("anchors cut WITHOUT")
     assert f"{s.cut_with_overlap}/{s.trials}" in line_with("anchors cut WITH a 20%")
     assert line_with("cost of the overlap") == (f"cost of the overlap: {s.chunks_with_overlap} chunks against "

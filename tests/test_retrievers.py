@@ -65,7 +65,7 @@ def test_using_shares_everything_and_returns_self_when_nothing_changes(bwb):
     assert bwb.using() is bwb and bwb.using(retriever="hashing", reranker="lexical") is bwb
     bm = bwb.using(retriever="bm25")
     assert (bm.retriever, bm.reranker) == ("bm25", "lexical")
-    assert bm.tc is bwb.tc and bm.check is bwb.check and bm.trusted == bwb.trusted
+    assert bm.tc is bwb.tc and bm.golden_check is bwb.golden_check and bm.trusted == bwb.trusted
     assert bm.using(retriever="hashing").index(ARTICLE) is bwb.index(ARTICLE)      # one memo for all siblings
     assert type(bwb.index(ARTICLE)) is Index and bwb.index(ARTICLE).reranker == "lexical"
     assert type(bm.index(ARTICLE)) is BM25Index and bm.index(ARTICLE).texts is bwb.index(ARTICLE).texts

@@ -95,7 +95,7 @@ def test_a_session_sees_runs_on_built_in_datasets_and_on_the_upload_it_holds_onl
 @BOTH_BACKENDS
 def test_saved_runs_compare_as_the_live_ones(store, wb):
     live = compare_setups(wb, [default_setup(wb, "filter"), parse_setup("no filter: statuses=all", default_setup(wb))])
-    g = golden_key(wb.check.valid)
+    g = golden_key(wb.golden_check.valid)
     ids = [store.save_run(s, live.results[s.name], "bundled", "Bundled", g, chunks=live.chunks[s.name])
            for s in live.setups]
     again = compare_runs([store.load_run(i) for i in ids])

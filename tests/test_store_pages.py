@@ -94,7 +94,7 @@ print(json.dumps({"exceptions": [e.message for e in at.exception], "errors": [e.
 
 def test_a_read_only_data_folder_lists_the_kept_runs_and_says_why_nothing_can_be_kept(folder, wb):
     store = Store(folder / FILE_NAME)
-    golden = golden_key(wb.check.valid)                         # the bundled corpus's: the page lists runs on it
+    golden = golden_key(wb.golden_check.valid)                         # the bundled corpus's: the page lists runs on it
     for name in ("kept before", "and another"):
         store.save_run(Setup(name), [], "bundled", "Bundled", golden)
     shell = 'mount --bind -o ro "$1" "$1" && shift && exec "$@"'      # read-only for root too (a mount of its own)

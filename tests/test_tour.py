@@ -173,7 +173,7 @@ def test_fix_first_on_an_empty_golden_set():
 
 def test_step_4_takes_the_first_question_an_untrusted_chunk_outranks(wb):
     s = tour.step(wb, 4, ARTICLE)
-    kept = wb.ranked(ARTICLE, 3, None, True, 20)
+    kept = wb.top_ids(ARTICLE, 3, None, True, 20)
     holders, ix = wb.holders(ARTICLE), wb.index(ARTICLE)
     first = next(q for q in range(len(kept)) if holders[q] and anchor_place(kept[q], holders[q], ix).outranked_by)
     assert s.example["question"] == wb.questions[first]
@@ -307,7 +307,7 @@ def test_step_3_control_sets_the_sidebar_chunker(wb):
 def test_an_upload_with_a_golden_set_takes_the_tour():
     from ui import datasets
     wb = _tiny()
-    ds = datasets.make_dataset("tiny", wb.corpus.documents, wb.check.rows)
+    ds = datasets.make_dataset("tiny", wb.corpus.documents, wb.golden_check.rows)
     at = AppTest.from_file(APP, default_timeout=60)
     at.query_params.update({"step": "4", "size": "20", "overlap": "4"})
     at.session_state["dataset"] = ds

@@ -192,7 +192,7 @@ def test_a_saved_run_keeps_what_it_trusted(tmp_path):
     c = compare_setups(wb, [parse_setup("a: statuses=all", default_setup(wb)),
                             parse_setup("b: statuses=all trusted=none", default_setup(wb))], ks=(3,))
     store = Store(tmp_path / FILE_NAME)
-    ids = store.save_comparison(c, "k", "drafts", golden_key(wb.check.valid), "scripted")
+    ids = store.save_comparison(c, "k", "drafts", golden_key(wb.golden_check.valid), "scripted")
     runs = [store.load_run(i) for i in ids]
     assert [r.setup.trusted for r in runs] == [frozenset({"draft"}), frozenset()]
     assert [r.info.answered for r in runs] == [1, 0]

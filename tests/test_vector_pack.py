@@ -109,9 +109,9 @@ def test_shipped_and_fresh_vectors_give_the_same_rankings_and_tables(pack):
         now = Workbench.bundled(retriever="minilm", reranker="dense", embedder=now_embedder).with_golden(golden)
         assert shipped.prepare([ARTICLE_CHUNKER]) == 0 and now.prepare([ARTICLE_CHUNKER]) > 0
         scores = list(now.index(ARTICLE_CHUNKER).scores_many(now.questions))
-        for a, b, s in zip(shipped.ranked(ARTICLE_CHUNKER, 20), now.ranked(ARTICLE_CHUNKER, 20), scores):
+        for a, b, s in zip(shipped.top_ids(ARTICLE_CHUNKER, 20), now.top_ids(ARTICLE_CHUNKER, 20), scores):
             assert same_ranking(a, b, s)
-        for a, b in zip(shipped.ranked(ARTICLE_CHUNKER, 10, rerank=True), now.ranked(ARTICLE_CHUNKER, 10, rerank=True)):
+        for a, b in zip(shipped.top_ids(ARTICLE_CHUNKER, 10, rerank=True), now.top_ids(ARTICLE_CHUNKER, 10, rerank=True)):
             assert np.array_equal(a, b)
         pd.testing.assert_frame_equal(tables.ceiling(shipped), tables.ceiling(now))
 

@@ -228,14 +228,14 @@ def test_ask_judges_strictly_by_default(wb):
 def test_article_tables_keep_the_articles_checker(wb):
     cases = tables.verifier_cases(cases=("The default cutoff is 0 [S1].",), context=DEFAULT)
     assert list(cases.verdict) == ["anchored"]                                  # the article's verdict, on purpose
-    q, ids = 0, wb.ranked(ChunkerConfig("fixed", 160, 32), 3, None, True, 20)[0]
+    q, ids = 0, wb.top_ids(ChunkerConfig("fixed", 160, 32), 3, None, True, 20)[0]
     chunker = ChunkerConfig("fixed", 160, 32)
     fixed = lambda question, spans: "**NOT IN THE CONTEXT**"                    # noqa: E731
     assert outcomes.outcome_row(wb, chunker, q, ids, fixed)["verdict"] == "refused"
     assert outcomes.outcome_row(wb, chunker, q, ids, fixed, mode="strict")["verdict"] == "abstained"
     strict = tables.pipeline(wb, chunker, generate=fixed, mode="strict")
-    assert list(strict.abstained) == [len(wb.check.valid)] * 2 and list(tables.pipeline(wb, chunker, generate=fixed).refused) == \
-        [len(wb.check.valid)] * 2
+    assert list(strict.abstained) == [len(wb.golden_check.valid)] * 2 and list(tables.pipeline(wb, chunker, generate=fixed).refused) == \
+        [len(wb.golden_check.valid)] * 2
 
 
 def test_the_clis_model_run_is_strict(capsys):

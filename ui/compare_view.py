@@ -127,7 +127,7 @@ def run(wb, setups):
     run_key = (active.settings_key(wb), tuple(setups), cfg.model if uses_model else "scripted")
     if uses_model and not st.button("Run the golden set through the model", type="primary", key="compare_run",
                                     icon=":material/play_arrow:") and st.session_state.get("compare_ran") != run_key:
-        st.info(f"{len(wb.check.valid)} golden questions go to {widgets.plain(cfg.model)} for each model setup: "
+        st.info(f"{len(wb.golden_check.valid)} golden questions go to {widgets.plain(cfg.model)} for each model setup: "
                 "press Run.")
         st.stop()
     bar = st.progress(0.0, text="Starting…")
@@ -201,7 +201,7 @@ def run_history(wb, result, cfg) -> None:
         if store.enabled:
             st.caption("Runs on the built-in datasets are shared by every session of this dashboard; runs on an upload "
                        "are listed only where that upload is open (the session that made them, or a link to it).")
-        golden = golden_key(wb.check.valid)
+        golden = golden_key(wb.golden_check.valid)
         if store.enabled and not store.read_only and st.button("Keep this comparison", key="compare_save",
                                                                 icon=":material/save:"):
             ds = datasets.dataset()

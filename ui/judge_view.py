@@ -49,7 +49,7 @@ def load_examples() -> None:
 def report_of(wb, labels, model=None, on_case=None) -> JudgeReport:
     """The rule's (and the model's) judgement of the counted marks, as `judge --cases` computes it."""
     cases, _ = read_cases(saved.store().labels.as_cases(labels))
-    sources = SpanSources(wb.corpus.documents, wb.check.valid)
+    sources = SpanSources(wb.corpus.documents, wb.golden_check.valid)
     return judge_cases(cases, sources, model, wb.trusted, on_case)
 
 
@@ -71,7 +71,7 @@ def precision_line(c, who: str) -> str:
 def open_in_ask(question: str, answer: str) -> None:
     """Button on_click: Ask with this question and this answer in 'Your answer' (the page switches at once)."""
     settings.set_value("ask_question", question)
-    golden = {r.question for r in active.workbench().check.valid}
+    golden = {r.question for r in active.workbench().golden_check.valid}
     st.session_state["ask_golden"] = question if question in golden else None
     st.session_state["ask_preset"] = None
     st.session_state["ask_answer"] = answer

@@ -46,7 +46,7 @@ def _clear(key: str) -> None:
 
 def _golden_row(question: str):
     """The active dataset's golden row of this question, or None (a question of your own)."""
-    return next((r for r in active.workbench().check.valid if r.question.strip() == question), None)
+    return next((r for r in active.workbench().golden_check.valid if r.question.strip() == question), None)
 
 
 def _ask_model(question, answer, spans, golden, cfg, key) -> None:

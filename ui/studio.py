@@ -39,7 +39,7 @@ def default_name() -> str:
 
 def rows() -> tuple:
     """The active dataset's golden rows, in order, as given (valid or not)."""
-    return tuple(active.workbench().check.rows)
+    return tuple(active.workbench().golden_check.rows)
 
 
 def documents() -> tuple:
@@ -119,11 +119,11 @@ def status_frame(wb, chunker) -> pd.DataFrame:
     statuses = row_statuses(wb, chunker)
     return pd.DataFrame({"#": range(1, len(statuses) + 1),
                          "status": [MARKS[s.state] for s in statuses],
-                         "question": [r.question for r in wb.check.rows],
-                         "doc": [r.doc for r in wb.check.rows],
-                         "anchor": [r.anchor for r in wb.check.rows],
-                         "answer key": [r.answer for r in wb.check.rows],
-                         "source": [source_of(r) for r in wb.check.rows],
+                         "question": [r.question for r in wb.golden_check.rows],
+                         "doc": [r.doc for r in wb.golden_check.rows],
+                         "anchor": [r.anchor for r in wb.golden_check.rows],
+                         "answer key": [r.answer for r in wb.golden_check.rows],
+                         "source": [source_of(r) for r in wb.golden_check.rows],
                          "why": [s.detail for s in statuses]})
 
 

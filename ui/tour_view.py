@@ -191,7 +191,7 @@ _CHARTS = (_documents, _ceiling, _cuts, _spans, _filter, _rerank, _answers, _tra
 
 def control(number: int, wb, chunker) -> tour.Controls:
     """Draw the step's one control and return the controls it sets (the others keep their defaults)."""
-    if number == 1 and wb.check.valid:
+    if number == 1 and wb.golden_check.valid:
         q = st.selectbox("Golden question", range(len(wb.questions)), key="tour_question",
                          format_func=lambda i: f"{i + 1}. {wb.questions[i]}")
         return tour.Controls(question=q)

@@ -90,8 +90,8 @@ def export(wb, tables) -> None:
                      "text/markdown", key="data_dl_md", icon=":material/description:")
     widgets.download(e[2], "Documents (JSONL)", lambda: documents_to_jsonl(wb.corpus.documents), "documents.jsonl",
                      "application/jsonl", key="data_dl_jsonl", icon=":material/download:")
-    widgets.download(e[3], "Golden set (CSV)", lambda: files.safe_csv(files.golden_frame(wb.check.rows)), "golden.csv",
-                     "text/csv", key="data_dl_golden", icon=":material/download:")
+    widgets.download(e[3], "Golden set (CSV)", lambda: files.safe_csv(files.golden_frame(wb.golden_check.rows)),
+                     "golden.csv", "text/csv", key="data_dl_golden", icon=":material/download:")
     drawn = charts.for_tables(frames)
     if drawn:
         st.markdown("Charts, one file each:")

@@ -290,14 +290,15 @@ def judgement(j) -> None:
 def golden_table(wb, chunker=None) -> None:
     """The golden set, one row per question in file order: valid or excluded with the reason, and (with a
     chunker) whether a chunk holds its anchor whole. The excluded rows are listed above it."""
-    g = wb.check.frame()
+    g = wb.golden_check.frame()
     if g.empty:
         st.info("This dataset has no golden questions: add a CSV of question,doc,anchor on the Your data page.")
         return
     st.caption(f"{int(g.valid.sum())} valid, {int((~g.valid).sum())} excluded from every metric. A question is "
                "valid when its anchor appears literally in its document (whitespace collapsed).")
-    if wb.check.problems:
-        st.warning(f"{wb.check.n_excluded} golden question(s) excluded from every metric:\n\n" + problems(wb.check.problems))
+    if wb.golden_check.problems:
+        st.warning(f"{wb.golden_check.n_excluded} golden question(s) excluded from every metric:\n\n"
+                   + problems(wb.golden_check.problems))
     if chunker is not None:
         g["whole in a chunk"] = [{True: "yes", False: "no: cut by a boundary", None: ""}[h]
                                  for h in wb.whole_in_a_chunk(chunker)]
@@ -307,7 +308,7 @@ def golden_table(wb, chunker=None) -> None:
 
 def stop_without_questions(wb, what: str) -> None:
     """st.info and st.stop when the dataset has no valid golden question; `what` is what cannot be shown."""
-    if not wb.check.valid:
+    if not wb.golden_check.valid:
         st.info(f"This dataset has no valid golden question, so {what}. Add a golden set on the Your data page, "
                 "or switch back to the bundled corpus.")
         st.stop()

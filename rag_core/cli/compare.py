@@ -82,7 +82,7 @@ def comparison_of(args) -> tuple:
         raise ValueError(f"compare takes two to four setups, got {len(args.setup)}: "
                          'e.g. --setup "filter: statuses=current" --setup "no filter: statuses=all".')
     wb = load_workbench(args)
-    if not wb.check.valid:
+    if not wb.golden_check.valid:
         raise ValueError(tables_report.no_questions(wb, ["compare"]))
     base = default_setup(wb)
     if args.generator != "scripted":
@@ -125,8 +125,9 @@ def save_runs(wb: Workbench, args, result) -> None:
         note("nothing saved: OPENBOOK_DATA_DIR is off.")
         return
     if args.docs:
-        key = store.save_dataset(wb.corpus.name, wb.corpus.documents, wb.check.rows)
+        key = store.save_dataset(wb.corpus.name, wb.corpus.documents, wb.golden_check.rows)
     else:
         key = args.corpus or "bundled"
-    ids = store.save_comparison(result, key, wb.corpus.name, golden_key(wb.check.valid), args.model or "scripted")
+    ids = store.save_comparison(result, key, wb.corpus.name, golden_key(wb.golden_check.valid),
+                                args.model or "scripted")
     note(f"saved runs {', '.join(f'#{i}' for i in ids)} in {store.where}.")

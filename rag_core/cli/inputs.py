@@ -77,7 +77,7 @@ def check_engines(wb: Workbench, engines, note=note) -> None:
     approximate engine's overlap with exact search on the golden questions goes to `note`."""
     for name in sorted(set(engines) - {"memory"}):
         wb.using(engine=name).search_engine.check()
-        if name == "postgres-hnsw" and wb.check.valid:
+        if name == "postgres-hnsw" and wb.golden_check.valid:
             allowed = set(wb.trusted) or None          # nothing trusted: measured over every status instead
             overlap = wb.using(engine=name).overlap_with_exact(ARTICLE_CHUNKER, OVERLAP_K, allowed)
             note(f"{name} is approximate: overlap with exact search in the first {OVERLAP_K} chunks, on the "

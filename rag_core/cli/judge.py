@@ -56,7 +56,7 @@ def sources_of(args) -> tuple[SpanSources, tuple]:
     from rag_core.data.golden import load_golden
     args.compute, args.ray_address, args.on_cluster_loss = "process", None, None    # judging encodes nothing
     wb = load_workbench(args)
-    golden = list(wb.check.valid) + ([] if args.docs else load_golden("user"))
+    golden = list(wb.golden_check.valid) + ([] if args.docs else load_golden("user"))
     return SpanSources(wb.corpus.documents, golden), wb.trusted
 
 

@@ -58,7 +58,7 @@ def tables_of(args) -> tuple:
     names = [n for n in names if n not in tables_report.MODEL_TABLES]   # model_tables adds it with a real model
     wb = load_workbench(args)
     check_engines(wb, [args.engine])
-    if args.generator != "scripted" and not wb.check.valid:
+    if args.generator != "scripted" and not wb.golden_check.valid:
         raise ValueError(tables_report.no_questions(wb, [f"--generator {args.generator}"]))
     if args.tables is None:         # every table asked for implicitly: leave out those that cannot be computed
         names, left_out = tables_report.computable(wb, names)

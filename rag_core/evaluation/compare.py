@@ -237,7 +237,7 @@ def compare_setups(wb: Workbench, setups, ks=KS, generate_for: Callable[[Setup],
         dup = next(n for n in names if names.count(n) > 1)
         raise ValueError(f"Two setups are named {shorten(dup)!r}: give each setup its own name.")
     done = {} if done is None else done
-    n, chunks = len(wb.check.valid), {}
+    n, chunks = len(wb.golden_check.valid), {}
     for i, s in enumerate(setups):
         step = (lambda d, total, what, i=i: on_progress(i * n + d, len(setups) * n, what)) if on_progress else None
         bench = setup_workbench(wb, s)

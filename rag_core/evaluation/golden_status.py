@@ -32,7 +32,7 @@ class RowStatus(NamedTuple):
 
 def row_statuses(wb, chunker: ChunkerConfig) -> list[RowStatus]:
     """One RowStatus per golden row of the workbench `wb`, in file order (see the module docstring)."""
-    check = wb.check
+    check = wb.golden_check
     reasons = {p.row: p.reason for p in check.problems}
     whole = wb.whole_in_a_chunk(chunker)
     valid = iter(range(len(check.valid)))
@@ -49,10 +49,10 @@ def row_statuses(wb, chunker: ChunkerConfig) -> list[RowStatus]:
 
 def where_cut(wb, v: int, chunker: ChunkerConfig) -> str:
     """Where a chunk boundary cuts valid row v's anchor, at its first place in its own document, in a sentence."""
-    row = wb.check.valid[v]
+    row = wb.golden_check.valid[v]
     d = next(n for n, doc in enumerate(wb.corpus.documents) if doc.id == row.doc)
     tokens = wb.tc.tokens[d]
-    first, last = (int(x) for x in wb.check.occurrences[v][d][0])
+    first, last = (int(x) for x in wb.golden_check.occurrences[v][d][0])
     pieces = chunker.split(wb.corpus.documents[d].text, tokens)
     n, piece = next(((n, p) for n, p in enumerate(pieces, 1) if p.start <= first < p.end), (None, None))
     advice = (f"No chunk of {chunker.label} holds it whole, so no search can find it: choose a shorter anchor, or "

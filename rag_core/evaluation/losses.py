@@ -23,7 +23,7 @@ so a setup's answer counts and its loss account can differ; the loss account is 
 `outranked_by_untrusted` flags a chunk of a non-trusted status kept above the anchor's chunk (or kept at
 all, when the anchor's chunk is not), as the Ask page warns.
 
-Retrieval runs for all questions at once (Workbench.ranked); answers one by one, with a progress callback.
+Retrieval runs for all questions at once (Workbench.top_ids); answers one by one, with a progress callback.
 `seconds` is a question's share of the retrieval plus its own answer and check.
 
 Left out on purpose: retries and caching of model answers (the caller keeps `done` when a run stops).
@@ -37,7 +37,7 @@ import pandas as pd
 
 from rag_core.evaluation.judgement import COLOURS as OUTCOME_COLOURS, anchor_place, judge_answer
 from rag_core.evaluation.metrics import first_hit_ranks
-from rag_core.evaluation.outcomes import frame
+from rag_core.evaluation.outcomes import counted
 from rag_core.evaluation.setup import Setup, default_setup, typed_options
 from rag_core.evaluation.workbench import ARTICLE_CHUNKER, Workbench
 from rag_core.generation.generator import scripted_answer
@@ -117,8 +117,8 @@ def rankings(wb: Workbench, setup: Setup) -> tuple[list, list]:
     """(candidates in bi-encoder order, candidates in final order) for every valid question, all at once."""
     allowed = setup.statuses
     try:
-        before = wb.ranked(setup.chunker, setup.candidates, allowed)
-        after = wb.ranked(setup.chunker, setup.candidates, allowed, True, setup.candidates) if setup.rerank else before
+        before = wb.top_ids(setup.chunker, setup.candidates, allowed)
+        after = wb.top_ids(setup.chunker, setup.candidates, allowed, True, setup.candidates) if setup.rerank else before
     except ValueError as e:                  # an unknown status, said by the index
         raise ValueError(f"Setup {shorten(setup.name)!r}: {e}") from None
     return before, after
@@ -142,7 +142,7 @@ def run_setup(wb: Workbench, setup: Setup, generate: Callable[[str, list], str] 
     holders = bench.holders(setup.chunker)
     ranks_before, ranks = first_hit_ranks(holders, before), first_hit_ranks(holders, after)
     status = ix.statuses()
-    n = len(bench.check.valid)
+    n = len(bench.golden_check.valid)
     share = (time.perf_counter() - t0) / max(1, n)
     for q in range(len(done), n):
         if on_progress:
@@ -166,7 +166,7 @@ def _rank(r: float) -> int | None:
 
 def _answer(wb, setup, q, final, held, status, rank_before, rank, generate, share) -> QuestionResult:
     t = time.perf_counter()
-    ix, row = wb.index(setup.chunker), wb.check.valid[q]
+    ix, row = wb.index(setup.chunker), wb.golden_check.valid[q]
     kept = [int(c) for c in final[:setup.k]]
     spans = [ix.texts[c] for c in kept]
     answer = generate(row.question, spans)
@@ -198,7 +198,7 @@ def losses_table(wb: Workbench, chunker=ARTICLE_CHUNKER, *, setup: Setup | None 
     setup = setup or default_setup(wb, chunker=chunker)
     results = run_setup(wb, setup, generate)
     n = len(results)
-    df = frame([{"stage": s, "questions": c, "share": c / n if n else float("nan"), "meaning": MEANING[s]}
+    df = counted([{"stage": s, "questions": c, "share": c / n if n else float("nan"), "meaning": MEANING[s]}
                 for s, c in loss_counts(results).items()], wb)
     df.attrs.update(setup=setup.to_text(), outranked_by_untrusted=sum(r.outranked_by_untrusted for r in results))
     return df

@@ -36,11 +36,11 @@ def filters(wb: Workbench) -> tuple:
     return (("no filter", None), ("status = " + (", ".join(wb.trusted) or "none trusted"), set(wb.trusted)))
 
 
-def frame(rows, wb: Workbench) -> pd.DataFrame:
+def counted(rows, wb: Workbench) -> pd.DataFrame:
     """Rows as a DataFrame that carries the valid and excluded question counts in `attrs`, and the retriever and
     reranker when they are not the article's (hashing, lexical)."""
     df = pd.DataFrame(rows)
-    df.attrs.update(questions=len(wb.check.valid), excluded=wb.check.n_excluded)
+    df.attrs.update(questions=len(wb.golden_check.valid), excluded=wb.golden_check.n_excluded)
     if (wb.retriever, wb.reranker) != ("hashing", "lexical"):
         df.attrs.update(retriever=wb.retriever, reranker=wb.reranker)
     return df
@@ -50,7 +50,7 @@ def outcome_row(wb: Workbench, chunker: ChunkerConfig, q: int, ids, generate=scr
                 span_order: str = "ranked", mode: str = "article", keep_spans: bool = False) -> dict:
     """One valid golden question through generation and checker `mode`, given the chunk ids kept for it
     (keep_spans: the span texts too, under "spans", for a person to mark the answer)."""
-    ix, row = wb.index(chunker), wb.check.valid[q]
+    ix, row = wb.index(chunker), wb.golden_check.valid[q]
     ids = SPAN_ORDERS[span_order]([int(c) for c in ids])
     spans = [ix.texts[c] for c in ids]
     answer = generate(row.question, spans)
@@ -80,10 +80,10 @@ def outcomes_by_filter(wb: Workbench, chunker: ChunkerConfig = ARTICLE_CHUNKER, 
     """
     settings = filters(wb)
     done = done if done is not None else {}
-    n, total = len(wb.check.valid), len(settings) * len(wb.check.valid)
+    n, total = len(wb.golden_check.valid), len(settings) * len(wb.golden_check.valid)
     for f_i, (label, allowed) in enumerate(settings):
         rows = done.setdefault(label, [])
-        for q, ids in enumerate(wb.ranked(chunker, k_final, allowed, True, k_candidates)):
+        for q, ids in enumerate(wb.top_ids(chunker, k_final, allowed, True, k_candidates)):
             if on_progress:
                 on_progress(f_i * n + q, total, f"{label}: question {q + 1} of {n}")
             rows.append(outcome_row(wb, chunker, q, ids, generate, span_order, mode, keep_spans))

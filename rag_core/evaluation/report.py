@@ -61,17 +61,17 @@ def computable(wb: Workbench, names) -> tuple[list[str], list[str]]:
 
     ['ceiling', 'verifier_cases'] -> (both, []) with questions; (['verifier_cases'], ['ceiling']) without.
     """
-    if wb.check.valid:
+    if wb.golden_check.valid:
         return list(names), []
     return [n for n in names if n not in NEEDS_QUESTIONS], [n for n in names if n in NEEDS_QUESTIONS]
 
 
 def no_questions(wb: Workbench, names) -> str:
     """'ceiling, rerank need golden questions: <why, and the fix>.'"""
-    if not wb.check.rows:
+    if not wb.golden_check.rows:
         why = "add a golden set, a CSV with the columns question,doc,anchor (--golden FILE on the command line)"
     else:
-        n, first = len(wb.check.rows), wb.check.problems[0]
+        n, first = len(wb.golden_check.rows), wb.golden_check.problems[0]
         who = "the one golden question cannot" if n == 1 else f"none of the {n} golden questions can"
         why = (f"{who} be checked against this corpus ({'' if n == 1 else 'the first: '}{shorten(first.question)!r}: "
                f"{first.reason.rstrip('.')})")
@@ -82,7 +82,7 @@ def corpus_summary(wb: Workbench) -> dict:
     row = T.corpus_sizes(wb).iloc[0].to_dict()
     return {"name": wb.corpus.name, **{k: _plain(v) for k, v in row.items()},
             "trusted": list(wb.trusted), "trust_note": wb.trust_note(),
-            "excluded": [{"row": p.row, "question": p.question, "reason": p.reason} for p in wb.check.problems]}
+            "excluded": [{"row": p.row, "question": p.question, "reason": p.reason} for p in wb.golden_check.problems]}
 
 
 def _plain(v):

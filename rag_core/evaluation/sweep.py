@@ -6,14 +6,14 @@
     tables.size_overlap(wb); compare_setups(wb, setups)        # in process, reading the rankings remembered
 
 A unit is one retrieval setting (retriever, reranker, chunker) and the rankings it needs (Rank: depth k, allowed
-statuses, rerank, candidates), as the tables and `losses.rankings` ask `Workbench.ranked` for them. rank_units
+statuses, rerank, candidates), as the tables and `losses.rankings` ask `Workbench.top_ids` for them. rank_units
 first encodes what the units need with the cluster's encoder (its actors, batch by batch, into the workbench's
 vector cache: `Workbench.prepare`), gives the actors' CPUs back (unless another run of this process, a dashboard's
 other browser session, is encoding on them: then the units are ranked in process, after one note saying so), then
 sends each unit to a task of one CPU (two per CPU in flight): the task rebuilds a Workbench from the corpus, the golden rows and the trusted statuses (put
 in Ray's object store once; a worker keeps the last one it built) and from the vectors of its unit (sent with it:
 a worker on another node shares no disk cache, and never encodes what it was given), ranks, and sends back the
-chunk ids. The driver keeps them with `Workbench.remember_ranked`, under the keys `ranked` uses, so that the tables
+chunk ids. The driver keeps them with `Workbench.remember_top_ids`, under the keys `ranked` uses, so that the tables
 and `compare_setups` then run as in process and find them. Same code, same vectors: identical rankings. A table
 that asks for something no unit holds computes it in process: slower, never different.
 
@@ -75,7 +75,7 @@ class Swept(NamedTuple):
 def units_of(items) -> list[Unit]:
     """(retriever, reranker, chunker, Rank) items -> Units, one per (retriever, reranker, chunker) in order of
     appearance; a setting asked twice is ranked once, at its deepest k; a rerank brings its candidates' ranking
-    (the bi-encoder's, `Workbench.ranked` ranks them first) and is ranked to its candidates' depth.
+    (the bi-encoder's, `Workbench.top_ids` ranks them first) and is ranked to its candidates' depth.
 
     [("hashing", "lexical", c, Rank(3, None)), ("hashing", "lexical", c, Rank(50, None))]
     -> [Unit("hashing", "lexical", c, (Rank(50, None),))]
@@ -186,7 +186,7 @@ def _encode(wb: Workbench, units, compute, on_loss: str, note) -> RayEncoder:
 def _ranked_already(wb: Workbench, unit: Unit) -> bool:
     """Whether wb remembers every ranking of the unit (an earlier sweep or page did it): nothing to send."""
     bench = _bench(wb, unit)
-    return all(bench.has_ranked(unit.chunker, r.k, r.allowed, r.rerank, r.k_candidates or 50) for r in unit.ranks)
+    return all(bench.has_top_ids(unit.chunker, r.k, r.allowed, r.rerank, r.k_candidates or 50) for r in unit.ranks)
 
 
 def _bench(wb: Workbench, unit: Unit) -> Workbench:
@@ -209,7 +209,7 @@ class _Run:
                 return
             if not self.compute.check_alive():
                 raise ConnectionError(self.compute.gone)
-            base = [ray.put((self.wb.corpus, self.wb.check.rows, self.wb.trusted))]   # once, by reference
+            base = [ray.put((self.wb.corpus, self.wb.golden_check.rows, self.wb.trusted))]   # once, by reference
             task = ray.remote(num_cpus=1, max_retries=0)(_rank_unit)
             ahead = QUEUED * max(1, int(ray.cluster_resources().get("CPU", 1)))
             while (todo or pending) and not self.lost:
@@ -256,7 +256,7 @@ class _Run:
             return True
         bench = _bench(self.wb, u)
         for r, ids in zip(u.ranks, lists):
-            bench.remember_ranked(u.chunker, r.k, ids, r.allowed, r.rerank, r.k_candidates or 50)
+            bench.remember_top_ids(u.chunker, r.k, ids, r.allowed, r.rerank, r.k_candidates or 50)
         self.done += 1
         self.missing += missing
         if self.on_progress:
@@ -281,4 +281,4 @@ def _rank_unit(base: list, unit: Unit, held: dict) -> tuple[list, int]:
     wb = _BENCHES[key].using(retriever=unit.retriever, reranker=unit.reranker)
     wb.embedder.remember(held)
     missing = wb.embedder.missing(**wb.needs([unit.chunker]))
-    return [wb.ranked(unit.chunker, r.k, r.allowed, r.rerank, r.k_candidates or 50) for r in unit.ranks], missing
+    return [wb.top_ids(unit.chunker, r.k, r.allowed, r.rerank, r.k_candidates or 50) for r in unit.ranks], missing

@@ -43,7 +43,7 @@ import pandas as pd
 from rag_core.evaluation.losses import losses_table
 from rag_core.evaluation.metrics import (contradicted, cut_anchors as count_cut, first_cut_example,
                                          fixed_window_count, own_occurrences, recall_at)
-from rag_core.evaluation.outcomes import PIPELINE_CANDIDATES, PIPELINE_FINAL, filters, frame, outcomes_by_filter
+from rag_core.evaluation.outcomes import PIPELINE_CANDIDATES, PIPELINE_FINAL, counted, filters, outcomes_by_filter
 from rag_core.evaluation.pipeline import ask
 from rag_core.evaluation.vocabulary import ARTICLE_OUTCOMES, GOLDEN_OUTCOMES, column
 from rag_core.evaluation.workbench import ARTICLE_CHUNKER, Workbench
@@ -66,8 +66,8 @@ RERANK_SIZES = ((40, 8), (80, 16), (160, 32))
 
 
 def ceiling(wb: Workbench, chunker: ChunkerConfig = ARTICLE_CHUNKER, *, ks=CEILING_KS, allowed=None) -> pd.DataFrame:
-    ranks = wb.ranks(chunker, max(ks), allowed)
-    return frame([{"k": k, "recall": recall_at(ranks, k)} for k in ks], wb)
+    ranks = wb.anchor_ranks(chunker, max(ks), allowed)
+    return counted([{"k": k, "recall": recall_at(ranks, k)} for k in ks], wb)
 
 
 def trap3(wb: Workbench, chunker: ChunkerConfig = ARTICLE_CHUNKER, *, ks=(1, 3, 5, 10), retrievers=RETRIEVERS,
@@ -79,12 +79,12 @@ def trap3(wb: Workbench, chunker: ChunkerConfig = ARTICLE_CHUNKER, *, ks=(1, 3, 
     allowed = set(wb.trusted) if filtered else None
     rows = []
     for r in retrievers:
-        a = wb.using(retriever=r).ranks(chunker, max(ks), allowed)
-        u = user.using(retriever=r).ranks(chunker, max(ks), allowed)
+        a = wb.using(retriever=r).anchor_ranks(chunker, max(ks), allowed)
+        u = user.using(retriever=r).anchor_ranks(chunker, max(ks), allowed)
         rows += [{"k": k, "retriever": r, "article_questions": recall_at(a, k), "user_questions": recall_at(u, k)}
                  for k in ks]
-    df = frame(rows, wb)
-    df.attrs.update(user_questions=len(user.check.valid), filtered=filtered)
+    df = counted(rows, wb)
+    df.attrs.update(user_questions=len(user.golden_check.valid), filtered=filtered)
     return df
 
 
@@ -92,10 +92,10 @@ def strategies(wb: Workbench, chunker: ChunkerConfig = ARTICLE_CHUNKER, *, confi
     """Each chunker of `configs` (the sweep ignores `chunker`)."""
     rows = []
     for cfg in configs:
-        ix, ranks = wb.index(cfg), wb.ranks(cfg, 3)
+        ix, ranks = wb.index(cfg), wb.anchor_ranks(cfg, 3)
         rows.append({"strategy": cfg.label, "chunks": len(ix), "words_per_chunk": float(np.mean(ix.end - ix.start)),
                      "recall_at_1": recall_at(ranks, 1), "recall_at_3": recall_at(ranks, 3)})
-    return frame(rows, wb)
+    return counted(rows, wb)
 
 
 def size_overlap(wb: Workbench, chunker: ChunkerConfig = ARTICLE_CHUNKER, *, pairs=SIZE_OVERLAP) -> pd.DataFrame:
@@ -103,23 +103,23 @@ def size_overlap(wb: Workbench, chunker: ChunkerConfig = ARTICLE_CHUNKER, *, pai
     rows = []
     for size, ovl in pairs:
         cfg = ChunkerConfig("fixed", size, ovl)
-        ranks = wb.ranks(cfg, 50)
+        ranks = wb.anchor_ranks(cfg, 50)
         rows.append({"size": size, "ovl": ovl, "chunks": len(wb.index(cfg)),
                      **{f"recall_at_{k}": recall_at(ranks, k) for k in (1, 3, 5, 50)}})
-    return frame(rows, wb)
+    return counted(rows, wb)
 
 
 def cut_anchors(wb: Workbench, chunker: ChunkerConfig = ARTICLE_CHUNKER, *, sizes=CUT_SIZES) -> pd.DataFrame:
     """Anchors not whole in any fixed window of their document, per size, without and with 20 % overlap."""
     n_words = np.array([len(t) for t in wb.tc.tokens], dtype=np.int64)
-    own = own_occurrences(wb.tc, wb.check)                     # every question's occurrences, found once
+    own = own_occurrences(wb.tc, wb.golden_check)                     # every question's occurrences, found once
     rows = []
     for s in sizes:
-        rows.append({"size": s, "cut_without_ovl": count_cut(wb.tc, wb.check, s, 0, own),
-                     "cut_with_20_percent": count_cut(wb.tc, wb.check, s, s // 5, own),
+        rows.append({"size": s, "cut_without_ovl": count_cut(wb.tc, wb.golden_check, s, 0, own),
+                     "cut_with_20_percent": count_cut(wb.tc, wb.golden_check, s, s // 5, own),
                      "chunks_without_ovl": int(fixed_window_count(n_words, s, 0).sum()),
                      "chunks_with_20_percent": int(fixed_window_count(n_words, s, s // 5).sum())})
-    return frame(rows, wb)
+    return counted(rows, wb)
 
 
 def cut_summary(wb: Workbench, chunker: ChunkerConfig = ARTICLE_CHUNKER, *, sizes=CUT_SIZES,
@@ -127,8 +127,8 @@ def cut_summary(wb: Workbench, chunker: ChunkerConfig = ARTICLE_CHUNKER, *, size
     """Totals of `cut_anchors` over the sweep (which ignores `chunker`) and the article's first cut example."""
     cuts = cut_anchors(wb, sizes=sizes) if cuts is None else cuts
     c0, c1 = int(cuts.chunks_without_ovl.sum()), int(cuts.chunks_with_20_percent.sum())
-    example = first_cut_example(wb.tc, wb.check, sizes) or (None, None, None, [], [])
-    return frame([{"trials": len(sizes) * len(wb.check.valid), "sizes": len(sizes),
+    example = first_cut_example(wb.tc, wb.golden_check, sizes) or (None, None, None, [], [])
+    return counted([{"trials": len(sizes) * len(wb.golden_check.valid), "sizes": len(sizes),
                     "cut_without_overlap": int(cuts.cut_without_ovl.sum()),
                     "cut_with_overlap": int(cuts.cut_with_20_percent.sum()),
                     "chunks_without_overlap": c0, "chunks_with_overlap": c1,
@@ -142,12 +142,12 @@ def filter_effect(wb: Workbench, chunker: ChunkerConfig = ARTICLE_CHUNKER) -> pd
     excluded = int(np.sum(~np.isin(ix.statuses(), wb.trusted)))
     rows = []
     for label, allowed in filters(wb):
-        ranks = wb.ranks(chunker, 3, allowed)
-        top3 = wb.ranked(chunker, 3, allowed)
+        ranks = wb.anchor_ranks(chunker, 3, allowed)
+        top3 = wb.top_ids(chunker, 3, allowed)
         rows.append({"filter": label, "recall_at_1": recall_at(ranks, 1), "recall_at_3": recall_at(ranks, 3),
                      "contradicted_top_3": contradicted(ix, top3, 3, wb.trusted),
                      "chunks_excluded": excluded if allowed else 0, "chunks": len(ix)})
-    return frame(rows, wb)
+    return counted(rows, wb)
 
 
 def rerank_effect(wb: Workbench, chunker: ChunkerConfig = ARTICLE_CHUNKER, *, pairs=RERANK_SIZES) -> pd.DataFrame:
@@ -156,12 +156,12 @@ def rerank_effect(wb: Workbench, chunker: ChunkerConfig = ARTICLE_CHUNKER, *, pa
     rows = []
     for size, ovl in pairs:
         cfg = ChunkerConfig("fixed", size, ovl)
-        bi = wb.ranks(cfg, 50, allowed)
-        rr = wb.ranks(cfg, 50, allowed, rerank=True, k_candidates=50)
+        bi = wb.anchor_ranks(cfg, 50, allowed)
+        rr = wb.anchor_ranks(cfg, 50, allowed, rerank=True, k_candidates=50)
         rows.append({"chunk": f"{size}/{ovl}", "size": size, "ovl": ovl, "recall_at_50": recall_at(bi, 50),
                      "recall_at_1_bi": recall_at(bi, 1), "recall_at_1_rerank": recall_at(rr, 1),
                      "recall_at_3_bi": recall_at(bi, 3), "recall_at_3_rerank": recall_at(rr, 3)})
-    return frame(rows, wb)
+    return counted(rows, wb)
 
 
 def latency(wb: Workbench, chunker: ChunkerConfig = ARTICLE_CHUNKER, *, runs: int = 3,
@@ -186,7 +186,7 @@ def latency(wb: Workbench, chunker: ChunkerConfig = ARTICLE_CHUNKER, *, runs: in
     article = (wb.retriever, wb.reranker) == ("hashing", "lexical")
     routes = ("bi-encoder only", "with reranking") if article else (f"{wb.retriever} only",
                                                                    f"{wb.retriever} + {wb.reranker} rerank")
-    return frame([{"route": route, "min_ms": min(t), "max_ms": max(t), "runs": runs, "repetitions": repetitions}
+    return counted([{"route": route, "min_ms": min(t), "max_ms": max(t), "runs": runs, "repetitions": repetitions}
                   for route, t in zip(routes, (bi, rr))], wb)
 
 
@@ -214,7 +214,7 @@ def pipeline(wb: Workbench, chunker: ChunkerConfig = ARTICLE_CHUNKER, *, generat
                                          for o in labels}})
         untrusted[label] = sum(r["outcome"] in (ARTICLE_OUTCOMES[1], "wrong source") and r["cited_doc"] != ""
                                and status.get(r["cited_doc"]) not in wb.trusted for r in got)
-    df = frame(rows, wb)
+    df = counted(rows, wb)
     df.attrs["wrong_source_untrusted"] = untrusted      # filter -> wrong-source answers citing an untrusted status
     return df
 
@@ -223,17 +223,17 @@ def prompt_table(wb: Workbench, chunker: ChunkerConfig = ARTICLE_CHUNKER, *, que
     """Size of the prompt for the first golden question (or the one given), filter on, reranked."""
     question = question or (wb.questions[0] if wb.questions else None)
     if question is None:
-        return frame([], wb)
+        return counted([], wb)
     a = ask(wb.index(chunker), question, PIPELINE_CANDIDATES, PIPELINE_FINAL, True, set(wb.trusted))
     size = measure_prompt(a.prompt, len(a.spans))
-    return frame([{"question": question, "words": size.words, "characters": size.characters,
+    return counted([{"question": question, "words": size.words, "characters": size.characters,
                     "spans": size.spans, "answer": a.answer}], wb)
 
 
 def corpus_sizes(wb: Workbench, chunker: ChunkerConfig = ARTICLE_CHUNKER) -> pd.DataFrame:
     s = wb.corpus.sizes()
-    return frame([{**s, "questions": len(wb.check.rows), "valid_questions": len(wb.check.valid),
-                    "excluded_questions": wb.check.n_excluded}], wb)
+    return counted([{**s, "questions": len(wb.golden_check.rows), "valid_questions": len(wb.golden_check.valid),
+                    "excluded_questions": wb.golden_check.n_excluded}], wb)
 
 
 # name -> function(wb, chunker): the tables of a report, in the article's order

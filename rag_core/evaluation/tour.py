@@ -98,7 +98,7 @@ def _make(number, sentence, figure, example=None, params=None, details=None) -> 
 
 
 def _row(wb, q) -> dict:
-    r = wb.check.valid[q]
+    r = wb.golden_check.valid[q]
     return {"number": q + 1, "question": r.question, "doc": r.doc, "anchor": r.anchor, "key": r.key,
             "status": wb.corpus.by_id[r.doc].status, "doc_position": [d.id for d in wb.corpus.documents].index(r.doc)}
 
@@ -107,15 +107,15 @@ def _step1(wb, chunker, c):
     docs = pd.Series([d.status for d in wb.corpus.documents]).value_counts()
     fig = pd.DataFrame({"status": list(wb.corpus.statuses)})
     fig["documents"] = [int(docs.get(s, 0)) for s in fig.status]
-    n = len(wb.check.valid)
+    n = len(wb.golden_check.valid)
     example = _row(wb, min(max(c.question, 0), n - 1)) if n else {}
     return _make(1, exam_sentence(example, n, len(wb.corpus.documents)), fig, example,
                  {"corpus_doc": example["doc"]} if example else {})
 
 
 def _step2(wb, chunker, c):
-    n = len(wb.check.valid)
-    ranks = wb.ranks(chunker, max(CEILING_KS))
+    n = len(wb.golden_check.valid)
+    ranks = wb.anchor_ranks(chunker, max(CEILING_KS))
     found = [int(np.sum(ranks <= k)) for k in CEILING_KS]
     fig = pd.DataFrame({"k": CEILING_KS, "found": found, "questions": n,
                         "recall": [f / n if n else np.nan for f in found]})
@@ -123,7 +123,7 @@ def _step2(wb, chunker, c):
 
 
 def _step3(wb, chunker, c):
-    n = len(wb.check.valid)
+    n = len(wb.golden_check.valid)
     fig = tables.cut_anchors(wb) if n else pd.DataFrame()
     holders = wb.holders(chunker)
     cut = [q for q, h in enumerate(holders) if not h]
@@ -148,7 +148,7 @@ def _spans_table(wb, chunker, a, holders) -> pd.DataFrame:
 
 def _answer(wb, chunker, q, k, allowed) -> tuple:
     """(ask's Answer, its Judgement, the spans table) for valid question q through the article's pipeline."""
-    ix, row = wb.index(chunker), wb.check.valid[q]
+    ix, row = wb.index(chunker), wb.golden_check.valid[q]
     a = ask(ix, row.question, PIPELINE_CANDIDATES, k, True, allowed)
     j = judge_answer(a.answer, a.spans, a.retrieved.ids, ix, row.doc, row.anchor, wb.trusted, with_article=False,
                      key=row.key, question=row.question)
@@ -159,13 +159,13 @@ def outranked_questions(wb: Workbench, chunker: ChunkerConfig, k: int = PIPELINE
     """The valid questions (positions) where an untrusted chunk is kept above the anchor's chunk, filter off,
     through the article's pipeline (20 candidates reranked, k kept); the first is the tour's example."""
     ix, holders = wb.index(chunker), wb.holders(chunker)
-    kept = wb.ranked(chunker, k, None, True, PIPELINE_CANDIDATES)
+    kept = wb.top_ids(chunker, k, None, True, PIPELINE_CANDIDATES)
     return [q for q, ids in enumerate(kept) if holders[q]
             and anchor_place(ids, holders[q], ix, wb.trusted).outranked_by]
 
 
 def _step4(wb, chunker, c):
-    n = len(wb.check.valid)
+    n = len(wb.golden_check.valid)
     if not n:
         return _make(4, NO_GOLDEN, pd.DataFrame())
     if not 1 <= c.k <= PIPELINE_CANDIDATES:
@@ -183,7 +183,7 @@ def _step4(wb, chunker, c):
 
 
 def _step5(wb, chunker, c):
-    n = len(wb.check.valid)
+    n = len(wb.golden_check.valid)
     eff = tables.filter_effect(wb, chunker)
     fig = eff[["filter", "contradicted_top_3", "chunks_excluded", "chunks"]].copy()
     untrusted = untrusted_words(wb.corpus.statuses, wb.trusted)
@@ -209,8 +209,8 @@ def rerank_moves(wb: Workbench, chunker: ChunkerConfig, candidates: int = PIPELI
     it is not a candidate) and the move (tour_sentences.MOVES)."""
     allowed = set(wb.trusted)
     holders = wb.holders(chunker)
-    before = first_hit_ranks(holders, wb.ranked(chunker, candidates, allowed))
-    after = first_hit_ranks(holders, wb.ranked(chunker, candidates, allowed, True, candidates))
+    before = first_hit_ranks(holders, wb.top_ids(chunker, candidates, allowed))
+    after = first_hit_ranks(holders, wb.top_ids(chunker, candidates, allowed, True, candidates))
     move = ["not a candidate" if np.isinf(b) else "moved up" if a < b else "moved down" if a > b else "unchanged"
             for b, a in zip(before, after)]
     return pd.DataFrame({"question": [q + 1 for q in range(len(holders))], "text": wb.questions,
@@ -218,7 +218,7 @@ def rerank_moves(wb: Workbench, chunker: ChunkerConfig, candidates: int = PIPELI
 
 
 def _step6(wb, chunker, c):
-    if not wb.check.valid:
+    if not wb.golden_check.valid:
         return _make(6, NO_GOLDEN, pd.DataFrame())
     fig = rerank_moves(wb, chunker)
     moved = fig[fig.move.isin(["moved up", "moved down"])]
@@ -231,7 +231,7 @@ def _step6(wb, chunker, c):
 def answers_tried(wb: Workbench, chunker: ChunkerConfig, q: int) -> pd.DataFrame:
     """The answers to try (generation.presets) for valid question q, filter on, each judged: kind, answer, outcome,
     reason."""
-    row, ix = wb.check.valid[q], wb.index(chunker)
+    row, ix = wb.golden_check.valid[q], wb.index(chunker)
     a, _, _ = _answer(wb, chunker, q, PIPELINE_FINAL, set(wb.trusted))
     rows = []
     for p in presets(row.question, a.spans):
@@ -244,12 +244,12 @@ def answers_tried(wb: Workbench, chunker: ChunkerConfig, q: int) -> pd.DataFrame
 def _step7(wb, chunker, c):
     """The first question whose answers to try hold an answered one and the most refused ones (else the most
     refused ones)."""
-    if wb.check.valid:
-        tried = [answers_tried(wb, chunker, q) for q in range(len(wb.check.valid))]
+    if wb.golden_check.valid:
+        tried = [answers_tried(wb, chunker, q) for q in range(len(wb.golden_check.valid))]
         score = [("answered" in set(f.outcome), int((f.outcome == "refused").sum())) for f in tried]
         q = score.index(max(score))          # the first of the best: most refusals, with an answered one
         fig = tried[q]
-        question, params = wb.check.valid[q].question, {"ask_question": wb.check.valid[q].question,
+        question, params = wb.golden_check.valid[q].question, {"ask_question": wb.golden_check.valid[q].question,
                                                         "ask_statuses": ",".join(wb.trusted)}
         spans = _answer(wb, chunker, q, PIPELINE_FINAL, set(wb.trusted))[0].spans
     else:          # the article's own two spans and six answers: the checker needs no corpus
@@ -265,7 +265,7 @@ def _step7(wb, chunker, c):
 
 
 def _step8(wb, chunker, c):
-    if not wb.check.valid:
+    if not wb.golden_check.valid:
         return _make(8, NO_GOLDEN, pd.DataFrame())
     df = tables.trap3(wb, chunker, ks=(TRAP3_K,), retrievers=tuple(c.retrievers))
     fig = df[["retriever", "article_questions", "user_questions"]].reset_index(drop=True)
@@ -274,7 +274,7 @@ def _step8(wb, chunker, c):
 
 
 def _step9(wb, chunker, c):
-    if not wb.check.valid:
+    if not wb.golden_check.valid:
         return _make(9, NO_GOLDEN, pd.DataFrame())
     if not 1 <= c.k <= PIPELINE_CANDIDATES:
         raise ValueError(f"k must be from 1 to {PIPELINE_CANDIDATES} (the candidates), got {c.k}.")

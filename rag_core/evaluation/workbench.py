@@ -2,7 +2,7 @@
 
     wb = Workbench.bundled()                       # the article's corpus, notes and questions; hashing + lexical
     ix = wb.index(ChunkerConfig("fixed", 160, 32))
-    ranks = wb.ranks(ChunkerConfig("fixed", 160, 32), k=50)
+    ranks = wb.anchor_ranks(ChunkerConfig("fixed", 160, 32), k=50)
     dense = wb.using(retriever="minilm", reranker="dense", on_progress=lambda done, total, what: print(what))
     on_pg = wb.connected("postgresql://...").using(engine="postgres")     # the same tables, searched by PostgreSQL
     on_ray = wb.encoding_with(Embedder.default().using(compute.encoder()))  # the same, encoded on a Ray cluster
@@ -60,7 +60,7 @@ class Workbench:
         check_engine(engine)
         self.corpus = corpus
         self.tc = TokenizedCorpus(corpus)
-        self.check: GoldenCheck = check_golden(list(golden_rows), corpus, self.tc.tokens)
+        self.golden_check: GoldenCheck = check_golden(list(golden_rows), corpus, self.tc.tokens)
         self.trusted = trusted_statuses(corpus.statuses, trusted)   # what the filter keeps and green may come from
         self.trust_chosen = trusted is not None                      # False: the default rule decided
         self.retriever, self.reranker, self.engine = retriever, reranker, engine
@@ -144,7 +144,7 @@ class Workbench:
     def with_golden(self, golden_rows: Iterable) -> "Workbench":
         """A sibling asking other golden questions of the same corpus (indexes shared, rankings its own)."""
         sibling = copy.copy(self)
-        sibling.check = check_golden(list(golden_rows), self.corpus, self.tc.tokens)
+        sibling.golden_check = check_golden(list(golden_rows), self.corpus, self.tc.tokens)
         sibling._holders, sibling._ranked = {}, {}
         return sibling
 
@@ -161,7 +161,7 @@ class Workbench:
     @property
     def questions(self) -> list[str]:
         """The valid golden questions, in order."""
-        return [r.question for r in self.check.valid]
+        return [r.question for r in self.golden_check.valid]
 
     def index(self, chunker: ChunkerConfig = ARTICLE_CHUNKER, on_progress: Progress | None = None) -> Index:
         """The index of this chunker for this workbench's retriever and reranker, built once.
@@ -223,7 +223,7 @@ class Workbench:
             return 0
         return self.embedder.prepare(**need, on_progress=on_progress or self.on_progress)
 
-    def ranked(self, chunker: ChunkerConfig, k: int, allowed=None, rerank: bool = False,
+    def top_ids(self, chunker: ChunkerConfig, k: int, allowed=None, rerank: bool = False,
                k_candidates: int = 50) -> list[np.ndarray]:
         """Chunk ids retrieved for each valid question: the retriever's top k, or the top k after reranking.
 
@@ -240,7 +240,7 @@ class Workbench:
                 frozenset(allowed) if allowed is not None else None, rerank, k_candidates if rerank else 0,
                 *self._engine_key())
 
-    def has_ranked(self, chunker: ChunkerConfig, k: int, allowed=None, rerank: bool = False,
+    def has_top_ids(self, chunker: ChunkerConfig, k: int, allowed=None, rerank: bool = False,
                    k_candidates: int = 50) -> bool:
         """Whether `ranked` with these arguments is served from memory, without a search."""
         allowed = {allowed} if isinstance(allowed, str) else allowed
@@ -248,14 +248,14 @@ class Workbench:
             have = self._ranked.get(self._ranked_key(chunker, allowed, rerank, k_candidates))
         return have is not None and have[0] >= k
 
-    def remember_ranked(self, chunker: ChunkerConfig, k: int, lists: list, allowed=None, rerank: bool = False,
+    def remember_top_ids(self, chunker: ChunkerConfig, k: int, lists: list, allowed=None, rerank: bool = False,
                         k_candidates: int = 50) -> None:
         """Keep rankings computed elsewhere (a Ray worker: evaluation.sweep) as `ranked` keeps its own: lists[q]
         the chunk ids of valid question q, to depth k (k_candidates with rerank, all of them reranked), which
         `ranked` then serves, prefixes too. A deeper ranking already remembered stays."""
-        if len(lists) != len(self.check.valid):
-            raise ValueError(f"remember_ranked takes one list of chunk ids per valid golden question "
-                             f"({len(self.check.valid)}), got {len(lists)}.")
+        if len(lists) != len(self.golden_check.valid):
+            raise ValueError(f"remember_top_ids takes one list of chunk ids per valid golden question "
+                             f"({len(self.golden_check.valid)}), got {len(lists)}.")
         allowed = {allowed} if isinstance(allowed, str) else allowed
         key = self._ranked_key(chunker, allowed, rerank, k_candidates)
         with self._lock:
@@ -269,7 +269,7 @@ class Workbench:
             ix = self.index(chunker)
             if rerank:                  # rerank the memoised bi-encoder candidates, keep them all
                 depth = k_candidates
-                bi = self.ranked(chunker, k_candidates, allowed)
+                bi = self.top_ids(chunker, k_candidates, allowed)
                 lists = [ids[rerank_order(sc)] for ids, sc in zip(bi, rerank_scores_many(ix, self.questions, bi))]
             else:
                 depth = k
@@ -285,10 +285,10 @@ class Workbench:
         return overlap_with_exact(exact.search_engine, self.search_engine, exact.index(chunker), self.questions, k,
                                   allowed)
 
-    def ranks(self, chunker: ChunkerConfig, k: int = 50, allowed=None, rerank: bool = False,
+    def anchor_ranks(self, chunker: ChunkerConfig, k: int = 50, allowed=None, rerank: bool = False,
               k_candidates: int = 50) -> np.ndarray:
         """Rank of the first chunk holding each valid question's anchor, within the first k (inf if none)."""
-        return first_hit_ranks(self.holders(chunker), self.ranked(chunker, k, allowed, rerank, k_candidates))
+        return first_hit_ranks(self.holders(chunker), self.top_ids(chunker, k, allowed, rerank, k_candidates))
 
     def holders(self, chunker: ChunkerConfig) -> list[set]:
         """For each valid question, the set of ids of the chunks of this chunking that hold its anchor."""
@@ -296,15 +296,15 @@ class Workbench:
             if chunker not in self._holders:
                 ix = self._base("hashing", chunker)              # every retriever cuts the same chunks
                 self._holders[chunker] = [set(anchor_holders(ix, occ).tolist())
-                                          for occ in self.check.occurrences.values()]
+                                          for occ in self.golden_check.occurrences.values()]
             return self._holders[chunker]
 
     def whole_in_a_chunk(self, chunker: ChunkerConfig) -> list:
         """Per golden row, in file order: True when some chunk holds its anchor whole, False when boundaries
         cut it everywhere, None for an excluded row."""
         held = iter(bool(h) for h in self.holders(chunker))
-        excluded = {p.row for p in self.check.problems}
-        return [None if i in excluded else next(held) for i in range(len(self.check.rows))]
+        excluded = {p.row for p in self.golden_check.problems}
+        return [None if i in excluded else next(held) for i in range(len(self.golden_check.rows))]
 
     def anchors_in(self, chunker: ChunkerConfig, doc: int) -> tuple[list, set]:
         """The golden anchors inside document position `doc` as (first, last) word ranges, and the subset
@@ -312,7 +312,7 @@ class Workbench:
         with self._lock:
             ix = self._base("hashing", chunker)
         mine = np.flatnonzero(ix.doc == doc)
-        pairs = [np.asarray(occ[doc]).reshape(-1, 2) for occ in self.check.occurrences.values() if doc in occ]
+        pairs = [np.asarray(occ[doc]).reshape(-1, 2) for occ in self.golden_check.occurrences.values() if doc in occ]
         pairs = np.concatenate(pairs) if pairs else np.zeros((0, 2), dtype=np.int64)
         held = occurrences_held(ix.start[mine], ix.end[mine], pairs)
         return list(map(tuple, pairs.tolist())), set(map(tuple, pairs[~held].tolist()))
