@@ -347,6 +347,13 @@ def test_every_chart_draws_the_numbers_of_its_table(ablations, wb, i, name):
     assert drawn and drawn <= numbers(shown), f"{name}: values in the chart that its table lacks: {drawn - numbers(shown)}"
 
 
+def test_tables_are_shown_with_their_measures_in_words(ablations, wb):
+    shown = {tuple(d.value.columns) for d in ablations.dataframe}
+    assert ("k", "ceiling") in shown                       # the ceiling table: recall beside k, the article's word
+    assert ("size", "overlap", "chunks", "recall@1", "recall@3", "recall@5", "recall@50") in shown
+    assert not any(c.startswith("rec_") or "_at_" in c for cols in shown for c in cols)
+
+
 def f3(x) -> str:
     return f"{x:.3f}"
 

@@ -136,13 +136,16 @@ def problems(rows) -> str:
     return "\n".join(f"- {plain(p.question)} — {plain(p.reason)}" for p in rows)
 
 
-_WORDS = {"ovl": "overlap", "bi": "bi-encoder", "ms": "(ms)", "percent": "%", "rec": "recall", "rerank": "reranked"}
+_WORDS = {"ovl": "overlap", "bi": "bi-encoder", "ms": "(ms)", "percent": "%", "rerank": "reranked"}
 
 
 def readable(df):
     """The DataFrame with its column names in words: 'recall_at_1' -> 'recall@1', 'cut_with_20_percent' ->
-    'cut with 20 %', 'min_ms' -> 'min (ms)'. Downloads keep the original names (the CLI's JSON schema)."""
+    'cut with 20 %', 'min_ms' -> 'min (ms)', and 'recall' beside 'k' -> 'ceiling' (the article's word for that
+    table). Downloads keep the original names (the CLI's JSON schema)."""
     def name(c: str) -> str:
+        if c == "recall" and "k" in df.columns:
+            return "ceiling"
         return " ".join(_WORDS.get(w, w) for w in str(c).split("_")).replace(" at ", "@")
     return df.rename(columns={c: name(c) for c in df.columns})
 
