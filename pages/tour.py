@@ -25,7 +25,7 @@ if number == 1:
 wb = active.workbench()
 chunker = settings.chunker_or_stop()
 controls = tour_view.control(number, wb, chunker)
-if number == 8 and set(controls.retrievers) - {"hashing", "bm25"}:        # the trained encoder encodes once
+if controls.needs_encoder:                      # the trained encoder encodes once, under a progress bar
     active.prepare([chunker], wb.using(retriever="minilm"))
 step = active.tour_step(number, chunker, controls)
 tour_view.draw(step, wb, chunker)

@@ -369,3 +369,8 @@ def test_step_3_draws_strong_the_bar_of_the_sidebar_s_overlap(overlap_on, strong
     at.toggle(key="tour_overlap").set_value(overlap_on).run()
     assert at.session_state["overlap"] == (12 if overlap_on else 0)
     assert _strong_bars(at) == [(60, strong)]
+
+
+def test_only_a_trained_retriever_makes_the_tour_encode_first():
+    assert not tour.Controls().needs_encoder and not tour.Controls(retrievers=("bm25",)).needs_encoder
+    assert tour.Controls(retrievers=("hashing", "minilm")).needs_encoder and tour.Controls(retrievers=("hybrid",)).needs_encoder

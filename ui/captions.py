@@ -23,6 +23,7 @@ import math
 import pandas as pd
 
 from rag_core.evaluation.losses import STAGES
+from rag_core.retrieval.retrievers import LEXICAL
 from rag_core.text.messages import listing
 from ui.figures import count, nothing, plural, share, shown
 
@@ -316,9 +317,6 @@ def losses(df: pd.DataFrame, quote=str) -> str:
     return text
 
 
-LEXICAL = {"hashing", "bm25"}         # retrievers that match words, not meanings
-
-
 def trap3(df: pd.DataFrame, k: int = 3) -> str:
     """The article's claim, with the numbers of the table: at k, each retriever's ceiling for the article's
     questions and for the same anchors asked as a user would, and which retrievers lose the most.
@@ -340,7 +338,7 @@ def trap3(df: pd.DataFrame, k: int = 3) -> str:
         text += (f" The biggest drop, {worst:.3f}, is {listing(losers)}'s" if len(losers) == 1 else
                  f" {listing(losers)} drop the most, {worst:.3f} each")
         text += (": the article's golden set, written with the documents' words, flatters lexical retrieval."
-                 if set(losers) <= LEXICAL else ".")
+                 if set(losers) <= set(LEXICAL) else ".")
     else:
         text += " No retriever drops: on these questions the phrasing does not matter."
     return text

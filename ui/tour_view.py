@@ -21,7 +21,7 @@ import streamlit as st
 
 from rag_core.evaluation import tour, tour_sentences
 from rag_core.evaluation.judgement import COLOURS as OUTCOME_COLOURS
-from rag_core.retrieval.retrievers import RETRIEVERS
+from rag_core.retrieval.retrievers import LEXICAL, RETRIEVERS
 from rag_core.evaluation.tables import CUT_SIZES
 from ui import charts, export, settings, widgets
 from rag_core.evaluation.judgement import TONES
@@ -216,7 +216,7 @@ def control(number: int, wb, chunker) -> tour.Controls:
     if number == 7:
         return tour.Controls(preset=st.session_state.get("tour_preset"))
     if number == 8:
-        chosen = st.pills("Retrievers", RETRIEVERS, selection_mode="multi", default=["hashing", "bm25"],
+        chosen = st.pills("Retrievers", RETRIEVERS, selection_mode="multi", default=list(LEXICAL),
                           key="tour_retrievers", help="MiniLM and hybrid use the trained encoder: the first time, it "
                                                       "encodes every chunk (a progress bar says how many are left).")
         return tour.Controls(retrievers=tuple(r for r in RETRIEVERS if r in (chosen or ["hashing"])))

@@ -41,6 +41,7 @@ from rag_core.evaluation.workbench import ARTICLE_CHUNKER, Workbench
 from rag_core.generation.presets import ARTICLE_CASES, ARTICLE_CONTEXT, presets
 from rag_core.generation.verifier import verify
 from rag_core.retrieval.chunkers import ChunkerConfig
+from rag_core.retrieval.retrievers import LEXICAL
 
 TITLES = ("The open-book exam", "The ceiling", "Chunks cut answers", "A draft outranks the truth",
           "Filter before ranking", "Reranking", "The checker does not trust", "Users do not speak like the documents",
@@ -69,7 +70,12 @@ class Controls:
     filter: bool = True                     # step 5: only the trusted statuses may be retrieved
     rerank: bool = True                     # step 6: the reranker on
     preset: str | None = None               # step 7: the kind of answer shown (None: the first)
-    retrievers: tuple = ("hashing", "bm25")  # step 8: the retrievers measured (the trained ones encode first)
+    retrievers: tuple = LEXICAL             # step 8: the retrievers measured (the trained ones encode first)
+
+    @property
+    def needs_encoder(self) -> bool:
+        """Whether a retriever measured uses the trained encoder, which encodes every chunk the first time."""
+        return bool(set(self.retrievers) - set(LEXICAL))
 
 
 class Step(NamedTuple):

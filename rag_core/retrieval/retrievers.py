@@ -29,6 +29,7 @@ from rag_core.retrieval.tokenized import TokenizedCorpus
 
 RETRIEVERS = ("hashing", "bm25", "minilm", "hybrid")
 RERANKERS = ("lexical", "dense")
+LEXICAL = ("hashing", "bm25")         # the retrievers that match words, not meanings (nothing to encode first)
 RRF_K = 60
 DESCRIPTIONS = {    # one plain sentence each, for the pages
     "hashing": "The article's encoder: words hashed into 1,024 signed buckets, weighted by rarity. Lexical: it "
