@@ -3,44 +3,23 @@
 A golden row's answer key is the few words of its anchor that answer the question ("0.6" of "Optional arg cutoff
 (default 0.6)"; without one, the anchor is the key). `check_key` reads an answer against it:
 
-states       every number of the key, by value (0.6 = 0.60 = six tenths, 0 = zero, 4/3 = four thirds, not the
-             question's input 8/6), every technical name, every content word with inflections folded
-             (default/defaults, deleted/deletes, lexicon.PHRASES: "in front of" = before; "True" of "(default
-             True)" also by "by default" with any "False" after "unless"), the key's symbols in order ('-' before
-             '+'; by name, "a hyphen for the plus"; or its pairs in any order, "'+' becomes '-'"), its comparisons
-             ("k > n" = "n < k" = "k is greater than n") and fractions. A key short of its anchor with a value or a
-             technical name is stated by them (its other words, but a negated one, may be left out: "Zero" states
-             "zero when k > n"); a value only passed to another argument ("pass mtime=0") states nothing; "shorter"
-             with no "than" after it leaves out what "shorter than n" compares with. A leading "Yes"/"No" to a
+states       every number of the key by value (0.6 = six tenths, 4/3 = four thirds), every technical name, every
+             content word with inflections folded, its symbols and comparisons in order; a key shorter than its
+             anchor with a value or a name is stated by them ("Zero" states "zero when k > n"); "Yes"/"No" to a
              yes/no question reads as the question's statement (generation.yes_no).
-contradicts  another value where the key has one (generation.rival: "the default cutoff is 1"; the inverse
-             fraction 3/4; "0.6 or 0.9"; "4/3, or 8/6"), swapped arguments or order (Fraction(6, 8) for
-             Fraction(8, 6), "'+' instead of '-'", "n > k", "heappop() followed by heappush()"), a negation added
-             or removed ("not", "never", "no", "no longer", "without", "cannot", n't with any apostrophe, "non-", a
-             sentence with "unless" or "isn't true"), an antonym of a key word instead of it (smaller/larger,
-             leftmost/rightmost, before/after, enabled/disabled, more/less, shorter/longer, true/false), both
-             alternatives ("the smaller or the larger", "either just before ... or just after ..."), or a
-             retraction after saying it ("... — false, ...")
+contradicts  another value where the key has one (generation.rival; the inverse fraction; "0.6 or 0.9"), swapped
+             arguments or order, a negation added or removed near a key word (generation.negation), an antonym of
+             a key word (lexicon), both alternatives, or a retraction ("... — false, ...").
+doubt        what the rule saw but cannot tell from a right answer (a count word against a number, a number in
+             an example, an opposite inside "if", a key word and its opposite both said): never red, never green.
 
     check_key("The default cutoff is 0.6 [S1].", "0.6").right                                  -> True
     check_key("The default cutoff is 1 [S1].", "0.6", "Optional arg cutoff (default 0.6)").right -> False
     check_key("Close words are found [S1].", "0.6").right                                      -> None
 
-right: True (answered: states it, contradicts nothing), False (wrong answer: contradicts it, whatever else it
-states), None (not confirmed: neither, or a doubt; the answer may be right in other words).
-
-doubt        what the rule saw but cannot tell from a right answer: never red, never green. Another number where
-             the key's value is a count word ("the smaller one" for "the two middle values") or in an example
-             ("e.g. ... returns 3"); an opposite inside an "if" condition ("if it is set to False"); a key word
-             and its opposite both said ("before the leftmost; bisect_right puts it after"); a key word
-             negated after "unless" and stated before it; a dropped negation in an answer with a negation of its
-             own ("Not by default; set ... to match them"); an opposite of an anchor word outside the key
-             (lexicon.ASIDE: "automatically" / "yourself").
-
-A negation counts where it governs a key word: within the four words before it in the same phrase (a comma, a
-bracket, "but", "and" end the phrase), or anywhere in a sentence with "unless" or "isn't true". So "No, the
-modification time is set to 0" keeps its "No" to the question, and "0.6, not 0.9" negates 0.9 only. Answering
-"No" to a yes/no question whose key is negative is agreement.
+right: True (answered), False (wrong answer: contradicts it, whatever else it states), None (not confirmed: neither,
+or a doubt; the answer may be right in other words). The README ("What the verdicts mean") has every rule with its
+examples.
 
 Left out on purpose: meaning beyond these words. Synonyms ("removed on its own" for "deleted automatically") are
 not confirmed, never green; a wrong claim about something other than the key ("0.6, for ratio()") is not seen;

@@ -1,66 +1,27 @@
 """The citation verifier: every number and technical name of a sentence must appear in the span it cites.
 
-Verdicts, as in the article:
-    abstained  the answer is NOT IN THE CONTEXT
-    refused    a sentence has no [Sn], cites a span that does not exist, or has a number or a
-               technical name that its cited spans lack
-    anchored   every sentence passes
+Verdicts, as in the article: abstained (the answer is NOT IN THE CONTEXT), refused (a sentence has no [Sn], cites a
+span that does not exist, or has a number or technical name its cited spans lack), anchored (every sentence passes).
 
-Two modes. `article` is the article's checker, exactly: it compares strings, so "0" is found in
-"0.6", "64" in "base64", "itertools.combinations" in "itertools.combinations_with_replacement",
-while "0.60" is not found in "0.6"; and any answer that starts with NOT IN THE CONTEXT abstains,
-whatever follows. The tables that reproduce the article use it. `strict`, the default, reads
-claims (see `claims`: numbers by value as whole tokens, numbers written as words and roman numerals, dates
-as dates, versions as written, a unit after a number as part of it, names whole and with their case) and adds
-these rules, in this order:
-
-    abstention          the whole answer is the phrase NOT IN THE CONTEXT, in any case, with emphasis,
-                        quotes, spaces and final punctuation around it ("**Not in the context!**")
-    claimed abstention  a sentence that says NOT IN THE CONTEXT (in capitals anywhere, or in any case
-                        at its end) and cites a span is refused: an abstention cites nothing, and a
-                        citation with no answer supports nothing ("The answer is NOT IN THE CONTEXT [S1].")
-    abstention + more   an answer that starts with the phrase and goes on is refused
-    per sentence        a citation, spans that exist, every number and name in the cited spans; a citation
-                        is read as a person writes it ([S1], [s1], [S1, S2], [S1; S3], [S1][S2], (S1)), an
-                        abbreviation (i.e., e.g., etc., approx., vs., cf., resp.) does not end a sentence, and a
-                        citation covers the uncited sentences before it in its paragraph ("Yes. It is deleted
-                        on close [S1]." is checked whole against S1; a paragraph's last uncited sentence is not
-                        covered); "60%" is 0.6 too; "one" and "two" in words are counts in prose, not
-                        claims ("the two calls", "the quicker one"); a name the question asks about (`question`),
-                        or that the
-                        title of a cited span names (`titles`: its document and section heading, "math.comb"),
-                        may be written without the span holding it, but writing it is not something to check
-    nothing to check    every sentence must carry something to check against the spans it cites: a number,
-                        a technical name, or most (more than half) of its content words (rag_core.text.words,
-                        inflections folded); otherwise the answer is refused, its reason saying "Nothing to
-                        check" ("The answer is: [S3][S2]."; the prompt's rule echoed back, "A sentence without
-                        an identifier is a violation. [S2]"). A bare "Yes [S1]." or "No [S1]." may stand.
+Two modes. `article` is the article's checker, exactly: it compares strings, so "0" is found in "0.6" and "64" in
+"base64"; the tables that reproduce the article use it. `strict`, the default, reads claims (`claims`: numbers by
+value, dates, versions, units, names whole with their case) and adds: an abstention is the whole answer; a sentence
+that claims one and cites a span is refused; citations are read as a person writes them and cover the uncited
+sentences before them (`citations`); names the question asks about or a span's title gives may be written
+(`prose`); and every sentence must carry something to check (a number, a name, or most of its content words),
+else "Nothing to check". The README ("Checking an answer on its own") lists every rule with its examples.
 
     verify("The default cutoff is 0 [S1].", ["Optional arg cutoff (default 0.6)"], "article").verdict -> "anchored"
     verify("The default cutoff is 0 [S1].", ["Optional arg cutoff (default 0.6)"]).reason
     -> "Sentence 1: The number '0' does not appear in S1: the span says 0.6, not 0."
 
-Both explain every sentence: which citation, which number or name is missing from which span,
-which citation is out of range; strict also says what the span has instead when it is close.
-No answer makes either mode raise: a citation of more than 18 digits is out of range (shown as
-"S" and its first digits), and strict compares nothing in a way whose cost grows faster than the
-text (1 MB answers are checked in well under a second).
+Both explain every sentence (which citation, which number or name is missing from which span; strict also what the
+span has instead), and no answer makes either raise or take more than linear time.
 
-What strict still cannot see, on purpose (it compares claims, not meaning):
-    meaning      "the cutoff is 0.6 [S1]" passes although S1 says 0.6 of another parameter
-    negation     "the default is not 0.6 [S1]" passes against "the default is 0.6"
-    a wrong but existing citation: the draft note S2 says 0.9, so "0.9 [S2]" is anchored, and false
-    a number elsewhere in the span: "is 0 [S1]" passes if S1 holds [0, 1], even if the default is 0.6
-    words that are not names: "combinations" is plain English, "combinations_with_replacement" is a name
-    whether the answer answers: most of a sentence's words in its span is enough to have something to check
-    (whether it is right is generation.answer_key's question)
-It guarantees grounding, not truth: that failure is repaired upstream, by the filter.
-
-How citations and sentences are read is rag_core.generation.citations; which words are no claim (the question's
-names, the spans' titles, counts in prose) is rag_core.generation.prose.
-
-It runs past 300 lines because both checkers and the sentences that explain them live together: an
-explanation must name exactly what the check found.
+Left out on purpose (it compares claims, not meaning): whether the number is of the asked parameter ("the cutoff is
+0.6" passes when S1 says 0.6 of another), negation, a wrong but existing citation (the draft note's "0.9 [S2]" is
+anchored), words that are not names. It guarantees grounding, not truth: whether the answer is right is
+generation.answer_key's question, and a wrong source is repaired upstream, by the filter.
 """
 from __future__ import annotations
 
