@@ -147,3 +147,29 @@ def test_the_pronoun_one_after_an_adjective_is_no_number_of_the_checker():
     assert verify("It inserts it before the leftmost x, reduced to one [S1].", [span]).verdict == "refused"
     # "one copy": a count in prose before a word, not looked for (prose.COUNTING)
     assert verify("It inserts one copy before the leftmost x [S1].", [span]).verdict == "anchored"
+
+
+ML = "the smaller of the two middle values is returned"
+Q_ML = "What does median_low return with an even number of data points?"
+Q_GZ = "Does gzip compress store the modification time of the data?"
+GZ = "The modification time is set to 0 by default, for reproducibility."
+
+
+@pytest.mark.parametrize("answer,right", [
+    ("The smaller middle value [S1].", True), ("It hands back the lower of the two [S1].", True),
+    ("The larger of the two middle values [S1].", False), ("The smaller or the larger one [S1].", False),
+    ("The smaller of the two middle values is no longer returned [S1].", False),    # an anchor word negated
+    ("The smaller of the two middle values is never returned [S1].", False),
+    ("Their mean [S1].", None)])
+def test_a_key_short_of_its_anchor_reads_the_anchor_s_words_for_a_negation(answer, right):
+    assert check_key(answer, "smaller", ML, Q_ML).right is right, check_key(answer, "smaller", ML, Q_ML)
+
+
+def test_a_no_that_negates_the_question_s_words_is_not_an_anchor_word_negated():
+    assert check_key("No, mtime is 0 by default [S1].", "set to 0", GZ, Q_GZ).right is not False
+
+
+def test_the_bundled_keys_answer_the_question_without_restating_it():
+    from rag_core.data.golden import load_golden
+    keys = {r.question: r.key for w in ("article", "user") for r in load_golden(w)}
+    assert keys[Q_ML] == "smaller" and keys["How does textwrap shorten treat whitespace in the text?"] == "collapsed"

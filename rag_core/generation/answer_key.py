@@ -69,7 +69,9 @@ def check_key(answer: str, key: str, anchor: str | None = None, question: str | 
     if not isinstance(answer, str) or not isinstance(key, str) or not key.strip():
         raise ValueError("check_key needs the answer and a non-empty answer key as text.")
     k = KeyReading(key, anchor, question, source)
-    text = as_read(as_statement(answer, question))         # "Yes [S1]." says what the question asks
+    statement = as_statement(answer, question)
+    k.replied = statement != answer                         # a leading Yes or No read as the question's statement
+    text = as_read(statement)                               # "Yes [S1]." says what the question asks
     text = one_word(named_symbols(text) if k.symbols else text)     # "the star wildcard"; "in front of"
     have = claims.Claims(text)
     stems = folded_words(text)

@@ -17,8 +17,8 @@ import re
 
 from rag_core.generation import claims, quantities
 from rag_core.generation.answer_forms import COMPARISON, calls, comparisons, fractions, pairs, sequences, symbols
-from rag_core.generation.key_reading import Doubt, KeyReading, fraction_places, name_places, number_places, \
-    shown_word, word_places
+from rag_core.generation.key_reading import Doubt, KeyReading, fraction_places, key_words, name_places, \
+    number_places, shown_word, word_places
 from rag_core.generation.lexicon import ASIDE_OPPOSITE, OPPOSITE as _OPPOSITE, same as fold, \
     stem_set as folded_words, stems as words_of
 from rag_core.generation.negation import WINDOW, conditional_at, is_negation, negated_at, sentence_head as _sentence_head, \
@@ -141,7 +141,23 @@ def _negation(text, k: KeyReading, have, stems, said_cmp):
             # it is not deleted"; not "deleted on close unless delete=False", "rotated, need not rotate it manually"
             doubt = doubt or Doubt((f"it states {shown_word(k, what)} and also negates it: the rule cannot tell "
                                     "which holds", [what]))
-    return doubt
+    return doubt or _anchor_word_negated(text, k, stems)
+
+
+def _anchor_word_negated(text, k: KeyReading, stems):
+    """A negation added to a word the anchor states around a shorter key: "the smaller of the two middle values is
+    no longer returned" against the key "smaller" of "the smaller of the two middle values is returned". A key
+    with a negation of its own ("not matched by '*'"), or an answer whose "No" negates the question's words, is read
+    by the key's words only."""
+    if k.replied or any(is_negation(t) for _, t in tokens(k.text)):
+        return None
+    for w in key_words(k.context):
+        if w in k.words or w not in stems or any(negated_at(k.context, p) for p in word_places(k.context, w)):
+            continue
+        places = word_places(text, w)
+        if places and all(negated_at(text, p) and not uncertain_at(text, p) for p in places):
+            return f"it negates {shown_word(k, w, k.context)}, which the golden answer states", [w]
+    return None
 
 
 def _antonym(text, k: KeyReading, have, stems, said_cmp):

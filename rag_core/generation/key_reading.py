@@ -103,6 +103,7 @@ class KeyReading:
         first = self._first_value_at()
         lead = [s for p, s in words_of(context[max(0, first - 80):first])][-WINDOW:] if first is not None else []
         self.subject = {s for s in lead + self.words if s not in FILLERS and s not in NEGATIONS}
+        self.replied = False            # check_key: the answer's leading Yes or No was read as the question's statement
 
     def _first_value_at(self) -> int | None:
         for lit, v in self.numbers:
