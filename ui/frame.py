@@ -22,8 +22,8 @@ from rag_core.retrieval.chunkers import KINDS
 from rag_core.retrieval.retrievers import DESCRIPTIONS, RERANKERS, RETRIEVERS
 from rag_core.retrieval.engines.base import EngineError
 from ui.widgets import RERANKER_NAMES, RETRIEVER_NAMES
-from ui import (cache, compute_form, datasets, encoder_note, engine_form, first_link, model_config, navigation,
-                search_engine, settings, trust_form, widgets)
+from ui import (cache, compute_form, datasets, encoder_note, engine_form, first_link, glossary, model_config,
+                navigation, search_engine, settings, trust_form, widgets)
 
 
 _drawn = threading.local()            # set when the frame is drawn in this script run (one thread per run)
@@ -85,7 +85,7 @@ def draw():
         engine_form.render()
         compute_form.render()
         model_in_use()
-        widgets.glossary_popover()
+        glossary.popover()
     _drawn.here = True
     return pg
 
