@@ -5,7 +5,7 @@ import pandas as pd
 import streamlit as st
 
 from rag_core.evaluation import losses
-from rag_core.evaluation.setup import default_setup, from_fields, parse_setup, retrieval_options
+from rag_core.evaluation.setup import default_setup, from_fields, parse_setup, retrieval_options, setups_from_rows
 from ui import active, charts, compare_view, datasets, frame, settings, widgets
 
 frame.ensure(__file__)          # a first request that runs this page without app.py draws the frame here
@@ -25,15 +25,7 @@ OPTIONS = list(retrieval_options())
 
 # ---- the setups, starting from the sidebar and the Ask settings
 def starting_rows() -> pd.DataFrame:
-    now = dict(name="as in Ask", chunker=chunker.kind, size=chunker.size, overlap=chunker.overlap,
-               candidates=int(st.session_state["ask_candidates"]), k=int(st.session_state["ask_k"]),
-               statuses=list(st.session_state["ask_statuses"]), rerank=bool(st.session_state["ask_rerank"]),
-               generator="scripted", **{o: wb.engine if o == "engine" else st.session_state.get(o, "")
-                                        for o in OPTIONS})   # the engine in use: in process while the database fails
-    filtered = set(now["statuses"]) != set(statuses)
-    other = statuses if filtered else list(wb.trusted)
-    return pd.DataFrame([now, {**now, "name": "filter off" if filtered else "filter on", "statuses": other},
-                         {**now, "name": f"rerank {'off' if now['rerank'] else 'on'}", "rerank": not now["rerank"]}])
+    return compare_view.starting_rows(wb, chunker, statuses, OPTIONS)
 
 
 def rows_from_link() -> pd.DataFrame | None:
@@ -64,25 +56,12 @@ if st.button("Start again from the sidebar and Ask settings", key="compare_reset
     st.session_state.pop("compare_editor", None)
     st.rerun()
 
-setups, problems = [], []
-try:                                  # the first row is every other row's default: it must stand on its own
-    base = from_fields(rows.iloc[0].to_dict(), default_setup(wb), statuses) if len(rows) else None
-except (ValueError, TypeError, KeyError) as e:
-    widgets.error(f"Row 1 ({rows.iloc[0].get('name', '')}): {e}")
-    st.stop()
-for i, r in rows.iterrows():
-    try:
-        setups.append(from_fields(r.to_dict(), base, statuses))
-    except (ValueError, TypeError, KeyError) as e:
-        problems.append(f"Row {i + 1} ({r.get('name', '')}): {e}")
+setups, problems = setups_from_rows([r.to_dict() for _, r in rows.iterrows()], default_setup(wb), statuses)
 for p in problems:
     widgets.error(p)
-names = [s.name for s in setups]
-if problems or len(setups) < 2 or len(setups) > 4 or len(set(names)) < len(names):
-    if not problems:
-        st.info("Keep two to four setups, each with its own name." if len(set(names)) == len(names)
-                else "Two setups share a name: give each its own.")
+if problems:
     st.stop()
+names = [s.name for s in setups]
 
 edited = "\n".join(s.to_text() for s in setups)      # kept in the session and the link, unless still the start
 start = starting_rows()

@@ -418,3 +418,18 @@ def test_the_workbench_s_own_retrieval_options_are_setup_keys(wb):
     assert got == [None if r == math.inf else int(r) for r in want]
     assert got != [r.first_rank for r in run_setup(wb, parse_setup("h: rerank=off statuses=all", default_setup(wb)))]
     assert s.link_params()["retriever"] == "bm25"
+
+
+def test_setups_from_rows_says_what_keeps_them_from_running(wb):
+    from rag_core.evaluation.setup import setups_from_rows
+    base = default_setup(wb)
+    two = [{"name": "a", "size": 80}, {"name": "b", "k": 5}]
+    setups, problems = setups_from_rows(two, base, ["current", "draft", "outdated"])
+    assert problems == [] and [s.name for s in setups] == ["a", "b"] and setups[1].chunker.size == 80   # row 1 is
+    assert setups_from_rows(two[:1], base)[1] == ["Keep two to four setups, each with its own name."]   # the default
+    assert setups_from_rows(two * 3, base)[1] == ["Keep two to four setups, each with its own name."]
+    assert setups_from_rows([two[0], two[0]], base)[1] == ["Two setups are named 'a': give each setup its own name."]
+    bad = setups_from_rows([two[0], {"name": "c", "size": "big"}, {"name": "d", "statuses": ["gone"]}], base, ["current"])
+    assert [p[:11] for p in bad[1]] == ["Row 2 (c): ", "Row 3 (d): "] and "big" in bad[1][0] and "gone" in bad[1][1]
+    assert setups_from_rows([{"name": "x:y"}, two[1]], base) == ([], [setups_from_rows([{"name": "x:y"}], base)[1][0]])
+    assert setups_from_rows([{"name": "x:y"}, two[1]], base)[1][0].startswith("Row 1 (x:y): ")

@@ -216,3 +216,16 @@ def test_the_answer_picker_shows_questions_as_written():
     at = AppTest.from_function(script).run()
     assert not at.exception
     assert at.selectbox(key="t_pick").options == ["Is a*b [x] <y> _z_?"]
+
+
+@pytest.mark.parametrize("names, said", [(["same", "same", "other"], "Two setups are named 'same'"),
+                                         (["alone"], "Keep two to four setups")])
+def test_setups_that_cannot_run_together_are_said(names, said):
+    at = open_page("compare")
+    rows = at.session_state["compare_rows"].iloc[:len(names)].copy()
+    rows["name"] = names
+    at.session_state["compare_rows"] = rows.reset_index(drop=True)
+    at.run()
+    assert_fine(at)
+    assert any(said in shown(e.value) for e in at.error), [e.value for e in at.error]
+    assert not at.get("vega_lite_chart")                              # nothing runs

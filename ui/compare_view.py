@@ -40,6 +40,20 @@ def _default(v):
     return v.item() if hasattr(v, "item") else v
 
 
+def starting_rows(wb, chunker, statuses: list, options: list) -> pd.DataFrame:
+    """The Compare page's first setups: as in Ask (the sidebar's chunker, the Ask settings, the engine in use), and
+    the same with the filter, then the reranker, switched."""
+    now = dict(name="as in Ask", chunker=chunker.kind, size=chunker.size, overlap=chunker.overlap,
+               candidates=int(st.session_state["ask_candidates"]), k=int(st.session_state["ask_k"]),
+               statuses=list(st.session_state["ask_statuses"]), rerank=bool(st.session_state["ask_rerank"]),
+               generator="scripted", **{o: wb.engine if o == "engine" else st.session_state.get(o, "")
+                                        for o in options})   # the engine in use: in process while the database fails
+    filtered = set(now["statuses"]) != set(statuses)
+    other = statuses if filtered else list(wb.trusted)
+    return pd.DataFrame([now, {**now, "name": "filter off" if filtered else "filter on", "statuses": other},
+                         {**now, "name": f"rerank {'off' if now['rerank'] else 'on'}", "rerank": not now["rerank"]}])
+
+
 def rows_of(setups, statuses: list, options: list) -> pd.DataFrame:
     """The setups editor's rows for these setups (read back from a link): every status listed when unfiltered."""
     return pd.DataFrame([dict(name=s.name, chunker=s.chunker.kind, size=s.chunker.size, overlap=s.chunker.overlap,

@@ -35,12 +35,11 @@ import pandas as pd
 from rag_core.evaluation import stats
 from rag_core.evaluation.vocabulary import GOLDEN_OUTCOMES, column
 from rag_core.evaluation.losses import COLOURS, STAGES, loss_counts, run_setup, setup_workbench
-from rag_core.evaluation.setup import MAX_NAME, Setup
+from rag_core.evaluation.setup import MAX_NAME, Setup, distinct_names
 from rag_core.evaluation.workbench import Workbench
 from rag_core.generation.generator import scripted_answer
 from rag_core.evaluation.report import markdown_table
 from rag_core.text.markdown import plain
-from rag_core.text.messages import shorten
 
 KS = (1, 3, 5)
 
@@ -49,8 +48,7 @@ class Comparison:
     def __init__(self, setups, results: dict, chunks: dict | None = None, ks=KS):
         self.setups = list(setups)                       # Setup, in the order shown
         self.names = [s.name for s in self.setups]
-        if len(set(self.names)) != len(self.names):
-            raise ValueError(f"Two setups share a name ({', '.join(self.names)}): give each its own.")
+        distinct_names(self.setups)
         self.results = {n: list(results[n]) for n in self.names}   # name -> [QuestionResult], golden order
         lengths = {len(r) for r in self.results.values()}
         if len(lengths) > 1:
@@ -232,10 +230,7 @@ def compare_setups(wb: Workbench, setups, ks=KS, generate_for: Callable[[Setup],
     setups = list(setups)
     if not setups:
         raise ValueError("No setup to compare: give at least one.")
-    names = [s.name for s in setups]
-    if len(set(names)) != len(names):
-        dup = next(n for n in names if names.count(n) > 1)
-        raise ValueError(f"Two setups are named {shorten(dup)!r}: give each setup its own name.")
+    distinct_names(setups)
     done = {} if done is None else done
     n, chunks = len(wb.golden_check.valid), {}
     for i, s in enumerate(setups):

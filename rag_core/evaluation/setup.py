@@ -301,3 +301,36 @@ def from_fields(fields: dict, base: Setup, corpus_statuses=()) -> Setup:
                              f"{', '.join(corpus_statuses)}).")
         setup = replace(setup, statuses=chosen)
     return setup
+
+
+def distinct_names(setups) -> None:
+    """A ValueError naming the first name two setups share: runs and links are keyed by name."""
+    names = [s.name for s in setups]
+    dup = next((n for n in names if names.count(n) > 1), None)
+    if dup is not None:
+        raise ValueError(f"Two setups are named {shorten(dup)!r}: give each setup its own name.")
+
+
+def setups_from_rows(rows, base: Setup, corpus_statuses=()) -> tuple[list[Setup], list[str]]:
+    """The setups of a table's rows (dicts of fields, `from_fields`) and what keeps them from running, one sentence
+    each: a row that cannot be a setup ("Row 2 (fast): ..."; the first row is every other row's default, so its
+    problem is the only one said), then fewer than two or more than four setups, or two of one name."""
+    rows = list(rows)
+    try:
+        first = from_fields(rows[0], base, corpus_statuses) if rows else base
+    except (ValueError, TypeError, KeyError) as e:
+        return [], [f"Row 1 ({rows[0].get('name', '')}): {e}"]
+    setups, problems = [], []
+    for i, row in enumerate(rows, 1):
+        try:
+            setups.append(from_fields(row, first, corpus_statuses))
+        except (ValueError, TypeError, KeyError) as e:
+            problems.append(f"Row {i} ({row.get('name', '')}): {e}")
+    if not problems and not 2 <= len(setups) <= 4:
+        problems.append("Keep two to four setups, each with its own name.")
+    if not problems:
+        try:
+            distinct_names(setups)
+        except ValueError as e:
+            problems.append(str(e))
+    return setups, problems
