@@ -5,10 +5,9 @@ import pandas as pd
 import streamlit as st
 
 from rag_core.evaluation import outcomes
-from rag_core.generation.llm import LLMError
 from rag_core.text.credentials import mask_secrets
-from rag_core.evaluation.pipeline import model_answerer
-from ui import active, answer_reader, datasets, export, frame, marks, model_config, model_form, settings, widgets
+from ui import active, answer_reader, datasets, export, frame, marks, model_config, model_form, model_run, settings, \
+    widgets
 
 frame.ensure(__file__)          # a first request that runs this page without app.py draws the frame here
 
@@ -52,27 +51,9 @@ b = st.columns([1, 1, 4])
 start = b[0].button("Run", type="primary", key="model_run", icon=":material/play_arrow:")
 b[1].button("Cancel", key="model_cancel", icon=":material/stop:",
             help="Stops the run; the answers received so far are kept below.")
-progress = st.session_state.pop("model_progress", None)      # left behind only by an interrupted run
-if progress and not start:
-    got = sum(len(rows) for rows in progress.values())
-    st.warning(f"The run was cancelled after {got} of {n_filters * n} answers. Press Run to start again.")
-    for label, rows in progress.items():
-        if rows:
-            st.markdown(f"Answers received ({widgets.plain(label)}):")
-            st.dataframe(pd.DataFrame(rows)[["question", "outcome", "reason"]], hide_index=True, width="stretch")
-
+model_run.left_by_a_cancelled_run(show=not start, total=n_filters * n)
 if start and run_key not in model_config.model_runs():
-    bar = st.progress(0.0, text="Starting…")
-    step = lambda i, total, what: bar.progress(i / total, text=widgets.plain(what))   # noqa: E731 (a status's name)
-    progress = st.session_state["model_progress"] = {}          # filled as answers come: kept if cancelled
-    try:
-        outcomes.outcomes_by_filter(wb, chunker, int(k), int(candidates), model_answerer(cfg), order, mode="strict",
-                                    done=progress, on_progress=step, keep_spans=True)
-        model_config.model_runs()[run_key] = {label: pd.DataFrame(rows) for label, rows in progress.items()}
-    except LLMError as e:
-        widgets.error(f"The run stopped: {e}")
-    st.session_state.pop("model_progress", None)
-    bar.empty()
+    model_run.run(wb, chunker, cfg, int(k), int(candidates), order, run_key)
 
 done = model_config.model_runs().get(run_key)
 if done is None:

@@ -305,3 +305,17 @@ def test_an_answer_of_the_per_question_table_can_be_marked_and_is_kept(server, t
     kept = Store(tmp_path / "openbook.sqlite3").labels.list("bundled")
     assert [(x.question, x.answer, x.label, x.source) for x in kept] == [(QUESTION, answer, "wrong", "model:echo-cite")]
     assert kept[0].spans and all(isinstance(s, str) and s for s in kept[0].spans)
+
+
+def test_a_cancelled_run_leaves_its_answers_said_once(server):
+    at = page("pages/model.py", LLMConfig("ollama", server, "echo-cite", timeout_s=10))
+    at.session_state["model_progress"] = {"no filter": [{"question": "q *1*", "outcome": "answered", "reason": "r"}],
+                                          "status = current": []}
+    at.run()
+    assert not at.exception
+    n = len(Workbench.bundled().golden_check.valid)
+    assert [w.value for w in at.warning if "cancelled" in w.value] == \
+        [f"The run was cancelled after 1 of {2 * n} answers. Press Run to start again."]
+    assert any(list(d.value.question) == ["q *1*"] for d in at.dataframe)      # the question as written
+    at.run()
+    assert not any("cancelled" in w.value for w in at.warning)                 # said once
