@@ -73,18 +73,6 @@ def trap3() -> None:
 
 with bar:                               # with Ray chosen in the sidebar: each chunker's rankings are made there
     active.sweep_on_ray([n for _, name in SECTIONS for n in (name, *WITH.get(name, []))])
-# What needs no new vectors is drawn at once (the lexical figures, tables whose vectors a cache holds); then the
-# encoder runs once, under one bar, over everything the rest needs, and the rest is drawn in its place.
-jobs = {name: active.table_jobs([name, *WITH.get(name, [])]) for _, name in SECTIONS} | \
-    {"verifier_cases": [], "trap3": active.trap3_jobs()}
-waiting = [name for name, j in jobs.items() if not active.ready(j)]
-draw = {name: (lambda t=title, n=name: section(t, n)) for title, name in SECTIONS} | \
-    {"verifier_cases": verifier_cases, "trap3": trap3}
-for name in jobs:
-    if name not in waiting:
-        draw[name]()
-if waiting:
-    with bar:
-        active.prepare_all([job for name in waiting for job in jobs[name]])
-    for name in waiting:
-        draw[name]()
+active.draw_ready_first({name: (active.table_jobs([name, *WITH.get(name, [])]), lambda t=title, n=name: section(t, n))
+                         for title, name in SECTIONS} | {"verifier_cases": ([], verifier_cases),
+                                                         "trap3": (active.trap3_jobs(), trap3)}, bar)

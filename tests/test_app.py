@@ -476,3 +476,17 @@ def test_the_verdict_comes_before_the_prompt_which_is_folded():
     assert heads.index("The scripted generator's answer, checked") == 1        # right after the chunks
     prompt = next(e for e in at.expander if e.label.startswith("The prompt handed to the model"))
     assert not prompt.proto.expanded
+
+
+def test_sections_whose_vectors_are_ready_are_drawn_before_one_encoding_of_the_rest(monkeypatch):
+    import contextlib
+    from ui import active
+    said = []
+    monkeypatch.setattr(active, "ready", lambda jobs: jobs != ["needs vectors"])
+    monkeypatch.setattr(active, "prepare_all", lambda jobs: said.append(("encode", tuple(jobs))))
+    sections = {n: (["needs vectors"] if n in "bd" else [], lambda n=n: said.append(n)) for n in "abcd"}
+    active.draw_ready_first(sections, contextlib.nullcontext())
+    assert said == ["a", "c", ("encode", ("needs vectors", "needs vectors")), "b", "d"]
+    said.clear()
+    active.draw_ready_first({n: ([], lambda n=n: said.append(n)) for n in "xy"}, contextlib.nullcontext())
+    assert said == ["x", "y"]                                        # nothing to encode: no bar

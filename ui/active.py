@@ -188,6 +188,20 @@ def ready(jobs) -> bool:
     return need is None or need[0].embedder.missing(**need[1]) == 0
 
 
+def draw_ready_first(sections: dict, bar_place) -> None:
+    """Draw at once each section whose vectors a cache holds (the lexical figures too); encode what the others need
+    in one pass, under one bar in `bar_place`, then draw them. sections: name -> (jobs, draw), in drawing order."""
+    waiting = [name for name, (jobs, _) in sections.items() if not ready(jobs)]
+    for name, (_, draw) in sections.items():
+        if name not in waiting:
+            draw()
+    if waiting:
+        with bar_place:
+            prepare_all([job for name in waiting for job in sections[name][0]])
+        for name in waiting:
+            sections[name][1]()
+
+
 def _trap3_dataset(active: bool) -> str:
     """The dataset a trap 3 table is of: the bundled corpus (the only one with user-phrased questions), or with
     `active` the active dataset (an upload's own questions only)."""
