@@ -433,3 +433,9 @@ def test_setups_from_rows_says_what_keeps_them_from_running(wb):
     assert [p[:11] for p in bad[1]] == ["Row 2 (c): ", "Row 3 (d): "] and "big" in bad[1][0] and "gone" in bad[1][1]
     assert setups_from_rows([{"name": "x:y"}, two[1]], base) == ([], [setups_from_rows([{"name": "x:y"}], base)[1][0]])
     assert setups_from_rows([{"name": "x:y"}, two[1]], base)[1][0].startswith("Row 1 (x:y): ")
+
+
+def test_a_long_name_in_a_row_s_problem_is_cut_to_its_ends(wb):
+    from rag_core.evaluation.setup import setups_from_rows
+    said = setups_from_rows([{"name": "x" * 100_000}, {"name": "b"}], default_setup(wb))[1]
+    assert len(said) == 1 and said[0].startswith("Row 1 (x") and "(100,000 characters)" in said[0] and len(said[0]) < 400

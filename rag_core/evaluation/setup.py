@@ -319,13 +319,13 @@ def setups_from_rows(rows, base: Setup, corpus_statuses=()) -> tuple[list[Setup]
     try:
         first = from_fields(rows[0], base, corpus_statuses) if rows else base
     except (ValueError, TypeError, KeyError) as e:
-        return [], [f"Row 1 ({rows[0].get('name', '')}): {e}"]
+        return [], [f"Row 1 ({shorten(str(rows[0].get('name', '')))}): {e}"]
     setups, problems = [], []
     for i, row in enumerate(rows, 1):
         try:
             setups.append(from_fields(row, first, corpus_statuses))
         except (ValueError, TypeError, KeyError) as e:
-            problems.append(f"Row {i} ({row.get('name', '')}): {e}")
+            problems.append(f"Row {i} ({shorten(str(row.get('name', '')))}): {e}")
     if not problems and not 2 <= len(setups) <= 4:
         problems.append("Keep two to four setups, each with its own name.")
     if not problems:
