@@ -1,6 +1,7 @@
 """Never green for a wrong answer the rule can read: the key's fraction in the terms of the question's input ("it
 stays 8/6" for 4/3), both a key word and its opposite ("either before ... or after"), and a bound on the key's
-value that no cited span writes ("above 0.6" where the span says "at least")."""
+value that no cited span writes ("above 0.6" where the span says "at least"), and a restriction of the key with
+"only" and a condition no cited span writes ("only faster for small files")."""
 import pytest
 
 from rag_core.evaluation.judgement import judge_answer
@@ -173,3 +174,29 @@ def test_the_bundled_keys_answer_the_question_without_restating_it():
     from rag_core.data.golden import load_golden
     keys = {r.question: r.key for w in ("article", "user") for r in load_golden(w)}
     assert keys[Q_ML] == "smaller" and keys["How does textwrap shorten treat whitespace in the text?"] == "collapsed"
+
+
+ZIP_SPAN = "## packer\n\nThe streaming writer runs faster than writing the whole archive at once, and it keeps memory flat."
+
+
+def judged_zip(answer):
+    return judge_answer(answer, [ZIP_SPAN], [0], _Spans(), "difflib",
+                        "The streaming writer runs faster than writing the whole archive at once", key="faster")
+
+
+@pytest.mark.parametrize("answer", ["The streaming writer is only faster for small archives [S1].",
+                                    "The streaming writer runs faster only when the whole archive is on a slow disk "
+                                    "[S1].",
+                                    "The streaming writer is only faster for the whole archive on Linux [S1]."])
+def test_a_restriction_with_only_and_a_condition_no_span_writes_is_not_green(answer):
+    got = judged_zip(answer)
+    assert got.outcome == "not confirmed" and "condition no cited span writes" in got.sentence
+
+
+@pytest.mark.parametrize("answer", ["The streaming writer runs faster than writing the whole archive at once [S1].",
+                                    "It is faster, only for the whole archive at once would it use more memory [S1].",
+                                    "The streaming writer is faster; only writing the archive at once keeps it in "
+                                    "memory [S1].",
+                                    "It is faster only than writing the whole archive at once [S1]."])
+def test_only_beside_a_condition_the_span_writes_or_away_from_the_key_stays_green(answer):
+    assert judged_zip(answer).outcome == "answered"

@@ -36,7 +36,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from rag_core.generation.answer_key import KeyCheck, check_key, key_words
-from rag_core.generation.bounds import unsupported_bound
+from rag_core.generation.bounds import unsupported_bound, unsupported_restriction
 from rag_core.generation.dismissal import dismissed
 from rag_core.generation.passage import elsewhere
 from rag_core.generation.citations import canonical_citations
@@ -155,6 +155,11 @@ def judge_answer(answer: str, spans: list, span_ids, index, expected_doc: str | 
     if bound:                                   # "above 0.6" where the span says "at least"
         check = check._replace(right=None, doubt=f"it says '{bound}' next to the golden answer's value, which no "
                                                  "cited span says: the rule cannot tell whether it means the same")
+    limit = unsupported_restriction(answer, check.key, [spans[n - 1] for n in cited]) if check.right else ""
+    if limit:                                   # "only more efficient for small heaps"
+        check = check._replace(right=None, doubt=f"it limits the golden answer with '{_short(limit, 60)}', a "
+                                                 "condition no cited span writes, so the rule cannot tell whether "
+                                                 "it holds")
     if unchecked and check.right is not None and all(
             (bare_reply(c.sentence) or not key_words(check.key) and check.right) and
             check_key(c.sentence, check.key, anchor, question, source).right is check.right
