@@ -117,3 +117,19 @@ def test_the_key_in_the_words_of_another_sentence_of_the_span_is_not_confirmed()
 ])
 def test_by_default_states_a_key_of_default_true(answer, right):
     assert check_key(answer, "rotated (default True)", AUTO).right is right
+
+
+@pytest.mark.parametrize("answer", ["If you don't pass width it's 70 [S1].", "If width isn't given it's 70 [S1]."])
+def test_a_negation_in_an_if_clause_before_the_key_is_a_doubt_never_red(answer):
+    got = check_key(answer, "70", DEF)
+    assert got.right is None and "'if'" in got.doubt
+
+
+def test_a_comma_closes_the_if_clause_and_its_negation():
+    assert check_key("If you don't pass a width, it's 70 [S1].", "70", DEF).right is True
+
+
+@pytest.mark.parametrize("answer", ["The default width is not 70 [S1].", "If I recall, it is not 70 [S1].",
+                                    "It isn't 70 unless you pass it [S1].", "By default it is not 70 unless set [S1]."])
+def test_a_negation_of_the_key_itself_is_still_red(answer):
+    assert check_key(answer, "70", DEF).right is False

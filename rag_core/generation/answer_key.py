@@ -11,7 +11,8 @@ contradicts  another value where the key has one (generation.rival; the inverse 
              arguments or order, a negation added or removed near a key word (generation.negation), an antonym of
              a key word (lexicon), both alternatives, or a retraction ("... — false, ...").
 doubt        what the rule saw but cannot tell from a right answer (a count word against a number, a number in
-             an example, an opposite inside "if", a key word and its opposite both said): never red, never green.
+             an example, an opposite or a negation inside "if", a key word and its opposite both said): never red, never
+             green.
 
     check_key("The default cutoff is 0.6 [S1].", "0.6").right                                  -> True
     check_key("The default cutoff is 1 [S1].", "0.6", "Optional arg cutoff (default 0.6)").right -> False

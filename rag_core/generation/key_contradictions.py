@@ -120,10 +120,11 @@ def _negation(text, k: KeyReading, have, stems, said_cmp):
                      [m.start() for m in re.finditer(re.escape(first), k.context)])]
     doubt = None
     for what, places, key_places in elements:
-        sure = [p for p in places if not uncertain_at(text, p)]            # "0.6 unless you pass another"
+        key_negated = k.negated(key_places)
+        sure = [p for p in places if not uncertain_at(text, p)              # "0.6 unless you pass another"; but
+                or not key_negated and negated_at(text, p)]                  # "not 0.6 unless ..." denies it
         if not sure:
             continue
-        key_negated = k.negated(key_places)
         said = [negated_at(text, p) for p in sure]
         if key_negated and not any(said):
             why = f"it drops the negation: the golden answer says it is not {shown_word(k, what)}"
@@ -133,6 +134,11 @@ def _negation(text, k: KeyReading, have, stems, said_cmp):
                                      "what that negates", [what]))
         elif not key_negated and all(said):
             why = f"it negates {shown_word(k, what)}, which the golden answer states"
+            if all(_after_if(text, p) for p in sure):      # "If you don't pass cutoff it's 0.6"
+                doubt = doubt or Doubt((f"it has a negation after an 'if', before {shown_word(k, what)}, and "
+                                        "the rule cannot tell whether it negates the condition or the answer",
+                                        [what]))
+                continue
             if len(sure) == len(places):
                 return why, [what]
             doubt = doubt or Doubt((why + " after 'unless', and states it before: the rule cannot tell which "
@@ -142,6 +148,12 @@ def _negation(text, k: KeyReading, have, stems, said_cmp):
             doubt = doubt or Doubt((f"it states {shown_word(k, what)} and also negates it: the rule cannot tell "
                                     "which holds", [what]))
     return doubt or _anchor_word_negated(text, k, stems)
+
+
+def _after_if(text: str, pos: int) -> bool:
+    """Whether an "if" comes before text[pos] in its phrase, with no "unless" (which is a negation of its own)."""
+    head = re.split(r"[,;:()\u2014\u2013]", _sentence_head(text, pos))[-1]
+    return bool(re.search(r"\bif\b", head, re.I)) and not re.search(r"\bunless\b", head, re.I)
 
 
 def _anchor_word_negated(text, k: KeyReading, stems):
@@ -155,7 +167,8 @@ def _anchor_word_negated(text, k: KeyReading, stems):
         if w in k.words or w not in stems or any(negated_at(k.context, p) for p in word_places(k.context, w)):
             continue
         places = word_places(text, w)
-        if places and all(negated_at(text, p) and not uncertain_at(text, p) for p in places):
+        if places and all(negated_at(text, p) and not uncertain_at(text, p) and not _after_if(text, p)
+                          for p in places):        # "If you don't pass cutoff, it's 0.6": a condition, not a claim
             return f"it negates {shown_word(k, w, k.context)}, which the golden answer states", [w]
     return None
 
