@@ -21,14 +21,14 @@ from rag_core.generation.citations import strip_citations
 
 SYMBOL = re.compile(r"(?<!\S)['\"`(\[]*([-+*/%=<>!?^&|~_]{1,2})['\"`)\],.;:]*(?!\S)")   # '-', ">", (*), '?'
 FRACTION = re.compile(r"(?<![\w./'\"])(\d+)\s*/\s*(\d+)(?![\w/'\"]|\.\d)")  # "4/3", "4 / 3"; not "'123/456'", a string
-CALL = re.compile(r"([A-Za-z_][\w.]*)\(([^()]{1,200})\)")                         # "Fraction(8, 6)"
+CALL = re.compile(r"(?<![\w.])([A-Za-z_][\w.]*)\(([^()]{1,200})\)")                         # "Fraction(8, 6)"
 _OP = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
 _WORD_OP = {"greater": ">", "larger": ">", "bigger": ">", "more": ">", "less": "<", "smaller": "<", "fewer": "<"}
 COMPARISON = re.compile(r"(?<![\w.])(\w+)\s*(<=|>=|==|!=|<|>)\s*(\w+)(?![\w(])"
                         r"|(?<![\w.])(\w+)\s+(?:is\s+|are\s+)?(greater|larger|bigger|more|less|smaller|fewer)\s+than"
                         r"\s+(\w+)(?!\w)|(?<![\w.])(\w+)\s+(exceeds?)\s+(\w+)(?!\w)", re.I)
-_PAIR = re.compile(r"(\S+)\s+(?:is\s+used\s+)?instead\s+of\s+(\S+)|(\S+)\s+replaces\s+(?:the\s+)?(\S+)"
-                   r"|(\S+)\s+(?:is\s+replaced\s+(?:by|with)|becomes|turns\s+into)\s+(\S+)"
+_PAIR = re.compile(r"(?<!\S)(\S+)\s+(?:is\s+used\s+)?instead\s+of\s+(\S+)|(?<!\S)(\S+)\s+replaces\s+(?:the\s+)?(\S+)"
+                   r"|(?<!\S)(\S+)\s+(?:is\s+replaced\s+(?:by|with)|becomes|turns\s+into)\s+(\S+)"
                    r"|('[^\s']{1,2}')\s+for\s+(?:the\s+)?('[^\s']{1,2}')", re.I)
 _SYMBOL_NAMES = {"asterisk": "*", "star": "*", "plus": "+", "minus": "-", "hyphen": "-", "dash": "-",
                  "underscore": "_", "slash": "/", "forward slash": "/", "question mark": "?"}
@@ -87,7 +87,7 @@ _RESPECTIVELY = re.compile(rf"{_SYM}\s*,?\s*and\s+{_SYM}\s*\(?\s*(?:for|instead\
                            rf"{_SYM}\s*,?\s*and\s+(?:the\s+)?{_SYM}\s*,?\s*respectively", re.I)
 
 
-_SEQUENCE = re.compile(r"([A-Za-z_]\w*)\(\)\s+(?:(?:is|are)\s+)?(?:followed\s+by|and\s+then|then|before)\s+"
+_SEQUENCE = re.compile(r"(?<!\w)([A-Za-z_]\w*)\(\)\s+(?:(?:is|are)\s+)?(?:followed\s+by|and\s+then|then|before)\s+"
                        r"(?:[a-z]+\s+){0,5}?([A-Za-z_]\w*)\(\)")
 _PLAIN_SEQUENCE = re.compile(r"(?<![\w.])([A-Za-z_]\w*)\s+(?:followed\s+by|and\s+then|then)\s+([A-Za-z_]\w*)(?![\w(])")
 
