@@ -133,3 +133,15 @@ def test_a_comma_closes_the_if_clause_and_its_negation():
                                     "It isn't 70 unless you pass it [S1].", "By default it is not 70 unless set [S1]."])
 def test_a_negation_of_the_key_itself_is_still_red(answer):
     assert check_key(answer, "70", DEF).right is False
+
+
+@pytest.mark.parametrize("answer,right", [
+    ("Unless you pass width, it is 70 [S1].", True),
+    ("Yes. Unless you give a width, the default is 70 [S1].", True),
+    ("Short answer: unless a width is passed, it uses 70 [S1].", True),
+    ("It is 80 unless you pass width=70 [S1].", False),
+    ("Unless you pass 70, it is 80 [S1].", False),
+    ("The width is something else unless it is 70 [S1].", False),
+])
+def test_an_unless_clause_that_opens_the_sentence_ends_at_its_comma(answer, right):
+    assert check_key(answer, "70", DEF).right is right

@@ -38,8 +38,10 @@ def test_a_question_that_is_not_yes_or_no_leaves_the_answer_as_it_is():
 
 
 def test_unless_reaches_only_its_own_sentence():
-    text = "It is fine. Unless told otherwise, it is deleted."
+    text = "It is fine. It is kept unless it is deleted."
     assert negated_at(text, text.index("deleted")) and not uncertain_at(text, text.index("fine"))
+    text = "It is fine. Unless told otherwise, it is deleted."        # an opening "Unless ...," ends at its comma
+    assert not negated_at(text, text.index("deleted"))
     text = "Fine. If set, it is False."
     assert conditional_at(text, text.index("False"))
 

@@ -176,7 +176,8 @@ def test_the_bundled_keys_answer_the_question_without_restating_it():
     assert keys[Q_ML] == "smaller" and keys["How does textwrap shorten treat whitespace in the text?"] == "collapsed"
 
 
-ZIP_SPAN = "## packer\n\nThe streaming writer runs faster than writing the whole archive at once, and it keeps memory flat."
+ZIP_SPAN = ("## packer\n\nThe streaming writer runs faster than writing the whole archive at once, and it keeps memory "
+            "flat.")
 
 
 def judged_zip(answer):

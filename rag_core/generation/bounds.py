@@ -9,7 +9,8 @@ words no cited span writes ("only more efficient for small heaps", "0 only when 
     -> "above"
     unsupported_bound("It must score at least 0.6 [S1].", "0.6", [same span]) -> ""      (the span says "at least")
     unsupported_restriction("It is only more efficient for small heaps [S1].", "more efficiently",
-                            ["The combined action runs more efficiently than heappush() ..."]) -> "only ... for small heaps"
+                            ["The combined action runs more efficiently than heappush() ..."])
+    -> "only more efficient for small heaps"
 
 Left out on purpose: what the bound means (the rule only asks whether a span writes the same words), bounds
 further than the two words before the value or after it, and keys without a number; restrictions without "only"
@@ -56,8 +57,8 @@ _CONDITION = re.compile(r"((?:[\w.'-]+\s+){0,3}?)(for|when|if|on|in|with|after|d
 
 
 def unsupported_restriction(answer: str, key: str, spans: list[str]) -> str:
-    """'only' beside the key (the key within the three words after it, or among the two before it, in its phrase) followed by a
-    condition ("for small heaps", "when that is unknown") with a content word that no span writes; else ""."""
+    """'only' beside the key (the key within the three words after it, or among the two before it in its phrase)
+    followed by a condition ("for small heaps", "when that is unknown") with a content word no span writes; else ""."""
     text = as_read(answer)
     stems = set(key_words(key))
     values = {v for _, v in quantities.numbers(key)}

@@ -150,10 +150,12 @@ def _negation(text, k: KeyReading, have, stems, said_cmp):
     return doubt or _anchor_word_negated(text, k, stems)
 
 
-def _after_if(text: str, pos: int) -> bool:
-    """Whether an "if" comes before text[pos] in its phrase, with no "unless" (which is a negation of its own)."""
+def _after_if(text: str, pos: int, words: str = "if") -> bool:
+    """Whether one of `words` ("if", or "if|unless") comes before text[pos] in its phrase. With "if" alone, an
+    "unless" in the phrase too says no: it is a negation of its own."""
     head = re.split(r"[,;:()\u2014\u2013]", _sentence_head(text, pos))[-1]
-    return bool(re.search(r"\bif\b", head, re.I)) and not re.search(r"\bunless\b", head, re.I)
+    return bool(re.search(rf"\b(?:{words})\b", head, re.I)) and \
+        ("unless" in words or not re.search(r"\bunless\b", head, re.I))
 
 
 def _anchor_word_negated(text, k: KeyReading, stems):
@@ -167,8 +169,9 @@ def _anchor_word_negated(text, k: KeyReading, stems):
         if w in k.words or w not in stems or any(negated_at(k.context, p) for p in word_places(k.context, w)):
             continue
         places = word_places(text, w)
-        if places and all(negated_at(text, p) and not uncertain_at(text, p) and not _after_if(text, p)
-                          for p in places):        # "If you don't pass cutoff, it's 0.6": a condition, not a claim
+        if places and all(negated_at(text, p) and not uncertain_at(text, p) and not _after_if(text, p, "if|unless")
+                          for p in places):        # "If you don't pass cutoff it's 0.6", "Unless you pass width, it
+            #                                          is 70": a condition, not a claim
             return f"it negates {shown_word(k, w, k.context)}, which the golden answer states", [w]
     return None
 

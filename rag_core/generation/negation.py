@@ -7,8 +7,10 @@
 
 A negation counts within the WINDOW words before a word in the same phrase (a comma, a bracket, a colon, a dash,
 "but", "and", "or" end a phrase; "instead of" and "rather than" negate what follows), as "non-" right before it,
-before it in its sentence for "unless", and anywhere in its sentence for "isn't true" / "not the case". A word
-followed by "unless" in its sentence is uncertain (`uncertain_at`): "it matches unless ..." says both. Negations: not, no, never, nothing, neither, nor, without, cannot, nobody, nowhere, and
+before it in its sentence for "unless" (not after an "Unless ...," clause that opens the sentence), and anywhere
+in its sentence for "isn't true" / "not the case". A word followed by "unless" in its sentence is uncertain
+(`uncertain_at`): "it matches unless ..." says both. Negations: not, no, never, nothing, neither, nor, without,
+cannot, nobody, nowhere, and
 any word ending in n't (the caller puts one apostrophe for ’ ‘ ʼ ´ ` ′), with the common spellings without one
 ("dont", "isnt").
 
@@ -75,7 +77,21 @@ def negated_at(text: str, pos: int) -> bool:
         if seen >= WINDOW:
             break
     head, rest = _sentence_of(text, pos)
-    return bool(_WIDE_TRUE.search(head + rest) or _UNLESS.search(head))
+    return bool(_WIDE_TRUE.search(head + rest) or _unless_reaches(head))
+
+
+_FRONTED = re.compile(r"\s*(?:(?:yes|no)\b\W*)?|.*[:\u2014\u2013]\s*", re.I | re.S)
+
+
+def _unless_reaches(head: str) -> bool:
+    """Whether the last "unless" of a sentence reaches its end: not when the "unless" clause opens the sentence (after
+    a "Yes", "No" or a colon at most) and a comma closes it: "Unless you pass mtime, it is set to 0"."""
+    last = None
+    for last in _UNLESS.finditer(head):
+        pass
+    if last is None:
+        return False
+    return not (_FRONTED.fullmatch(head[:last.start()]) and re.search(r"[,;]", head[last.end():]))
 
 
 def uncertain_at(text: str, pos: int) -> bool:
