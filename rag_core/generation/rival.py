@@ -3,8 +3,8 @@
 A number of the answer is a rival when it is offered as an alternative to the key's value ("0.6 or 0.9") or
 stands right after a word that introduces the key's value ("the default cutoff is 1" for the key 0.6 of "cutoff
 (default 0.6)"). It is not a rival when the question, the anchor or the key holds it, when it is a bound of a
-range that does not hold the key's value ("a float between 0 and 1", "from 0 to 1", "in [0, 1]"; "between 0.6
-and 0.9" is red for the key 0.6), or when it is the pronoun "one" against a key
+range that does not hold the key's value ("a float between 0 and 1", "from 0 to 1", "in [0, 1]", "on a 0-to-1
+scale"; "between 0.6 and 0.9" is red for the key 0.6), or when it is the pronoun "one" against a key
 value ("set one"; "one" is a value after "is", "to", "of", "=" and the like; against a key that counts, "the
 left one" stays a doubt).
 
@@ -32,7 +32,8 @@ from rag_core.generation.negation import WINDOW, tokens
 
 _EXAMPLE = re.compile(r"\b(?:e\.g\.|for example|for instance|such as)", re.I)
 RIVALS = 200                    # distinct numbers of an answer read as rival values (the first ones)
-_RANGE = re.compile(r"(?:\bbetween|\bfrom)\s+(\S+)\s+(?:and|to)\s+(\S+)|[\[(]\s*(\S+?)\s*,\s*(\S+?)\s*[\])]", re.I)
+_RANGE = re.compile(r"(?:\bbetween|\bfrom)\s+(\S+)\s+(?:and|to)\s+(\S+)|[\[(]\s*(\S+?)\s*,\s*(\S+?)\s*[\])]"
+                    r"|(?<![\w.-])(\d+(?:\.\d+)?)(?:-to-|\s+to\s+)(\d+(?:\.\d+)?)\b(?!\.\d)", re.I)
 _ONE_IS_VALUE = frozenset("is was are be been to of equals equal exactly only just than at".split()) | {"="}
 
 
@@ -82,10 +83,11 @@ def rival_value(text: str, k: KeyReading, have) -> tuple | Doubt | None:
 
 
 def _ranges(text: str) -> list[tuple[int, str, object]]:
-    """(place, as written, value) of every number that bounds a range: "between 0 and 1", "from 0 to 1", "[0, 1]"."""
+    """(place, as written, value) of every number that bounds a range: "between 0 and 1", "from 0 to 1", "[0, 1]",
+    "a 0-to-1 scale", "0 to 1"."""
     out = []
     for m in _RANGE.finditer(text):
-        for g in range(1, 5):
+        for g in range(1, 7):
             found = quantities.numbers(m[g].strip(".,;")) if m[g] is not None else []
             if len(found) == 1 and found[0][0] == m[g].strip(".,;"):
                 out.append((m.start(g), found[0][0], found[0][1]))
