@@ -145,3 +145,17 @@ def test_a_negation_of_the_key_itself_is_still_red(answer):
 ])
 def test_an_unless_clause_that_opens_the_sentence_ends_at_its_comma(answer, right):
     assert check_key(answer, "70", DEF).right is right
+
+
+TIMEOUT = "Optional arg timeout (default 30 seconds)"
+
+
+@pytest.mark.parametrize("answer,right", [
+    ("The timeout is 30 seconds by default, and by default up to 5 retries are made [S1].", None),
+    ("By default it waits 30 seconds, the sum of the two waits [S1].", None),
+    ("The default timeout is 5 [S1].", False),
+    ("The default timeout is 20 seconds [S1].", False),
+    ("The default timeout is 30 seconds [S1].", True),
+])
+def test_a_number_that_counts_things_the_key_does_not_name_is_a_doubt(answer, right):
+    assert check_key(answer, "30 seconds", TIMEOUT).right is right

@@ -11,8 +11,8 @@ left one" stays a doubt).
     rival_value("The default cutoff is 1 [S1].", KeyReading("0.6", "cutoff (default 0.6)", None), ...)
     -> ("it says 1 where the golden answer says 0.6", ["1"])
 
-A rival in an example ("e.g. ... returns 3"), or against a key whose numbers only count things ("the three
-values" for "the two middle values"), is a doubt: the rule cannot tell whether it is another value.
+A rival in an example ("e.g. ... returns 3"), against a key whose numbers only count things ("the three
+values" for "the two middle values"), or counting things the key does not name ("up to 3 matches"), is a doubt: the rule cannot tell whether it is another value.
 
 Left out on purpose: units ("48 km/hr" is 48), arithmetic, and numbers further than WINDOW words from the words
 that introduce the key's value.
@@ -27,7 +27,7 @@ from fractions import Fraction
 from rag_core.generation import quantities
 from rag_core.generation.answer_forms import FRACTION, fractions
 from rag_core.generation.key_reading import Doubt, KeyReading, fraction_places, number_places
-from rag_core.generation.lexicon import same as fold, stems as words_of
+from rag_core.generation.lexicon import same as fold, stem_set, stems as words_of
 from rag_core.generation.negation import WINDOW, tokens
 
 _EXAMPLE = re.compile(r"\b(?:e\.g\.|for example|for instance|such as)", re.I)
@@ -75,11 +75,22 @@ def rival_value(text: str, k: KeyReading, have) -> tuple | Doubt | None:
             if _alternative(text, p, lit, keyed) or _after_subject(text, p, k):
                 why = f"it says {lit} where the golden answer says {shown}"
                 example = _in_example(text, p)
-                if not (counts_only or example):
+                counted = counts_only or _counts_other_things(text, p + len(lit), k)
+                if not (counted or example):
                     return why, [lit]
-                doubt = doubt or Doubt((why + (", but there it counts things" if counts_only else ", but in an "
+                doubt = doubt or Doubt((why + (", but there it counts things" if counted else ", but in an "
                                                 "example") + ": the rule cannot tell whether it is another value", [lit]))
     return doubt
+
+
+_PLURAL = re.compile(r"\s+([a-z]{3,}s)\b")
+
+
+def _counts_other_things(text: str, end: int, k: KeyReading) -> bool:
+    """Whether the number ending at text[end] counts things the key and its anchor do not name: "up to 3 matches",
+    "the two speeds" (but "20 seconds" against "30 seconds" is another value of the same thing)."""
+    m = _PLURAL.match(text, end)
+    return bool(m) and not stem_set(m[1]) & stem_set(f"{k.context} {k.text}")
 
 
 def _ranges(text: str) -> list[tuple[int, str, object]]:
