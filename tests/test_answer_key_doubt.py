@@ -159,3 +159,16 @@ TIMEOUT = "Optional arg timeout (default 30 seconds)"
 ])
 def test_a_number_that_counts_things_the_key_does_not_name_is_a_doubt(answer, right):
     assert check_key(answer, "30 seconds", TIMEOUT).right is right
+
+
+def test_a_negation_in_the_cited_spans_own_words_is_a_doubt_never_red():
+    anchor, source = "Optional arg timeout (default 30)", ("Optional arg timeout (default 30). Requests that don't "
+                                                           "finish within that many seconds are cancelled.")
+    quoted = check_key("By default, requests that don't finish within 30 seconds are cancelled [S1].", "30", anchor,
+                       None, source)
+    assert quoted.right is None and "same negation" in quoted.doubt
+    assert check_key("Requests that don't finish within 30 seconds are kept [S1].", "30", anchor, None,
+                     source).right is None                                   # never green either
+    assert check_key("The default timeout is not 30 [S1].", "30", anchor, None, source).right is False
+    assert check_key("Requests that never finish within 30 seconds are cancelled [S1].", "30", anchor, None,
+                     source).right is False                                  # not the span's negation

@@ -134,6 +134,11 @@ def _negation(text, k: KeyReading, have, stems, said_cmp):
                                      "what that negates", [what]))
         elif not key_negated and all(said):
             why = f"it negates {shown_word(k, what)}, which the golden answer states"
+            if all(_quoted_negation(text, p, k.source) for p in sure):   # "that don't score at least 0.6 ..."
+                doubt = doubt or Doubt((f"it negates {shown_word(k, what)} in the words of the cited span, which "
+                                        "writes the same negation: the rule cannot tell whether it says what the "
+                                        "span says", [what]))
+                continue
             if all(_after_if(text, p) for p in sure):      # "If you don't pass cutoff it's 0.6"
                 doubt = doubt or Doubt((f"it has a negation after an 'if', before {shown_word(k, what)}, and "
                                         "the rule cannot tell whether it negates the condition or the answer",
@@ -148,6 +153,16 @@ def _negation(text, k: KeyReading, have, stems, said_cmp):
             doubt = doubt or Doubt((f"it states {shown_word(k, what)} and also negates it: the rule cannot tell "
                                     "which holds", [what]))
     return doubt or _anchor_word_negated(text, k, stems)
+
+
+def _quoted_negation(text: str, pos: int, source: str) -> bool:
+    """Whether the negation before text[pos], with the two words or more between them, is the cited spans' own
+    phrase: "possibilities that don't score at least 0.6 ..." where the span writes "don't score at least that"."""
+    words = [t.lower() for _, t in tokens(text[max(0, pos - 200):pos])]
+    for i in range(len(words) - 1, max(-1, len(words) - WINDOW - 2), -1):
+        if is_negation(words[i]):
+            return len(words) - i >= 3 and bool(source) and " ".join(words[i:]) in source
+    return False
 
 
 def _after_if(text: str, pos: int, words: str = "if") -> bool:

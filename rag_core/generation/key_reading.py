@@ -80,6 +80,7 @@ class KeyReading:
     def __init__(self, key: str, anchor: str | None, question: str | None, source: str | None = None):
         self.text = as_read(key)
         self.source_comparisons = set(comparisons(as_read(source))) if source else set()   # what the spans compare
+        self.source = " ".join(as_read(source).lower().split()) if source else ""        # what they write
         context = as_read(anchor) if anchor and self.text in as_read(anchor) else self.text
         self.at = context.index(self.text)                  # where the key sits in its context
         self.context = context
