@@ -172,3 +172,17 @@ def test_a_negation_in_the_cited_spans_own_words_is_a_doubt_never_red():
     assert check_key("The default timeout is not 30 [S1].", "30", anchor, None, source).right is False
     assert check_key("Requests that never finish within 30 seconds are cancelled [S1].", "30", anchor, None,
                      source).right is False                                  # not the span's negation
+
+
+
+@pytest.mark.parametrize("answer,right", [
+    ("Yes, unless rotate=False [S1].", None),
+    ("Yes, it rolls over each night, unless you set rotate to False [S1].", None),
+    ("Yes, it is rotated by default, unless you set rotate to False [S1].", True),
+    ("It is not rotated unless you set rotate to True [S1].", False),
+    ("No, it is not rotated by default [S1].", False),
+])
+def test_a_key_word_that_names_an_argument_is_neither_stated_nor_negated_there(answer, right):
+    """A question in other words than the key's: "Yes" does not state the key, and "rotate=False" neither states
+    nor negates it (it was read as "rotated" negated: red)."""
+    assert check_key(answer, "rotated (default True)", AUTO, "Does the log roll over on its own?").right is right

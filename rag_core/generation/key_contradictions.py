@@ -121,8 +121,9 @@ def _negation(text, k: KeyReading, have, stems, said_cmp):
     doubt = None
     for what, places, key_places in elements:
         key_negated = k.negated(key_places)
-        sure = [p for p in places if not uncertain_at(text, p)              # "0.6 unless you pass another"; but
-                or not key_negated and negated_at(text, p)]                  # "not 0.6 unless ..." denies it
+        sure = [p for p in places if (not uncertain_at(text, p)             # "0.6 unless you pass another"; but
+                                      or not key_negated and negated_at(text, p))   # "not 0.6 unless ..." denies it
+                and not _argument_at(text, p)]                               # "unless delete=False": an argument
         if not sure:
             continue
         said = [negated_at(text, p) for p in sure]
@@ -153,6 +154,16 @@ def _negation(text, k: KeyReading, have, stems, said_cmp):
             doubt = doubt or Doubt((f"it states {shown_word(k, what)} and also negates it: the rule cannot tell "
                                     "which holds", [what]))
     return doubt or _anchor_word_negated(text, k, stems)
+
+
+_ARGUMENT = re.compile(r"[\w.]+\s*=|[\w.]+\s+to\s+(?:True|False|None)\b")
+_SETS = re.compile(r"\b(?:set|sets|setting|pass|passes|passing)\s+(?:the\s+)?$", re.I)
+
+
+def _argument_at(text: str, pos: int) -> bool:
+    """Whether the word at text[pos:] names an argument given a value: "delete=False", "set delete to False"."""
+    m = _ARGUMENT.match(text, pos)
+    return bool(m) and (m[0].rstrip().endswith("=") or bool(_SETS.search(text[max(0, pos - 20):pos])))
 
 
 def _quoted_negation(text: str, pos: int, source: str) -> bool:
