@@ -141,6 +141,25 @@ def test_edit_delete_and_undo():
     assert list(table(at).question)[1] == "Where does the left search put an equal item?"
 
 
+def test_a_yes_no_rows_reply_is_added_edited_shown_and_written_to_the_csv():
+    at = open_studio()
+    at.button(key="studio_empty").click().run()
+    at.selectbox(key="studio_reply").set_value("yes")
+    add(at, "heapq", "Push item on the heap, then pop", "Is one call quicker than push then pop?")
+    add(at, "bisect", "leftmost", "Where does the left search put an equal item?")
+    assert list(table(at).reply) == ["yes", ""]
+    assert at.selectbox(key="studio_reply").value == ""                    # cleared after Add, like the key
+    at.selectbox(key="studio_row").set_value(0).run()
+    by_label(at.selectbox, "Edited reply").set_value("no")
+    at.button(key="studio_save").click().run()
+    assert list(table(at).reply) == ["no", ""]
+    rows = [GoldenRow(q, d, a, k, r) for q, d, a, k, r in table(at)[["question", "doc", "anchor", "answer key",
+                                                                     "reply"]].itertuples(index=False)]
+    data = studio.csv_bytes(rows)
+    assert data.decode().splitlines()[0] == "question,doc,anchor,answer,reply"
+    assert read_golden_csv(data, "g.csv") == (rows, [])
+
+
 def test_the_csv_reads_back_with_the_answer_column_and_no_problem():
     rows = [GoldenRow("=HYPERLINK(\"x\") cutoff?", "difflib", "Optional arg cutoff (default 0.6)", "0.6"),
             GoldenRow("Push, then pop \"smallest\"?", "heapq", "Push item on the heap", "")]

@@ -177,4 +177,5 @@ def judge_for(a, ix, row, trusted):
     return lambda answer, verdict=None: judge_answer(answer, a.spans, a.retrieved.ids, ix, row.doc if row else None,
                                                      row.anchor if row else None, trusted, verdict=verdict,
                                                      key=row.key if row else None,
-                                                     question=row.question if row else None)
+                                                     question=row.question if row else None,
+                                                     reply=row.reply if row else None)

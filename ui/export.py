@@ -33,7 +33,7 @@ def safe_csv(df: pd.DataFrame) -> bytes:
 
 def golden_frame(rows, answer_column: bool = False) -> pd.DataFrame:
     """Golden rows as their CSV is written: question, doc, anchor, and answer when a row has an answer key (or
-    always, with `answer_column`)."""
+    always, with `answer_column`), and reply when a row has one."""
     columns, records = golden_records(rows, answer_column)
     return pd.DataFrame(records, columns=list(columns))
 

@@ -123,6 +123,7 @@ def status_frame(wb, chunker) -> pd.DataFrame:
                          "doc": [r.doc for r in wb.golden_check.rows],
                          "anchor": [r.anchor for r in wb.golden_check.rows],
                          "answer key": [r.answer for r in wb.golden_check.rows],
+                         "reply": [getattr(r, "reply", "") for r in wb.golden_check.rows],
                          "source": [source_of(r) for r in wb.golden_check.rows],
                          "why": [s.detail for s in statuses]})
 

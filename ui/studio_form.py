@@ -77,18 +77,29 @@ def _picked(grid: str, pick: str, shown: list) -> None:
         st.session_state[pick] = shown[chosen[0]]
 
 
+REPLIES = ["", "yes", "no"]
+REPLY_HELP = ("For a yes/no question: the golden reply. An answer that opens with the other one is a wrong answer; "
+              "one that opens with it and contradicts nothing of the answer key is answered.")
+
+
+def _reply_label(reply: str) -> str:
+    return {"": "not a yes/no question", "yes": "Yes", "no": "No"}[reply]
+
+
 def add_form(anchor: tuple[str, str] | None) -> None:
     """Question, optional answer key, Add (refused with the reason when the row would not count)."""
     st.text_input("Question", key="studio_question", placeholder="As a user would ask it", max_chars=2000)
     st.text_input("Answer key (optional)", key="studio_answer", placeholder="Words of the anchor that answer",
                   help="Found inside the anchor; empty: the whole anchor is what an answer must state.")
+    st.selectbox("Reply to a yes/no question (optional)", REPLIES, key="studio_reply", format_func=_reply_label,
+                 help=REPLY_HELP)
     st.button("Add", type="primary", key="studio_add", on_click=_add, args=(anchor,), disabled=anchor is None,
               icon=":material/add:")
 
 
 def _add(anchor) -> None:
     row = GoldenRow(st.session_state.get("studio_question", ""), anchor[0], anchor[1],
-                    st.session_state.get("studio_answer", ""))
+                    st.session_state.get("studio_answer", ""), st.session_state.get("studio_reply", ""))
     try:
         new = add_row(studio.rows(), row, studio.documents())
     except ValueError as e:
@@ -96,7 +107,7 @@ def _add(anchor) -> None:
         return
     studio.set_source(new[-1], "typed")
     studio.commit(new, f"add row {len(new)}")
-    st.session_state["studio_question"] = st.session_state["studio_answer"] = ""
+    st.session_state["studio_question"] = st.session_state["studio_answer"] = st.session_state["studio_reply"] = ""
 
 
 def edit_form() -> None:
@@ -113,6 +124,8 @@ def edit_form() -> None:
     st.text_input("Edited question", value=r.question, key=f"studio_edit_q_{k}", max_chars=2000)
     st.text_input("Edited answer key", value=r.answer, key=f"studio_edit_a_{k}",
                   help="Found inside the anchor; empty: the whole anchor.")
+    st.selectbox("Edited reply", REPLIES, index=REPLIES.index(r.reply if r.reply in REPLIES else ""),
+                 key=f"studio_edit_r_{k}", format_func=_reply_label, help=REPLY_HELP)
     c1, c2 = st.columns(2)
     c1.button("Save row", key="studio_save", on_click=_save, args=(i, k), icon=":material/save:")
     c2.button("Delete row", key="studio_delete", on_click=_delete, args=(i,), icon=":material/delete:")
@@ -121,7 +134,8 @@ def edit_form() -> None:
 def _save(i: int, k: str) -> None:
     rows = studio.rows()
     row = rows[i]._replace(question=st.session_state[f"studio_edit_q_{k}"],
-                           answer=st.session_state[f"studio_edit_a_{k}"])
+                           answer=st.session_state[f"studio_edit_a_{k}"],
+                           reply=st.session_state.get(f"studio_edit_r_{k}", rows[i].reply))
     try:
         new = replace_row(rows, i, row, studio.documents())
     except ValueError as e:

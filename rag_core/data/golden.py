@@ -7,7 +7,9 @@ appears literally in that document after whitespace is collapsed on both sides, 
 letter, digit or _ it begins or ends with, nor part of a longer number ('0' is not found in '0.6', nor 'max' in
 'maxsize'; '(default 0.6)' is found in 'cutoff (default 0.6) is'). A row may carry an answer key (`answer`): the
 words of the anchor that answer the question ("0.6" of "Optional arg cutoff (default 0.6)"), found in the anchor
-the same way; without one the anchor is the key (`GoldenRow.key`). An invalid row is never an assert: it is
+the same way; without one the anchor is the key (`GoldenRow.key`). A yes/no question may carry its golden reply
+(`reply`: "yes" or "no"): an answer that opens with the other one is wrong, one that opens with it and contradicts
+nothing of the key is right (judgement.judge_answer). An invalid row is never an assert: it is
 reported with its reason and excluded from every metric, and the count excluded travels with every result.
 
     check_golden([GoldenRow("q?", "math", "evaluates to zero")], corpus).valid  -> the rows that count
@@ -52,6 +54,7 @@ class GoldenRow(NamedTuple):
     doc: str        # id of the document that answers
     anchor: str     # literal string of that document that contains the answer
     answer: str = ""    # the answer key: the words of the anchor that answer ("0.6"); "" = the whole anchor
+    reply: str = ""     # a yes/no question's golden reply, "yes" or "no"; "" = not a yes/no question, or not said
 
     @property
     def key(self) -> str:
@@ -94,7 +97,7 @@ def load_golden(which: str = "article") -> list[GoldenRow]:
     if which not in GOLDEN_FILES:
         raise ValueError(f"Unknown golden set {which!r}: use one of {', '.join(GOLDEN_FILES)}.")
     rows = json.loads(GOLDEN_FILES[which].read_text(encoding="utf-8"))["questions"]
-    return [GoldenRow(r["question"], r["doc"], r["anchor"], r.get("answer", "")) for r in rows]
+    return [GoldenRow(r["question"], r["doc"], r["anchor"], r.get("answer", ""), r.get("reply", "")) for r in rows]
 
 
 def _question_problem(question) -> str:
@@ -190,7 +193,7 @@ def _check_row(row: GoldenRow, docs: _Documents) -> tuple[str | None, str]:
     if found[0] >= 0 and not alone(text, found, target)[0]:      # the first match is inside a word: look further
         found = find_all(text, target)
     if found[0] >= 0 and alone(text, found, target).any():
-        return doc_id, _key_problem(row)
+        return doc_id, _key_problem(row) or _reply_problem(row)
     found = found[found >= 0]
     if len(found):
         around = text[max(0, found[0] - 12):found[0] + len(target) + 12]
@@ -225,13 +228,27 @@ def _key_problem(row: GoldenRow) -> str:
             "that answer the question (or leave it empty to use the whole anchor).")
 
 
+def _reply_problem(row: GoldenRow) -> str:
+    """Why a row's reply does not count, or "": it is "yes", "no" or empty, in any case.
+
+    GoldenRow("Is it?", "d", "a", "", "maybe") -> "The reply 'maybe' must be yes or no, or empty: ..."
+    """
+    reply = row.reply if len(row) > 4 else ""
+    if reply is None or (isinstance(reply, str) and reply.strip().lower() in ("", "yes", "no")):
+        return ""
+    shown = reply[:20] if isinstance(reply, str) else type(reply).__name__
+    return (f"The reply {shown!r} must be yes or no, or empty: it is the golden answer to a yes/no question "
+            "(leave it empty for any other question).")
+
+
 def _as_row(i: int, r) -> GoldenRow:
     """A golden row from a (question, doc, anchor) triple or such a dict, or a ValueError naming the row."""
     if isinstance(r, dict) and set(GoldenRow._fields[:3]) <= set(r):
-        return GoldenRow(*(r[f] for f in GoldenRow._fields[:3]), r.get("answer", ""))
-    if isinstance(r, (str, bytes, dict)) or not hasattr(r, "__len__") or len(r) not in (3, 4):
+        return GoldenRow(*(r[f] for f in GoldenRow._fields[:3]), r.get("answer", ""), r.get("reply", ""))
+    if isinstance(r, (str, bytes, dict)) or not hasattr(r, "__len__") or len(r) not in (3, 4, 5):
         raise ValueError(f"Golden row {i + 1} is {shorten(repr(r))}: each row needs three fields, "
-                         f"(question, document id, anchor), and may have a fourth, the answer key.")
+                         f"(question, document id, anchor), and may have a fourth, the answer key, and a fifth, "
+                         f"the reply to a yes/no question.")
     return GoldenRow(*r)
 
 

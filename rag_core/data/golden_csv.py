@@ -1,7 +1,8 @@
 """Golden sets as CSV files: read question,doc,anchor rows from an upload or a file, and write them back.
 
 An optional fourth column, answer, holds the answer key (the words of the anchor that answer the question); an
-empty or absent one means the anchor is the key.
+empty or absent one means the anchor is the key. An optional column reply holds a yes/no question's golden reply
+(yes or no; empty for other questions).
 
 `read_golden_csv` only parses. Whether each question can be searched, each doc names a document and
 each anchor appears in it is checked by `golden.check_golden` (or `golden.golden_problems`, before the
@@ -37,7 +38,7 @@ from rag_core.text.spreadsheet import guard, unguard
 
 GOLDEN_COLUMNS = ("question", "doc", "anchor")
 GOLDEN_HEADER = ",".join(GOLDEN_COLUMNS)
-OPTIONAL_COLUMNS = ("answer",)          # the answer key; empty: the anchor is the key
+OPTIONAL_COLUMNS = ("answer", "reply")  # the answer key (empty: the anchor is the key); a yes/no question's reply
 
 _PLACE = re.compile(r"^(.*? line \d+)(?=: )")   # 'golden.csv line 3: empty anchor; row skipped.' -> 'golden.csv line 3'
 _REREAD = 4          # an unclosed quote makes the reader go back over lines: at most this many times the file
@@ -93,16 +94,17 @@ def read_golden_path(path, limits: Limits | None = None) -> tuple[list[GoldenRow
 
 
 def golden_records(rows: Iterable[GoldenRow], answer_column: bool = False) -> tuple[tuple, list[tuple]]:
-    """(columns, cells per row) as a CSV of them is written: question, doc, anchor, and answer when a row has a key
-    (or always, with `answer_column`: an empty cell is the anchor as key).
+    """(columns, cells per row) as a CSV of them is written: question, doc, anchor, answer when a row has a key
+    (or always, with `answer_column`: an empty cell is the anchor as key), and reply when a row has one.
 
     [GoldenRow("q?", "d", "a b", "b")] -> (("question", "doc", "anchor", "answer"), [("q?", "d", "a b", "b")])
     """
     rows = list(rows)
-    keyed = answer_column or any(getattr(r, "answer", "") for r in rows)
-    columns = GOLDEN_COLUMNS + (OPTIONAL_COLUMNS if keyed else ())
-    return columns, [(r.question, r.doc, r.anchor) + ((getattr(r, "answer", "") or "",) if keyed else ())
-                     for r in rows]
+    replied = any(getattr(r, "reply", "") for r in rows)
+    keyed = answer_column or replied or any(getattr(r, "answer", "") for r in rows)
+    columns = GOLDEN_COLUMNS + ("answer",) * keyed + ("reply",) * replied
+    return columns, [(r.question, r.doc, r.anchor) + ((getattr(r, "answer", "") or "",) if keyed else ()) +
+                     ((getattr(r, "reply", "") or "",) if replied else ()) for r in rows]
 
 
 def golden_to_csv(rows: Iterable[GoldenRow], answer_column: bool = False) -> str:

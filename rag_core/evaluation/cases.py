@@ -38,10 +38,12 @@ class LabelledCase(NamedTuple):
     question: str | None = None
     key: str | None = None        # the golden answer's key (optional; passed to the rule when it takes one)
     line: int = 0                 # where it was read (1-based), 0 when made in code
+    reply: str | None = None      # a yes/no question's golden reply, "yes" or "no" (optional)
 
     def as_dict(self) -> dict:
         row = {"spans": list(self.spans), "answer": self.answer, "anchor": self.anchor, "label": self.label}
-        row.update({k: v for k, v in (("question", self.question), ("key", self.key)) if v is not None})
+        row.update({k: v for k, v in (("question", self.question), ("key", self.key), ("reply", self.reply))
+                    if v is not None})
         return row
 
 
@@ -67,6 +69,10 @@ def parse_case(obj, line: int = 0) -> LabelledCase:
         if value is not None and not isinstance(value, str):
             raise ValueError(f"{name!r} must be a string when given")
         optional[name] = value if value and value.strip() else None
+    reply = obj.get("reply")
+    if reply is not None and (not isinstance(reply, str) or reply.strip().lower() not in ("", "yes", "no")):
+        raise ValueError(f"'reply' must be \"yes\" or \"no\" when given, got {json.dumps(reply)[:40]}")
+    optional["reply"] = reply.strip().lower() if reply and reply.strip() else None
     return LabelledCase(tuple(spans), obj["answer"], obj["anchor"], label, line=line, **optional)
 
 
@@ -106,10 +112,11 @@ class SpanSources:
     def __init__(self, documents, golden_rows=()):
         self._docs = [(d.id, d.status, _folded(d.text)) for d in documents]
         self._texts = {d.id: d.text for d in documents}
-        self._doc_of_question, self._key_of_question = {}, {}
+        self._doc_of_question, self._key_of_question, self._reply_of_question = {}, {}, {}
         for r in golden_rows:
             self._doc_of_question.setdefault(r.question.strip(), r.doc)
             self._key_of_question.setdefault(r.question.strip(), r.key)
+            self._reply_of_question.setdefault(r.question.strip(), getattr(r, "reply", "") or None)
         self._memo: dict[str, tuple | None] = {}
 
     def find(self, span: str) -> tuple[str, str] | None:
@@ -136,6 +143,10 @@ class SpanSources:
     def key(self, case: LabelledCase) -> str | None:
         """The case's answer key, else its golden question's (the anchor when the row has none), else None."""
         return case.key if case.key is not None else self._key_of_question.get((case.question or "").strip())
+
+    def reply(self, case: LabelledCase) -> str | None:
+        """The case's golden reply to a yes/no question, else its golden question's, else None."""
+        return case.reply if case.reply is not None else self._reply_of_question.get((case.question or "").strip())
 
     def of(self, case: LabelledCase) -> tuple["_CaseSpans", str]:
         expected = self.expected_doc(case)
@@ -167,4 +178,5 @@ def rule_judgement(case: LabelledCase, sources: SpanSources, trusted=("current",
     question's."""
     spans, expected = sources.of(case)
     return judge_answer(case.answer, list(case.spans), list(range(len(case.spans))), spans, expected, case.anchor,
-                        trusted, with_article=False, key=sources.key(case), question=case.question or None)
+                        trusted, with_article=False, key=sources.key(case), question=case.question or None,
+                        reply=sources.reply(case))

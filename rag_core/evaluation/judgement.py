@@ -42,7 +42,7 @@ from rag_core.generation.passage import elsewhere
 from rag_core.generation.citations import canonical_citations
 from rag_core.generation.two_checkers import disagreement_of
 from rag_core.generation.verifier import Verdict, nothing_to_check, verify
-from rag_core.generation.yes_no import bare_reply
+from rag_core.generation.yes_no import bare_reply, opening_reply
 from rag_core.text.messages import listing
 
 TONES = {"answered": "green", "wrong answer": "red", "not confirmed": "gray", "grounded": "gray",
@@ -100,12 +100,15 @@ def _quoted(items, most: int = 6) -> str:
 
 def judge_answer(answer: str, spans: list, span_ids, index, expected_doc: str | None = None,
                  anchor: str | None = None, trusted=("current",), with_article: bool = True,
-                 verdict: Verdict | None = None, key: str | None = None, question: str | None = None) -> Judgement:
+                 verdict: Verdict | None = None, key: str | None = None, question: str | None = None,
+                 reply: str | None = None) -> Judgement:
     """The judgement of `answer` against the spans handed over as [S1].. (chunk ids `span_ids` of `index`).
 
     expected_doc, anchor, key: the golden question's document, anchor and answer key (GoldenRow.key; None: the
     anchor is the key); None for a question of your own. question: the golden question (its numbers and calls
-    are not rival values).
+    are not rival values). reply: a yes/no question's golden reply ("yes" or "no", GoldenRow.reply): an answer
+    that opens with the other one is a wrong answer; one that opens with it, with no contradiction or doubt of the
+    key, is answered.
     with_article: also run the article's checker and keep its verdict when it differs (the Ask page shows both).
     verdict: the strict verdict of this very answer when the caller already has it (pipeline.ask checks once).
     """
@@ -147,6 +150,20 @@ def judge_answer(answer: str, spans: list, span_ids, index, expected_doc: str | 
                                      "that they answer it.", strict, sources=sources, **extra)
     source = " ".join(spans[n - 1] for n in cited if 1 <= n <= len(spans))       # what the cited spans write
     check = check_key(rest, key if key else anchor, anchor, question, source)
+    said = opening_reply(answer) if reply else ""
+    reply = (reply or "").strip().lower()
+    if said and said != reply:                  # "No" where the golden reply is Yes, whatever else it says
+        return Judgement("wrong answer", f"{'It cites' if unchecked else 'Grounded in'} {_spans(cited)}, from "
+                                         f"{expected_doc}, the document that holds the answer, but it answers "
+                                         f"{said.capitalize()} where the golden answer to this yes/no question is "
+                                         f"{reply.capitalize()} ('{_short(check.key)}').",
+                         strict, key=check._replace(right=False, contradiction=f"it answers {said.capitalize()}"),
+                         sources=sources, **extra)
+    by_reply = bool(said) and said == reply and check.right is not False and not check.doubt and \
+        (check.right is None or bool(unchecked))
+    if by_reply:                                # "Yes [S1]." to a question whose golden reply is Yes
+        unchecked = ""
+        check = check._replace(right=True, states=True, missing=(), decided_by=(said.capitalize(),))
     other = elsewhere(answer, check.key, anchor, [spans[n - 1] for n in cited]) if check.right and anchor else ""
     if other:                                   # the key in the words of another sentence of the span
         check = check._replace(right=None, doubt=f"it states the golden answer in the words of another sentence "
@@ -183,6 +200,11 @@ def judge_answer(answer: str, spans: list, span_ids, index, expected_doc: str | 
                                           f"the golden answer '{_short(check.key)}'.", strict, key=check,
                          sources=sources, **extra)
     set_aside = (f" It cites {_spans(sorted(aside))} only to call it a draft or outdated." if aside else "")
+    if by_reply:
+        return Judgement("answered", f"It cites {_spans(cited)}, from {expected_doc}, the document that holds the "
+                                     f"answer, and answers {said.capitalize()}, the golden answer to this yes/no "
+                                     f"question ('{_short(check.key)}'), and contradicts none of it.{set_aside}",
+                         strict, key=check, sources=sources, **extra)
     return Judgement("answered", f"Every claim is in {_spans(cited)}, from {expected_doc}, the document that holds "
                                  f"the answer, and the answer states the golden answer '{_short(check.key)}' and "
                                  f"contradicts none of it.{set_aside}", strict, key=check, sources=sources, **extra)

@@ -44,6 +44,16 @@ def as_statement(answer: str, question: str | None) -> str:
     return f"{said}. {answer[reply.end():]}"
 
 
+_OPENING = re.compile(r"[\s*_\"'`]*(?:(yes)\b|(no)\b(?=[*_\"'`]*\s*(?:[,.;:!\u2014\u2013-]|\[|\(|$)))", re.I)
+
+
+def opening_reply(answer: str) -> str:
+    """The Yes or No an answer opens with, lower case, or "": "Yes, it is [S1]." -> "yes"; "No [S1]." -> "no";
+    "No one but you [S1]." -> "" (a "No" must be followed by a stop, a citation or the end)."""
+    m = _OPENING.match(answer)
+    return "" if m is None else "yes" if m[1] else "no"
+
+
 def bare_reply(sentence: str) -> bool:
     """Whether a sentence is only "Yes" or "No" and its citations: "Yes [S1]." -> True; "Yes, it is." -> False."""
     reply = _REPLY.match(strip_citations(sentence))

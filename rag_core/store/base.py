@@ -125,7 +125,7 @@ class Store:
         key = dataset_key(name, documents, golden)
         if not self.enabled:
             return None
-        golden = [[r.question, r.doc, r.anchor] + ([r.answer] if getattr(r, "answer", "") else []) for r in golden]
+        golden = [[r.question, r.doc, r.anchor] + _optional(r) for r in golden]
         content = zlib.compress(json.dumps({"documents": [[d.id, d.text, d.status] for d in documents],
                                             "golden": golden},
                                            ensure_ascii=False).encode(), 3)
@@ -232,3 +232,9 @@ class Store:
         if self.enabled:
             self._db.write([("DELETE FROM {runs}", ()), ("DELETE FROM {datasets}", ()), ("DELETE FROM {labels}", ())])
             self._db.compact()
+
+
+def _optional(row) -> list:
+    """A golden row's answer key and reply as kept: [], [key], or [key or "", reply]."""
+    answer, reply = getattr(row, "answer", "") or "", getattr(row, "reply", "") or ""
+    return [answer, reply] if reply else [answer] if answer else []

@@ -92,9 +92,10 @@ def dataset_key(name: str, documents, golden) -> str:
 
 
 def _keyed(row) -> bytes:
-    """A row's answer key for a hash: nothing when it has none, so keys of rows without one stay as they were."""
-    answer = getattr(row, "answer", "")
-    return f"key\0{answer}\0".encode() if answer else b""
+    """A row's answer key and reply for a hash: nothing for what it has not, so keys of rows without one stay as
+    they were."""
+    answer, reply = getattr(row, "answer", ""), getattr(row, "reply", "")
+    return (f"key\0{answer}\0".encode() if answer else b"") + (f"reply\0{reply}\0".encode() if reply else b"")
 
 
 def golden_key(rows) -> str:
