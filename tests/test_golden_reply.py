@@ -77,7 +77,7 @@ def test_the_opening_reply_is_a_yes_or_a_no_that_stands_alone(answer, reply):
 @pytest.mark.parametrize("answer", ["Yes [S1].", "Yes, it rolls over on its own [S1].", "yes, nightly [S1]"])
 def test_the_golden_reply_with_nothing_against_the_key_is_answered(answer):
     got = judged(answer)
-    assert got.outcome == "answered" and "answers Yes, the golden answer to this yes/no question" in got.sentence
+    assert got.outcome == "answered" and "answers Yes, the golden reply to this yes/no question" in got.sentence
     assert judged(answer, reply=None).outcome == "not confirmed"            # without a reply: as before
 
 
@@ -85,7 +85,7 @@ def test_the_golden_reply_with_nothing_against_the_key_is_answered(answer):
                                     "No. It is only rotated when the disk is full [S1]."])
 def test_the_other_reply_is_a_wrong_answer_that_says_so(answer):
     got = judged(answer)
-    assert got.outcome == "wrong answer" and "answers No where the golden answer to this yes/no question is Yes" \
+    assert got.outcome == "wrong answer" and "answers No where the golden reply to this yes/no question is Yes" \
         in got.sentence
 
 
@@ -105,3 +105,19 @@ def test_the_store_keeps_the_reply_and_a_reply_changes_the_datasets_key(tmp_path
     assert store.load_dataset(key).golden == rows
     assert dataset_key("logs", docs, rows) != dataset_key("logs", docs, (rows[0]._replace(reply="no"), rows[1]))
     assert golden_key(rows[1:]) == golden_key([GoldenRow("Kept how long?", "logrotate", ANCHOR, "", "")])
+
+
+def test_the_command_line_reads_the_reply_as_the_judge_does(capsys, tmp_path):
+    from rag_core.__main__ import main
+    spans = tmp_path / "spans.json"
+    spans.write_text(json.dumps([LOG]))
+    base = ["verify", "--spans", str(spans), "--anchor", ANCHOR, "--key", "rotated every night (default True)",
+            "--question", QUESTION, "--reply", "yes"]
+    assert main(base + ["--answer", "No, the log is rotated every night only in tests [S1]."]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == ("right: wrong answer: it answers No where the golden reply "
+                                                        "to this yes/no question is Yes")
+    assert main(base + ["--answer", "Yes, the log is rotated every night [S1].", "--format", "json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["right"] is True and doc["decided_by"] == ["Yes"]
+    assert main(base[:-1] + ["maybe", "--answer", "Yes [S1]."]) == 2
+    assert "--reply is yes or no" in capsys.readouterr().err

@@ -7,7 +7,7 @@ Exit 0 whatever the verdict, 2 for bad input. With --anchor (and --key, the word
 anchor itself without it) the output adds whether the answer is right (`generation.answer_key.check_key`):
 "right": true (answered: states the key, contradicts nothing), false (wrong answer: contradicts it), null (not
 confirmed: neither, or the checker did not accept the answer), with the words that decided it; the text output a
-last line. Without --anchor the output is as before. Left out on purpose: the checking itself
+last line. --reply yes|no, a yes/no question's golden reply, is read as the judge reads it (answer_key.read_reply). Without --anchor the output is as before. Left out on purpose: the checking itself
 (`rag_core.generation.verifier`, `rag_core.generation.answer_key`) and where the spans come from (the Ask page and
 `judgement.judge_answer` add that).
 """
@@ -19,7 +19,7 @@ import json
 from rag_core.cli.inputs import read_bytes
 from rag_core.cli.options import parsed, OneLineParser
 from rag_core.cli.output import emit, error
-from rag_core.generation.answer_key import check_key
+from rag_core.generation.answer_key import check_key, read_reply
 from rag_core.generation.two_checkers import disagreement
 from rag_core.generation.verifier import MODES, verify
 
@@ -44,6 +44,9 @@ def parser() -> argparse.ArgumentParser:
     v.add_argument("--question", metavar="TEXT",
                    help="the question answered (strict): names it asks about may be restated without a span "
                         "holding them, and a bare Yes or No is read through it")
+    v.add_argument("--reply", metavar="yes|no",
+                   help="with --anchor, for a yes/no question: its golden reply (an answer opening with the other "
+                        "one is wrong; with it, and nothing against the key, right)")
     v.add_argument("--format", choices=("text", "json"), default="text")
     return v
 
@@ -98,6 +101,9 @@ def right_line(v, key) -> str:
     """The last line: "answered: it states the key '0.6' (0.6)"; "wrong answer: it says 0.9 where ..."."""
     if v.verdict != "anchored":
         return f"right: not confirmed: the checker says {v.verdict}, so the answer is not judged against the key"
+    if key.right is True and key.decided_by in (("Yes",), ("No",)):
+        return (f"right: answered: it answers {key.decided_by[0]}, the golden reply, and contradicts none of the key "
+                f"'{key.key}'")
     if key.right is True:
         found = ", ".join(key.decided_by)
         return f"right: answered: it states the key '{key.key}' ({found}) and contradicts none of it"
@@ -131,14 +137,16 @@ def main(argv: list[str]) -> int:
                              "that answer the question (or leave --key out to use the whole anchor).")
         if args.key is not None and not args.key.strip():
             raise ValueError("--key is empty: give the words of the anchor that answer, or leave the option out.")
+        if args.reply is not None and (args.anchor is None or args.reply.strip().lower() not in ("yes", "no")):
+            raise ValueError("--reply is yes or no, the golden reply to a yes/no question, and needs --anchor.")
         if args.spans == "-" and args.answer_file == "-":
             raise ValueError("standard input can hold the spans or the answer, not both: give one of them as a file.")
         spans = read_spans(args.spans)
         answer = read_answer(args)
         v = verify(answer, spans, args.mode, args.question)
         cited = " ".join(spans[n - 1] for n in v.cited_spans if 1 <= n <= len(spans))   # as judge reads them
-        key = check_key(answer, args.key or args.anchor, args.anchor, args.question, cited) \
-            if args.anchor is not None else None
+        key = read_reply(answer, args.reply, check_key(answer, args.key or args.anchor, args.anchor, args.question,
+                                                       cited)) if args.anchor is not None else None
         if args.format == "json":
             doc = {**v.as_dict(), **(key_json(v, key) if key is not None else {})}
             text = json.dumps(doc, ensure_ascii=False, indent=2) + "\n"

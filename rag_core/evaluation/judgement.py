@@ -35,14 +35,14 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from rag_core.generation.answer_key import KeyCheck, check_key, key_words
+from rag_core.generation.answer_key import KeyCheck, check_key, key_words, read_reply
 from rag_core.generation.bounds import unsupported_bound, unsupported_restriction
 from rag_core.generation.dismissal import dismissed
 from rag_core.generation.passage import elsewhere
 from rag_core.generation.citations import canonical_citations
 from rag_core.generation.two_checkers import disagreement_of
 from rag_core.generation.verifier import Verdict, nothing_to_check, verify
-from rag_core.generation.yes_no import bare_reply, opening_reply
+from rag_core.generation.yes_no import bare_reply
 from rag_core.text.messages import listing
 
 TONES = {"answered": "green", "wrong answer": "red", "not confirmed": "gray", "grounded": "gray",
@@ -150,20 +150,15 @@ def judge_answer(answer: str, spans: list, span_ids, index, expected_doc: str | 
                                      "that they answer it.", strict, sources=sources, **extra)
     source = " ".join(spans[n - 1] for n in cited if 1 <= n <= len(spans))       # what the cited spans write
     check = check_key(rest, key if key else anchor, anchor, question, source)
-    said = opening_reply(answer) if reply else ""
-    reply = (reply or "").strip().lower()
-    if said and said != reply:                  # "No" where the golden reply is Yes, whatever else it says
+    replied = read_reply(answer, reply, check)
+    if replied is not check and replied.right is False:         # "No" where the golden reply is Yes
         return Judgement("wrong answer", f"{'It cites' if unchecked else 'Grounded in'} {_spans(cited)}, from "
-                                         f"{expected_doc}, the document that holds the answer, but it answers "
-                                         f"{said.capitalize()} where the golden answer to this yes/no question is "
-                                         f"{reply.capitalize()} ('{_short(check.key)}').",
-                         strict, key=check._replace(right=False, contradiction=f"it answers {said.capitalize()}"),
+                                         f"{expected_doc}, the document that holds the answer, but "
+                                         f"{replied.contradiction} ('{_short(check.key)}').", strict, key=replied,
                          sources=sources, **extra)
-    by_reply = bool(said) and said == reply and check.right is not False and not check.doubt and \
-        (check.right is None or bool(unchecked))
+    by_reply = replied is not check and replied.right is True and (check.right is None or bool(unchecked))
     if by_reply:                                # "Yes [S1]." to a question whose golden reply is Yes
-        unchecked = ""
-        check = check._replace(right=True, states=True, missing=(), decided_by=(said.capitalize(),))
+        unchecked, check = "", replied
     other = elsewhere(answer, check.key, anchor, [spans[n - 1] for n in cited]) if check.right and anchor else ""
     if other:                                   # the key in the words of another sentence of the span
         check = check._replace(right=None, doubt=f"it states the golden answer in the words of another sentence "
@@ -202,7 +197,7 @@ def judge_answer(answer: str, spans: list, span_ids, index, expected_doc: str | 
     set_aside = (f" It cites {_spans(sorted(aside))} only to call it a draft or outdated." if aside else "")
     if by_reply:
         return Judgement("answered", f"It cites {_spans(cited)}, from {expected_doc}, the document that holds the "
-                                     f"answer, and answers {said.capitalize()}, the golden answer to this yes/no "
+                                     f"answer, and answers {check.decided_by[0]}, the golden reply to this yes/no "
                                      f"question ('{_short(check.key)}'), and contradicts none of it.{set_aside}",
                          strict, key=check, sources=sources, **extra)
     return Judgement("answered", f"Every claim is in {_spans(cited)}, from {expected_doc}, the document that holds "

@@ -42,7 +42,7 @@ from rag_core.generation.key_reading import KeyReading, as_read, key_words, numb
 from rag_core.generation.lexicon import ANTONYMS  # noqa: F401 (re-exported)
 from rag_core.generation.lexicon import one_word, same as fold, stem_set as folded_words, stems as words_of
 from rag_core.generation.negation import negated_at  # noqa: F401 (re-exported)
-from rag_core.generation.yes_no import as_statement
+from rag_core.generation.yes_no import as_statement, opening_reply
 
 
 class KeyCheck(NamedTuple):
@@ -125,3 +125,24 @@ def _only_passed(text: str, literals: list, k: KeyReading) -> bool:
     places = [p for lit in literals for p in number_places(text, lit)]
     passed = [re.search(r"(\w+)\s*=\s*$", text[max(0, p - 40):p]) for p in places]
     return bool(places) and all(m and not any(s in k.subject for _, s in words_of(m[1])) for m in passed)
+
+
+def read_reply(answer: str, reply: str | None, check: KeyCheck) -> KeyCheck:
+    """The key check with a yes/no question's golden reply ("yes" or "no") read: an answer opening with the other
+    reply contradicts the key ("it answers No where the golden reply is Yes"); one opening with it, with nothing
+    against the key and no doubt, is right, decided by the reply. Without a reply, or an answer opening with
+    neither, the check as it was.
+
+    read_reply("Yes [S1].", "yes", check_key("Yes [S1].", "rotated every night", ...)).right -> True
+    """
+    golden = (reply or "").strip().lower()
+    said = opening_reply(answer) if golden in ("yes", "no") else ""
+    if not said:
+        return check
+    if said != golden:
+        return check._replace(right=False, contradiction=f"it answers {said.capitalize()} where the golden reply to "
+                                                         f"this yes/no question is {golden.capitalize()}",
+                              decided_by=(said.capitalize(),), doubt="")
+    if check.right is False or check.doubt:
+        return check
+    return check._replace(right=True, states=True, missing=(), decided_by=(said.capitalize(),))
