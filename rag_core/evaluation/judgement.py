@@ -51,9 +51,11 @@ COLOURS = {"answered": "#1b7f3b", "wrong answer": "#e0533d", "not confirmed": "#
            "wrong source": "#b85c00", "refused": "#b3261e", "abstained": "#888888"}
 MEANING = {
     "answered": "Grounded in the cited spans, from the document that holds the answer, and it states the golden "
-                "answer key and contradicts none of it. The only green outcome.",
+                "answer key (or, to a yes/no question, opens with its golden reply) and contradicts none of it. The "
+                "only green outcome.",
     "wrong answer": "Grounded, and from the right document, but it contradicts the golden answer: another value, "
-                    "a negation, the opposite word, both alternatives, or a retraction.",
+                    "a negation, the opposite word, both alternatives, a retraction, or the other reply to a yes/no "
+                    "question.",
     "not confirmed": "From the right document, but it neither states the golden answer key nor contradicts it, "
                      "or the rule cannot be sure, or a sentence has nothing in it to check against its span: it "
                      "may be right in other words; compare it with the key.",
