@@ -8,7 +8,7 @@ import io
 import json
 
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeout, expect
 
 from browser import MAIN, SLOW_MS, page_path, upload, wait_idle
 
@@ -28,6 +28,27 @@ def payload(name: str, text: str, mime: str) -> dict:
     return {"name": name, "mimeType": mime, "buffer": text.encode()}
 
 
+def open_status_editor(page, tries: int = 6):
+    """Open the grid's editor on the first row's status cell. The grid is a canvas: a click that lands while
+    it is still drawing or resizing selects nothing, so the keys after it open no editor. Each try waits on
+    the editor itself (a state), and a try that saw none starts over from the click."""
+    grid = page.get_by_test_id("stDataFrame").first
+    editor = page.locator("textarea.gdg-input")
+    for _ in range(tries):
+        expect(grid).to_be_visible()
+        box = grid.bounding_box()
+        page.mouse.click(box["x"] + 20, box["y"] + 35 + 17)    # the first row's id cell (header row: 35 px)
+        page.keyboard.press("ArrowRight")                        # its status
+        page.keyboard.press("Enter")                             # edit it: the grid opens its cell editor
+        try:
+            editor.wait_for(state="visible", timeout=5_000)
+            return editor
+        except PlaywrightTimeout:
+            page.keyboard.press("Escape")
+            wait_idle(page)
+    raise AssertionError(f"the grid opened no cell editor in {tries} tries")
+
+
 def test_a_status_with_a_comma_typed_in_the_table_costs_its_row_and_the_csv_is_safe(server, page):
     page.goto(server.url + page_path("Your data"))
     expect(page.locator(MAIN)).to_contain_text("Active dataset: Bundled corpus")
@@ -38,13 +59,7 @@ def test_a_status_with_a_comma_typed_in_the_table_costs_its_row_and_the_csv_is_s
     expect(page.locator(MAIN)).to_contain_text("Against these documents: 2 of 2 golden question(s) valid")
     wait_idle(page)
 
-    grid = page.get_by_test_id("stDataFrame").first
-    expect(grid).to_be_visible()
-    box = grid.bounding_box()
-    page.mouse.click(box["x"] + 20, box["y"] + 35 + 17)        # the first row's id cell (header row: 35 px)
-    page.keyboard.press("ArrowRight")                            # its status
-    page.keyboard.press("Enter")                                 # edit it: the grid opens its cell editor
-    editor = page.locator("textarea.gdg-input")
+    editor = open_status_editor(page)
     expect(editor).to_have_value("current")                      # the status cell, not the id
     editor.fill("old,new")
     editor.press("Enter")
