@@ -21,8 +21,8 @@ from rag_core.generation.key_reading import Doubt, KeyReading, fraction_places, 
     number_places, shown_word, word_places
 from rag_core.generation.lexicon import ASIDE_OPPOSITE, OPPOSITE as _OPPOSITE, same as fold, \
     stem_set as folded_words, stems as words_of
-from rag_core.generation.negation import WINDOW, conditional_at, is_negation, negated_at, sentence_head as _sentence_head, \
-    tokens, uncertain_at
+from rag_core.generation.negation import WINDOW, condition_in_phrase, conditional_at, is_negation, negated_at, \
+    sentence_head as _sentence_head, tokens, uncertain_at
 from rag_core.generation.hedge import hedged
 from rag_core.generation.rival import rival_value
 
@@ -140,7 +140,7 @@ def _negation(text, k: KeyReading, have, stems, said_cmp):
                                         "writes the same negation: the rule cannot tell whether it says what the "
                                         "span says", [what]))
                 continue
-            if all(_after_if(text, p) for p in sure):      # "If you don't pass cutoff it's 0.6"
+            if all(condition_in_phrase(text, p) for p in sure):      # "If you don't pass cutoff it's 0.6"
                 doubt = doubt or Doubt((f"it has a negation after an 'if', before {shown_word(k, what)}, and "
                                         "the rule cannot tell whether it negates the condition or the answer",
                                         [what]))
@@ -176,14 +176,6 @@ def _quoted_negation(text: str, pos: int, source: str) -> bool:
     return False
 
 
-def _after_if(text: str, pos: int, words: str = "if") -> bool:
-    """Whether one of `words` ("if", or "if|unless") comes before text[pos] in its phrase. With "if" alone, an
-    "unless" in the phrase too says no: it is a negation of its own."""
-    head = re.split(r"[,;:()\u2014\u2013]", _sentence_head(text, pos))[-1]
-    return bool(re.search(rf"\b(?:{words})\b", head, re.I)) and \
-        ("unless" in words or not re.search(r"\bunless\b", head, re.I))
-
-
 def _anchor_word_negated(text, k: KeyReading, stems):
     """A negation added to a word the anchor states around a shorter key: "the smaller of the two middle values is
     no longer returned" against the key "smaller" of "the smaller of the two middle values is returned". A key
@@ -195,9 +187,10 @@ def _anchor_word_negated(text, k: KeyReading, stems):
         if w in k.words or w not in stems or any(negated_at(k.context, p) for p in word_places(k.context, w)):
             continue
         places = word_places(text, w)
-        if places and all(negated_at(text, p) and not uncertain_at(text, p) and not _after_if(text, p, "if|unless")
-                          for p in places):        # "If you don't pass cutoff it's 0.6", "Unless you pass width, it
-            #                                          is 70": a condition, not a claim
+        in_condition = [condition_in_phrase(text, p, "if|unless") for p in places]   # "If you don't pass cutoff
+        #                                          it's 0.6", "Unless you pass width, it is 70": not a claim
+        if places and all(negated_at(text, p) and not uncertain_at(text, p) and not c
+                          for p, c in zip(places, in_condition)):
             return f"it negates {shown_word(k, w, k.context)}, which the golden answer states", [w]
     return None
 

@@ -112,3 +112,11 @@ def conditional_at(text: str, pos: int) -> bool:
     """Whether the word at text[pos:] stands in a condition: after "unless" or "if" in its sentence ("deleted
     unless 'delete' is set to False": False is what a caller may pass, not what the answer says)."""
     return bool(_CONDITION.search(_sentence_of(text, pos)[0]))
+
+
+def condition_in_phrase(text: str, pos: int, words: str = "if") -> bool:
+    """Whether one of `words` ("if", or "if|unless") comes before text[pos] in its phrase. With "if" alone, an
+    "unless" in the phrase too says no: it is a negation of its own."""
+    head = re.split(r"[,;:()\u2014\u2013]", sentence_head(text, pos))[-1]
+    return bool(re.search(rf"\b(?:{words})\b", head, re.I)) and \
+        ("unless" in words or not re.search(r"\bunless\b", head, re.I))
