@@ -71,7 +71,7 @@ def test_a_case_may_carry_a_reply_and_a_bad_one_costs_only_its_line():
                                           ("No one but you [S1].", ""), ("Nope [S1].", ""), ("Not really [S1].", ""),
                                           ("No data is kept [S1].", "")])
 def test_the_opening_reply_is_a_yes_or_a_no_that_stands_alone(answer, reply):
-    assert opening_reply(answer) == reply
+    assert opening_reply(answer)[0] == reply
 
 
 @pytest.mark.parametrize("answer", ["Yes [S1].", "Yes, it rolls over on its own [S1].", "yes, nightly [S1]"])
@@ -121,3 +121,17 @@ def test_the_command_line_reads_the_reply_as_the_judge_does(capsys, tmp_path):
     assert doc["right"] is True and doc["decided_by"] == ["Yes"]
     assert main(base[:-1] + ["maybe", "--answer", "Yes [S1]."]) == 2
     assert "--reply is yes or no" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("answer", ["Yes, but only on Windows [S1].", "Yes, only when the disk is full [S1].",
+                                    "Yes, however the setting is ignored on servers [S1].",
+                                    "Yes [S1]. It happens only after a restart of the machine [S1]."])
+def test_a_reply_restricted_by_but_or_an_only_condition_no_span_writes_is_not_green(answer):
+    got = judged(answer)
+    assert got.outcome == "not confirmed" and got.tone == "gray"
+
+
+@pytest.mark.parametrize("answer", ["Yes, only the default keeps it rotating every night [S1].",
+                                    "Yes; rotated logs are kept for 7 days [S1]."])
+def test_an_only_without_an_unwritten_condition_leaves_the_reply_green(answer):
+    assert judged(answer).outcome == "answered"

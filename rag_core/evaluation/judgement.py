@@ -36,7 +36,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from rag_core.generation.answer_key import KeyCheck, check_key, key_words, read_reply
-from rag_core.generation.bounds import unsupported_bound, unsupported_restriction
+from rag_core.generation.bounds import restricted_reply, unsupported_bound, unsupported_restriction
 from rag_core.generation.dismissal import dismissed
 from rag_core.generation.passage import elsewhere
 from rag_core.generation.citations import canonical_citations
@@ -159,6 +159,11 @@ def judge_answer(answer: str, spans: list, span_ids, index, expected_doc: str | 
                                          f"{replied.contradiction} ('{_short(check.key)}').", strict, key=replied,
                          sources=sources, **extra)
     by_reply = replied is not check and replied.right is True and (check.right is None or bool(unchecked))
+    restricted = restricted_reply(answer, [spans[n - 1] for n in cited]) if by_reply else ""
+    if restricted:                              # "Yes, but only on Windows [S1]."
+        by_reply, check = False, check._replace(right=None, doubt=f"it answers {replied.decided_by[0]}, the golden "
+                                                f"reply, but with {restricted}: the rule cannot tell whether that "
+                                                "holds")
     if by_reply:                                # "Yes [S1]." to a question whose golden reply is Yes
         unchecked, check = "", replied
     other = elsewhere(answer, check.key, anchor, [spans[n - 1] for n in cited]) if check.right and anchor else ""

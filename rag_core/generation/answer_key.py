@@ -136,7 +136,7 @@ def read_reply(answer: str, reply: str | None, check: KeyCheck) -> KeyCheck:
     read_reply("Yes [S1].", "yes", check_key("Yes [S1].", "rotated every night", ...)).right -> True
     """
     golden = (reply or "").strip().lower()
-    said = opening_reply(answer) if golden in ("yes", "no") else ""
+    said = opening_reply(answer)[0] if golden in ("yes", "no") else ""
     if not said:
         return check
     if said != golden:

@@ -2,7 +2,9 @@
 span says "don't score at least that similar ... are ignored". The rule reads the value, not what is said of it;
 an answer that states the value with a bound of its own ("above", "below", "at most", "or less") may say the
 opposite of the span, so it is not confirmed. So is a restriction: "only" next to the key with a condition whose
-words no cited span writes ("only more efficient for small heaps", "0 only when that is unknown").
+words no cited span writes ("only more efficient for small heaps", "0 only when that is unknown"). An answer made
+right by a yes/no question's golden reply alone ("Yes [S1].") is restricted by a "but" after its reply, by any "only"
+with such a condition.
 
     unsupported_bound("Candidates scoring above 0.6 are ignored [S1].", "0.6",
                       ["Optional arg cutoff (default 0.6) ... that don't score at least that similar are ignored."])
@@ -24,6 +26,7 @@ from decimal import Decimal
 from rag_core.generation import quantities
 from rag_core.generation.inflect import folded_words
 from rag_core.generation.key_reading import as_read, key_words, number_places
+from rag_core.generation.yes_no import opening_reply
 from rag_core.text.tokens import STOP
 
 _WORDS = r"above|below|over|under|beyond|exceeding|exceeds?|(?:more|less|fewer|greater|higher|lower)\s+than" \
@@ -78,4 +81,22 @@ def unsupported_restriction(answer: str, key: str, spans: list[str]) -> str:
         unsaid = folded_words(" ".join(w for w in c[3].split() if w.lower() not in STOP)) - written
         if unsaid:
             return " ".join(f"only {c[1]}{c[2]} {c[3]}".split())
+    return ""
+
+
+_QUALIFIED = re.compile(r"[\W_]*(but|except|although|though|however)\b", re.I)
+
+
+def restricted_reply(answer: str, spans: list[str]) -> str:
+    """What restricts an answer that only its Yes or No makes right, or "": "but" right after the reply, or "only"
+    with a condition no span writes (anywhere in the answer)."""
+    text = as_read(answer)
+    m = _QUALIFIED.match(opening_reply(text)[1])
+    if m:
+        return f"'{m[1].lower()}' after its reply"
+    written = folded_words(" ".join(spans))
+    for m in _ONLY.finditer(text):
+        c = _CONDITION.match(text, m.end() + 1) if text[m.end():m.end() + 1].isspace() else None
+        if c and folded_words(" ".join(w for w in c[3].split() if w.lower() not in STOP)) - written:
+            return f"'{' '.join(f'only {c[1]}{c[2]} {c[3]}'.split())}'"
     return ""

@@ -47,11 +47,12 @@ def as_statement(answer: str, question: str | None) -> str:
 _OPENING = re.compile(r"[\s*_\"'`]*(?:(yes)\b|(no)\b(?=[*_\"'`]*\s*(?:[,.;:!\u2014\u2013-]|\[|\(|$)))", re.I)
 
 
-def opening_reply(answer: str) -> str:
-    """The Yes or No an answer opens with, lower case, or "": "Yes, it is [S1]." -> "yes"; "No [S1]." -> "no";
-    "No one but you [S1]." -> "" (a "No" must be followed by a stop, a citation or the end)."""
+def opening_reply(answer: str) -> tuple[str, str]:
+    """The Yes or No an answer opens with, lower case, and the text after it; ("", answer) when it opens with
+    neither: "Yes, it is [S1]." -> ("yes", ", it is [S1]."); "No one but you [S1]." -> ("", ...) (a "No" must be
+    followed by a stop, a citation or the end)."""
     m = _OPENING.match(answer)
-    return "" if m is None else "yes" if m[1] else "no"
+    return ("", answer) if m is None else ("yes" if m[1] else "no", answer[m.end():])
 
 
 def bare_reply(sentence: str) -> bool:
