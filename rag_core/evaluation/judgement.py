@@ -15,8 +15,9 @@ Outcomes (vocabulary.OUTCOMES), each with one colour on every page (TONES for ba
     answered       green   grounded on the key's document, of a trusted status; states the key, contradicts nothing
     wrong answer   red     grounded and from the right source, but it contradicts the key (which word or number)
     not confirmed  gray    from the right source; neither states nor contradicts the key, or the rule has a doubt
-                           (KeyCheck.doubt), or a sentence has nothing to check (verifier.nothing_to_check): it
-                           may be right in other words, and the page says why and shows the key
+                           (KeyCheck.doubt), or a sentence has nothing to check (verifier.nothing_to_check) and
+                           the answer does not state the key, or states it beside a "but", an "every", an "also"
+                           (generation.claim_words): it may be right in other words; the page says why, shows the key
     grounded       gray    a question with no golden anchor: grounded on trusted spans, nothing to compare with
     wrong source   orange  grounded on a draft, outdated or other document (a faithful quote of the wrong page)
     refused        red     the checker refused it
@@ -40,6 +41,7 @@ from rag_core.generation.bounds import restricted_reply, unsupported_bound, unsu
 from rag_core.generation.dismissal import dismissed
 from rag_core.generation.passage import elsewhere
 from rag_core.generation.citations import canonical_citations
+from rag_core.generation.claim_words import claim_word
 from rag_core.generation.two_checkers import disagreement_of
 from rag_core.generation.verifier import Verdict, nothing_to_check, verify
 from rag_core.generation.yes_no import bare_reply
@@ -185,6 +187,12 @@ def judge_answer(answer: str, spans: list, span_ids, index, expected_doc: str | 
             for c in strict.sentences if not c.ok):
         unchecked = ""      # each unchecked sentence states the key on its own: a key of symbols ("'-' instead of
         #                     '+'"), or a bare "Yes [S1]." that says the question's statement
+    own_words = claim = ""
+    if unchecked and check.right is True and all(check_key(c.sentence, check.key, anchor, question, source).right
+                                                 for c in strict.sentences if not c.ok):
+        claim = claim_word(rest)                # the key in words of its own: "After them, right of the rightmost"
+        if not claim:                           # "..., but librarians reshuffle them": not checked, so not green
+            own_words, unchecked = unchecked, ""
     where = (f"It cites {_spans(cited)}, from {expected_doc}, the document that holds the answer" if unchecked else
              f"Grounded in {_spans(cited)}, from {expected_doc}, the document that holds the answer")
     if check.right is False and not unchecked:
@@ -195,13 +203,21 @@ def judge_answer(answer: str, spans: list, span_ids, index, expected_doc: str | 
                                          f"{says}", strict, key=check, sources=sources, **extra)
     if check.right is None or unchecked:
         lacks = f" (it lacks {_quoted(check.missing)})" if check.missing else ""
-        said = (f"nothing in it can be checked: {unchecked}" if unchecked else
+        said = (f"it states the golden answer in words of its own ({unchecked}), and its '{claim}' may add a claim "
+                "the rule cannot check" if claim else
+                f"nothing in it can be checked: {unchecked}" if unchecked else
                 f"{check.doubt[0].lower()}{check.doubt[1:]}" if check.doubt else
                 f"the answer neither states the golden answer '{_short(check.key)}' nor contradicts it{lacks}")
         return Judgement("not confirmed", f"{where}, but {said}: it may be right in other words; compare it with "
                                           f"the golden answer '{_short(check.key)}'.", strict, key=check,
                          sources=sources, **extra)
     set_aside = (f" It cites {_spans(sorted(aside))} only to call it a draft or outdated." if aside else "")
+    if own_words:
+        return Judgement("answered", f"It cites {_spans(cited)}, from {expected_doc}, the document that holds the "
+                                     f"answer, states the golden answer '{_short(check.key)}' and contradicts none "
+                                     f"of it. The rest is in words of its own ({own_words}), with no 'but', 'every' "
+                                     f"or 'also' that could add a claim the rule cannot check.{set_aside}", strict,
+                         key=check, sources=sources, **extra)
     if by_reply:
         return Judgement("answered", f"It cites {_spans(cited)}, from {expected_doc}, the document that holds the "
                                      f"answer, and answers {check.decided_by[0]}, the golden reply to this yes/no "

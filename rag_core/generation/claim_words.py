@@ -1,0 +1,32 @@
+"""The words through which an answer may add a claim of its own beside the golden answer: a contrast ("but '?'
+does match"), an absolute ("prevents timing analysis completely", "every user can read it") or an addition ("it
+also hides the lengths").
+
+An answer whose sentences the checker cannot ground one by one (no number, no name, not most of their words in the
+span: a paraphrase) may still state the golden answer's key. It is read as right only when it has none of these
+words: in such an answer the rule can check the key, not what a "but" or an "every" adds to it.
+
+    claim_word("It lands after them, to the right of the rightmost copy [S1].")       -> ""
+    claim_word("Every user can read it, but only the creating user can write [S1].") -> "every"
+
+Left out on purpose: meaning. A wrong extra claim written without any of these words ("the list is re-sorted
+first") is not seen, and a right one written with them ("but not their values") makes the answer grey. The
+labelled sets measure both (README, "judge the judge").
+"""
+from __future__ import annotations
+
+import re
+
+CONTRAST = ("but", "however", "while", "whereas", "although", "though", "yet", "except", "unlike", "instead")
+ABSOLUTE = ("completely", "entirely", "every", "everyone", "everybody", "everything", "anyone", "anybody",
+            "anything", "even", "always", "never", "at all")
+ADDITION = ("also",)
+
+_WORDS = re.compile(r"\b(" + "|".join(w.replace(" ", r"\s+") for w in CONTRAST + ABSOLUTE + ADDITION) + r")\b",
+                    re.I)
+
+
+def claim_word(answer: str) -> str:
+    """The first word of `answer` that may add a claim of its own (lower case), or ""."""
+    m = _WORDS.search(answer)
+    return "" if m is None else " ".join(m[1].lower().split())
