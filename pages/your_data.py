@@ -3,7 +3,7 @@ import streamlit as st
 
 from rag_core.evaluation import report
 from rag_core.data.corpus import Corpus, label_problem
-from rag_core.data.golden import GoldenRow
+from rag_core.data.golden import as_row
 from rag_core.data.golden_csv import GOLDEN_HEADER
 from ui import (active, cache, datasets, engine_form, frame, reading, saved, trap3_view, trust_form, upload_view,
                 widgets)
@@ -80,7 +80,7 @@ if pending is not None:
         except ValueError as e:
             widgets.error(str(e))
             st.stop()
-        ds = datasets.make_dataset(name.strip() or "My documents", docs, [GoldenRow(*r) for r in golden_rows])
+        ds = datasets.make_dataset(name.strip() or "My documents", docs, [as_row(r) for r in golden_rows])
         datasets.use_dataset(ds)
         problem = datasets.keep_dataset(ds)           # so that a link to it opens it after a reload
         if problem:

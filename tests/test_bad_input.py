@@ -299,7 +299,7 @@ def test_golden_row_as_a_dict():
     assert check.valid == (GoldenRow("q?", "a", "two three"),)
 
 
-@pytest.mark.parametrize("row", [("q?", "a"), ("q?", "a", "x", "key", "yes", "extra"), "q? a x", 42,
+@pytest.mark.parametrize("row", [("q?", "a"), ("q?", "a", "x", "key", "yes", (), "extra"), "q? a x", 42,
                                  {"q": "q?", "d": "a", "a": "x"}])
 def test_golden_row_of_the_wrong_shape(row):
     with pytest.raises(ValueError, match=r"Golden row 2 is .*three fields, \(question, document id, anchor\)"):

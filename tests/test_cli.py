@@ -295,7 +295,7 @@ def test_verify_anchor_and_key_add_right_and_what_decided_it(capsys, tmp_path, a
     _, plain, _ = verify_cli(capsys, tmp_path, "--answer", answer, "--format", "json")
     assert json.loads(plain) == {k: v for k, v in doc.items() if k not in
                                  ("right", "states_key", "missing_from_answer", "contradiction", "decided_by", "key",
-                                  "doubt")}
+                                  "doubt", "accepted_wording_of")}
 
 
 def test_verify_right_line_in_the_text_format(capsys, tmp_path):

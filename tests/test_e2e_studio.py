@@ -16,6 +16,9 @@ ROWS = [("difflib", "Optional arg cutoff", "How close must two words be before o
         ("heapq", "Push item on the heap, then pop", "Push and pop the smallest in one call?")]
 
 
+ACCEPT = "arg cutoff | | cutoff (default"     # two wordings, an empty piece between them dropped
+
+
 def widget(page, testid: str, label: str):
     """The main area's widget of that kind whose label is exactly `label`."""
     exact = re.compile(rf"^\s*{re.escape(label)}\s*$")
@@ -31,7 +34,7 @@ def type_in(page, label: str, text: str) -> None:
     expect(box).to_have_value(text)
 
 
-def add_row(page, n: int, doc: str, find: str, question: str, by_table: bool = False) -> None:
+def add_row(page, n: int, doc: str, find: str, question: str, by_table: bool = False, accept: str = "") -> None:
     """Choose the one sentence of `doc` holding `find` (in the list, or by clicking its row of the table)."""
     choose(page, "Document", doc, within=page.locator(MAIN), typed=True, exact=False)
     type_in(page, "Find in this document", find)
@@ -47,6 +50,8 @@ def add_row(page, n: int, doc: str, find: str, question: str, by_table: bool = F
         choose(page, "Anchor sentence", find, within=page.locator(MAIN), typed=True, exact=False)
     expect(page.locator(MAIN)).to_contain_text("Anchor (literal, from the document):")
     type_in(page, "Question", question)
+    if accept:
+        type_in(page, "Also accept (optional)", accept)
     with rerun(page):
         page.get_by_role("button", name="Add", exact=True).click()
     expect(page.locator(MAIN)).to_contain_text(f"Done: add row {n}.")
@@ -69,7 +74,7 @@ def test_build_three_rows_reload_use_them_everywhere_and_download(server, new_pa
         page.get_by_role("button", name="Start an empty set").click()
     expect(main).to_contain_text("The set is empty")
     for n, (doc, find, question) in enumerate(ROWS, 1):
-        add_row(page, n, doc, find, question, by_table=n == 2)
+        add_row(page, n, doc, find, question, by_table=n == 2, accept=ACCEPT if n == 1 else "")
     expect(page).to_have_url(re.compile(r"[?&]data=user-[0-9a-f]{16}"))
     wait_idle(page)
     screenshot(page, "studio-1440")
@@ -81,7 +86,8 @@ def test_build_three_rows_reload_use_them_everywhere_and_download(server, new_pa
     download(page, "Download the set (CSV)").save_as(csv)
     rows, problems = read_golden_csv(csv.read_bytes(), csv.name)
     assert problems == [] and [r.question for r in rows] == [q for _, _, q in ROWS]
-    assert csv.read_text().splitlines()[0] == "question,doc,anchor,answer"
+    assert csv.read_text().splitlines()[0] == "question,doc,anchor,answer,accept"
+    assert [r.accept for r in rows] == [("arg cutoff", "cutoff (default"), (), ()]     # kept over the reload
     assert rows[0].anchor == "Optional arg cutoff (default 0.6) is a float in [0, 1]."
 
     page.get_by_role("link", name="Overview").first.click()

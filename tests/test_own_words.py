@@ -4,6 +4,7 @@ through which it may add a claim of its own ("but", "every", "also": generation.
 is not confirmed and the page names that word. Documents made up here."""
 import pytest
 
+from one_document import OneDocument
 from rag_core.evaluation.judgement import judge_answer
 from rag_core.generation.claim_words import ABSOLUTE, ADDITION, CONTRAST, claim_word
 
@@ -14,16 +15,8 @@ KEY = "right of the rightmost"
 QUESTION = "Where does a returned book go when its title is already on the shelf?"
 
 
-class _Spans:
-    def doc_id(self, i):
-        return "shelf"
-
-    def status(self, i):
-        return "current"
-
-
 def judged(answer):
-    return judge_answer(answer, [SHELF], [0], _Spans(), "shelf", ANCHOR, key=KEY, question=QUESTION)
+    return judge_answer(answer, [SHELF], [0], OneDocument("shelf"), "shelf", ANCHOR, key=KEY, question=QUESTION)
 
 
 @pytest.mark.parametrize("answer", ["It goes after its twins, right of the rightmost one [S1].",

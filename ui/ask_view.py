@@ -178,4 +178,5 @@ def judge_for(a, ix, row, trusted):
                                                      row.anchor if row else None, trusted, verdict=verdict,
                                                      key=row.key if row else None,
                                                      question=row.question if row else None,
-                                                     reply=row.reply if row else None)
+                                                     reply=row.reply if row else None,
+                                                     accept=row.accept if row else ())

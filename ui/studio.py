@@ -124,6 +124,7 @@ def status_frame(wb, chunker) -> pd.DataFrame:
                          "anchor": [r.anchor for r in wb.golden_check.rows],
                          "answer key": [r.answer for r in wb.golden_check.rows],
                          "reply": [getattr(r, "reply", "") for r in wb.golden_check.rows],
+                         "also accepted": [" | ".join(getattr(r, "accept", ()) or ()) for r in wb.golden_check.rows],
                          "source": [source_of(r) for r in wb.golden_check.rows],
                          "why": [s.detail for s in statuses]})
 

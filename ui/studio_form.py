@@ -16,6 +16,7 @@ import pandas as pd
 import streamlit as st
 
 from rag_core.data.golden import GoldenRow
+from rag_core.data.golden_csv import SEPARATOR
 from rag_core.data.golden_edit import add_row, delete_row, replace_row, words_span
 from rag_core.retrieval.chunkers import blocks, sentences
 from rag_core.text.messages import shorten
@@ -82,6 +83,16 @@ REPLY_HELP = ("For a yes/no question: the golden reply. An answer that opens wit
               "one that opens with it and contradicts nothing of the answer key is answered.")
 
 
+ACCEPT_HELP = ("Other ways of saying the answer key that a marker would accept, separated by '|': 'no size limit | "
+               "unbounded'. An answer that neither states nor contradicts the key but states one of these, and "
+               "contradicts none, is answered.")
+
+
+def _accepted(text: str) -> tuple:
+    """'no size limit | unbounded |' -> ('no size limit', 'unbounded'), as the golden CSV's accept column reads."""
+    return tuple(a.strip() for a in (text or "").split(SEPARATOR) if a.strip())
+
+
 def _reply_label(reply: str) -> str:
     return {"": "not a yes/no question", "yes": "Yes", "no": "No"}[reply]
 
@@ -93,13 +104,16 @@ def add_form(anchor: tuple[str, str] | None) -> None:
                   help="Found inside the anchor; empty: the whole anchor is what an answer must state.")
     st.selectbox("Reply to a yes/no question (optional)", REPLIES, key="studio_reply", format_func=_reply_label,
                  help=REPLY_HELP)
+    st.text_input("Also accept (optional)", key="studio_accept", placeholder="no size limit | unbounded",
+                  help=ACCEPT_HELP, max_chars=2000)
     st.button("Add", type="primary", key="studio_add", on_click=_add, args=(anchor,), disabled=anchor is None,
               icon=":material/add:")
 
 
 def _add(anchor) -> None:
     row = GoldenRow(st.session_state.get("studio_question", ""), anchor[0], anchor[1],
-                    st.session_state.get("studio_answer", ""), st.session_state.get("studio_reply", ""))
+                    st.session_state.get("studio_answer", ""), st.session_state.get("studio_reply", ""),
+                    _accepted(st.session_state.get("studio_accept", "")))
     try:
         new = add_row(studio.rows(), row, studio.documents())
     except ValueError as e:
@@ -107,7 +121,8 @@ def _add(anchor) -> None:
         return
     studio.set_source(new[-1], "typed")
     studio.commit(new, f"add row {len(new)}")
-    st.session_state["studio_question"] = st.session_state["studio_answer"] = st.session_state["studio_reply"] = ""
+    for name in ("studio_question", "studio_answer", "studio_reply", "studio_accept"):
+        st.session_state[name] = ""
 
 
 def edit_form() -> None:
@@ -126,6 +141,8 @@ def edit_form() -> None:
                   help="Found inside the anchor; empty: the whole anchor.")
     st.selectbox("Edited reply", REPLIES, index=REPLIES.index(r.reply if r.reply in REPLIES else ""),
                  key=f"studio_edit_r_{k}", format_func=_reply_label, help=REPLY_HELP)
+    st.text_input("Edited accepted wordings", value=f" {SEPARATOR} ".join(r.accept), key=f"studio_edit_x_{k}",
+                  help=ACCEPT_HELP, max_chars=2000)
     c1, c2 = st.columns(2)
     c1.button("Save row", key="studio_save", on_click=_save, args=(i, k), icon=":material/save:")
     c2.button("Delete row", key="studio_delete", on_click=_delete, args=(i,), icon=":material/delete:")
@@ -135,7 +152,9 @@ def _save(i: int, k: str) -> None:
     rows = studio.rows()
     row = rows[i]._replace(question=st.session_state[f"studio_edit_q_{k}"],
                            answer=st.session_state[f"studio_edit_a_{k}"],
-                           reply=st.session_state.get(f"studio_edit_r_{k}", rows[i].reply))
+                           reply=st.session_state.get(f"studio_edit_r_{k}", rows[i].reply),
+                           accept=_accepted(st.session_state.get(f"studio_edit_x_{k}", f" {SEPARATOR} ".join(
+                               rows[i].accept))))
     try:
         new = replace_row(rows, i, row, studio.documents())
     except ValueError as e:

@@ -12,7 +12,7 @@ import streamlit as st
 
 from rag_core import Document
 from rag_core.data.corpus import label_problem
-from rag_core.data.golden import GoldenRow, golden_problems
+from rag_core.data.golden import as_row, golden_problems
 from rag_core.data.ingest import Limits, documents_to_jsonl
 from rag_core.evaluation import report
 from rag_core.text.messages import shorten
@@ -69,7 +69,7 @@ def checked_documents(edited, result, golden_rows) -> list:
                 "statuses are (Trusted statuses, below once they are used, and in the sidebar): until then no answer "
                 "is green and the status filter keeps nothing.")
     if golden_rows:
-        bad = golden_problems([GoldenRow(*r) for r in golden_rows], pending)
+        bad = golden_problems([as_row(r) for r in golden_rows], pending)
         st.caption(f"Against these documents: {len(golden_rows) - len(bad)} of {len(golden_rows)} golden "
                    "question(s) valid.")
         if bad:

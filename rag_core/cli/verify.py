@@ -19,7 +19,8 @@ import json
 from rag_core.cli.inputs import read_bytes
 from rag_core.cli.options import parsed, OneLineParser
 from rag_core.cli.output import emit, error
-from rag_core.generation.answer_key import check_key, read_reply
+from rag_core.data.golden import accept_problem
+from rag_core.generation.answer_key import check_key, read_accepted, read_reply
 from rag_core.generation.two_checkers import disagreement
 from rag_core.generation.verifier import MODES, verify
 
@@ -47,6 +48,9 @@ def parser() -> argparse.ArgumentParser:
     v.add_argument("--reply", metavar="yes|no",
                    help="with --anchor, for a yes/no question: its golden reply (an answer opening with the other "
                         "one is wrong; with it, and nothing against the key, right)")
+    v.add_argument("--accept", metavar="TEXT", action="append",
+                   help="with --anchor: another wording of the key a marker accepts (repeat for more); read when "
+                        "the answer neither states nor contradicts the key")
     v.add_argument("--format", choices=("text", "json"), default="text")
     return v
 
@@ -104,6 +108,9 @@ def right_line(v, key) -> str:
     if key.right is True and key.decided_by in (("Yes",), ("No",)):
         return (f"right: answered: it answers {key.decided_by[0]}, the golden reply, and contradicts none of the key "
                 f"'{key.key}'")
+    if key.right is True and key.accepted_for:
+        return (f"right: answered: it states '{key.key}', a wording accepted for the key '{key.accepted_for}', and "
+                "contradicts none of it")
     if key.right is True:
         found = ", ".join(key.decided_by)
         return f"right: answered: it states the key '{key.key}' ({found}) and contradicts none of it"
@@ -139,14 +146,18 @@ def main(argv: list[str]) -> int:
             raise ValueError("--key is empty: give the words of the anchor that answer, or leave the option out.")
         if args.reply is not None and (args.anchor is None or args.reply.strip().lower() not in ("yes", "no")):
             raise ValueError("--reply is yes or no, the golden reply to a yes/no question, and needs --anchor.")
+        if args.accept is not None and (args.anchor is None or accept_problem(args.accept)):
+            raise ValueError(f"--accept needs --anchor and a phrase each time: "
+                             f"{accept_problem(args.accept) or 'give --anchor too.'}")
         if args.spans == "-" and args.answer_file == "-":
             raise ValueError("standard input can hold the spans or the answer, not both: give one of them as a file.")
         spans = read_spans(args.spans)
         answer = read_answer(args)
         v = verify(answer, spans, args.mode, args.question)
         cited = " ".join(spans[n - 1] for n in v.cited_spans if 1 <= n <= len(spans))   # as judge reads them
-        key = read_reply(answer, args.reply, check_key(answer, args.key or args.anchor, args.anchor, args.question,
-                                                       cited)) if args.anchor is not None else None
+        key = read_reply(answer, args.reply, read_accepted(
+            answer, args.accept, check_key(answer, args.key or args.anchor, args.anchor, args.question, cited),
+            args.question, cited)) if args.anchor is not None else None
         if args.format == "json":
             doc = {**v.as_dict(), **(key_json(v, key) if key is not None else {})}
             text = json.dumps(doc, ensure_ascii=False, indent=2) + "\n"

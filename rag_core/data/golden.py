@@ -9,7 +9,9 @@ letter, digit or _ it begins or ends with, nor part of a longer number ('0' is n
 words of the anchor that answer the question ("0.6" of "Optional arg cutoff (default 0.6)"), found in the anchor
 the same way; without one the anchor is the key (`GoldenRow.key`). A yes/no question may carry its golden reply
 (`reply`: "yes" or "no"): an answer that opens with the other one is wrong, one that opens with it and contradicts
-nothing of the key is right (judgement.judge_answer). An invalid row is never an assert: it is
+nothing of the key is right (judgement.judge_answer). A row may list other wordings of its key that a marker
+accepts (`accept`: "no size limit", "unbounded" for "the cache can grow without bound"), each a short phrase of
+its own words, not necessarily in the document. An invalid row is never an assert: it is
 reported with its reason and excluded from every metric, and the count excluded travels with every result.
 
     check_golden([GoldenRow("q?", "math", "evaluates to zero")], corpus).valid  -> the rows that count
@@ -55,6 +57,7 @@ class GoldenRow(NamedTuple):
     anchor: str     # literal string of that document that contains the answer
     answer: str = ""    # the answer key: the words of the anchor that answer ("0.6"); "" = the whole anchor
     reply: str = ""     # a yes/no question's golden reply, "yes" or "no"; "" = not a yes/no question, or not said
+    accept: tuple = ()  # other wordings of the key a marker accepts ("no size limit" for "grow without bound")
 
     @property
     def key(self) -> str:
@@ -97,7 +100,8 @@ def load_golden(which: str = "article") -> list[GoldenRow]:
     if which not in GOLDEN_FILES:
         raise ValueError(f"Unknown golden set {which!r}: use one of {', '.join(GOLDEN_FILES)}.")
     rows = json.loads(GOLDEN_FILES[which].read_text(encoding="utf-8"))["questions"]
-    return [GoldenRow(r["question"], r["doc"], r["anchor"], r.get("answer", ""), r.get("reply", "")) for r in rows]
+    return [GoldenRow(r["question"], r["doc"], r["anchor"], r.get("answer", ""), r.get("reply", ""),
+                      tuple(r.get("accept", ()))) for r in rows]
 
 
 def _question_problem(question) -> str:
@@ -193,7 +197,7 @@ def _check_row(row: GoldenRow, docs: _Documents) -> tuple[str | None, str]:
     if found[0] >= 0 and not alone(text, found, target)[0]:      # the first match is inside a word: look further
         found = find_all(text, target)
     if found[0] >= 0 and alone(text, found, target).any():
-        return doc_id, _key_problem(row) or _reply_problem(row)
+        return doc_id, _key_problem(row) or _reply_problem(row) or accept_problem(row.accept if len(row) > 5 else ())
     found = found[found >= 0]
     if len(found):
         around = text[max(0, found[0] - 12):found[0] + len(target) + 12]
@@ -241,15 +245,48 @@ def _reply_problem(row: GoldenRow) -> str:
             "(leave it empty for any other question).")
 
 
-def _as_row(i: int, r) -> GoldenRow:
-    """A golden row from a (question, doc, anchor) triple or such a dict, or a ValueError naming the row."""
+MAX_ACCEPTED, MAX_ACCEPTED_CHARS = 20, 120     # other wordings a row may list, and the length of each
+
+
+def accept_problem(accept) -> str:
+    """Why a row's accepted wordings do not count, or "": a list of at most MAX_ACCEPTED short phrases, each with
+    a word or number an answer could be checked against, none holding "|" (the golden CSV's separator).
+
+    accept_problem(["no size limit", ""]) -> "Accepted wording 2 is empty: ..."
+    """
+    if accept is None or accept == "" or accept == ():
+        return ""
+    if isinstance(accept, (str, bytes)) or not isinstance(accept, (list, tuple)):
+        return ("The accepted wordings must be a list of phrases (in a CSV: one cell, the phrases separated by "
+                f"'|'), got {type(accept).__name__}.")
+    if len(accept) > MAX_ACCEPTED:
+        return f"There are {len(accept)} accepted wordings; the limit is {MAX_ACCEPTED}: keep the ones people write."
+    for n, a in enumerate(accept, 1):
+        if not isinstance(a, str) or not a.strip():
+            return f"Accepted wording {n} is empty: write a phrase, or remove it."
+        if len(a) > MAX_ACCEPTED_CHARS:
+            return (f"Accepted wording {n} is {len(a)} characters long; the limit is {MAX_ACCEPTED_CHARS}: a "
+                    "short phrase that answers, such as 'no size limit'.")
+        if "|" in a:
+            return f"Accepted wording {n} holds '|', which separates wordings in a CSV cell: split it in two."
+        if not words(a) and not any(ch.isdigit() for ch in a) and not re.search(r"[^\w\s]", a):
+            return f"Accepted wording {n} ({shorten(a)!r}) holds no word, number or symbol an answer could state."
+    return ""
+
+
+def as_row(r, i: int = 0) -> GoldenRow:
+    """A golden row from a (question, doc, anchor[, answer, reply, accept]) sequence or such a dict (accepted
+    wordings given as a list, as JSON stores them, become a tuple), or a ValueError naming row i + 1."""
     if isinstance(r, dict) and set(GoldenRow._fields[:3]) <= set(r):
-        return GoldenRow(*(r[f] for f in GoldenRow._fields[:3]), r.get("answer", ""), r.get("reply", ""))
-    if isinstance(r, (str, bytes, dict)) or not hasattr(r, "__len__") or len(r) not in (3, 4, 5):
+        accept = r.get("accept", ())
+        return GoldenRow(*(r[f] for f in GoldenRow._fields[:3]), r.get("answer", ""), r.get("reply", ""),
+                         tuple(accept) if isinstance(accept, list) else accept)
+    if isinstance(r, (str, bytes, dict)) or not hasattr(r, "__len__") or len(r) not in (3, 4, 5, 6):
         raise ValueError(f"Golden row {i + 1} is {shorten(repr(r))}: each row needs three fields, "
-                         f"(question, document id, anchor), and may have a fourth, the answer key, and a fifth, "
-                         f"the reply to a yes/no question.")
-    return GoldenRow(*r)
+                         f"(question, document id, anchor), and may have a fourth, the answer key, a fifth, "
+                         f"the reply to a yes/no question, and a sixth, the other wordings a marker accepts.")
+    return GoldenRow(*r[:5], tuple(r[5]) if len(r) > 5 and isinstance(r[5], list) else r[5]) if len(r) > 5 \
+        else GoldenRow(*r)
 
 
 def _validate(rows: tuple, docs: _Documents) -> tuple[list[GoldenRow], list[Problem]]:
@@ -275,7 +312,7 @@ def golden_problems(rows, documents) -> tuple[Problem, ...]:
     documents: a Corpus or a list of Documents, e.g. uploaded ones not yet used (a repeated id: the first counts).
     Cost: one normalisation of each document a row names, and one substring test per row.
     """
-    rows = tuple(_as_row(i, r) for i, r in enumerate(rows))
+    rows = tuple(as_row(r, i) for i, r in enumerate(rows))
     return tuple(_validate(rows, _Documents(getattr(documents, "documents", documents)))[1])
 
 
@@ -284,7 +321,7 @@ def check_golden(rows, corpus: Corpus, tokens: list[list[str]] | None = None) ->
 
     tokens: each document's whitespace tokens, if already computed (TokenizedCorpus.tokens).
     """
-    rows = tuple(_as_row(i, r) for i, r in enumerate(rows))
+    rows = tuple(as_row(r, i) for i, r in enumerate(rows))
     tokens = tokens if tokens is not None else [d.text.split() for d in corpus.documents]
     texts = [" ".join(t) for t in tokens]                       # = normalize(document text)
     valid, problems = _validate(rows, _Documents(corpus.documents, texts))

@@ -2,7 +2,8 @@
 
 An optional fourth column, answer, holds the answer key (the words of the anchor that answer the question); an
 empty or absent one means the anchor is the key. An optional column reply holds a yes/no question's golden reply
-(yes or no; empty for other questions).
+(yes or no; empty for other questions). An optional column accept holds the other wordings of the key a marker
+accepts, separated by '|' ("no size limit | unbounded").
 
 `read_golden_csv` only parses. Whether each question can be searched, each doc names a document and
 each anchor appears in it is checked by `golden.check_golden` (or `golden.golden_problems`, before the
@@ -38,7 +39,9 @@ from rag_core.text.spreadsheet import guard, unguard
 
 GOLDEN_COLUMNS = ("question", "doc", "anchor")
 GOLDEN_HEADER = ",".join(GOLDEN_COLUMNS)
-OPTIONAL_COLUMNS = ("answer", "reply")  # the answer key (empty: the anchor is the key); a yes/no question's reply
+OPTIONAL_COLUMNS = ("answer", "reply", "accept")  # the answer key (empty: the anchor is the key); a yes/no
+#                                                   question's reply; other wordings accepted, '|' between them
+SEPARATOR = "|"
 
 _PLACE = re.compile(r"^(.*? line \d+)(?=: )")   # 'golden.csv line 3: empty anchor; row skipped.' -> 'golden.csv line 3'
 _REREAD = 4          # an unclosed quote makes the reader go back over lines: at most this many times the file
@@ -95,16 +98,18 @@ def read_golden_path(path, limits: Limits | None = None) -> tuple[list[GoldenRow
 
 def golden_records(rows: Iterable[GoldenRow], answer_column: bool = False) -> tuple[tuple, list[tuple]]:
     """(columns, cells per row) as a CSV of them is written: question, doc, anchor, answer when a row has a key
-    (or always, with `answer_column`: an empty cell is the anchor as key), and reply when a row has one.
+    (or always, with `answer_column`: an empty cell is the anchor as key), reply and accept when a row has one.
 
     [GoldenRow("q?", "d", "a b", "b")] -> (("question", "doc", "anchor", "answer"), [("q?", "d", "a b", "b")])
     """
     rows = list(rows)
     replied = any(getattr(r, "reply", "") for r in rows)
     keyed = answer_column or replied or any(getattr(r, "answer", "") for r in rows)
-    columns = GOLDEN_COLUMNS + ("answer",) * keyed + ("reply",) * replied
+    accepting = any(getattr(r, "accept", ()) for r in rows)
+    columns = GOLDEN_COLUMNS + ("answer",) * keyed + ("reply",) * replied + ("accept",) * accepting
     return columns, [(r.question, r.doc, r.anchor) + ((getattr(r, "answer", "") or "",) if keyed else ()) +
-                     ((getattr(r, "reply", "") or "",) if replied else ()) for r in rows]
+                     ((getattr(r, "reply", "") or "",) if replied else ()) +
+                     ((f" {SEPARATOR} ".join(getattr(r, "accept", ()) or ()),) if accepting else ()) for r in rows]
 
 
 def golden_to_csv(rows: Iterable[GoldenRow], answer_column: bool = False) -> str:
@@ -182,7 +187,8 @@ def _row(cells: list[str], columns: dict[str, int], where: str, problems: list[s
     if empty:
         problems.append(f"{where}: empty {', '.join(empty)}; row skipped.")
         return None
-    return GoldenRow(**values)      # an empty answer: the anchor is the key
+    accept = tuple(a.strip() for a in values.pop("accept", "").split(SEPARATOR) if a.strip())   # "a | | b |"
+    return GoldenRow(**values, accept=accept)      # an empty answer: the anchor is the key
 
 
 def _swallowed(cells: list[str]) -> bool:

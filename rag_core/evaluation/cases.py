@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 from typing import NamedTuple
 
+from rag_core.data.golden import accept_problem
 from rag_core.data.sections import section_title
 from rag_core.evaluation.confusion import LABELS
 from rag_core.evaluation.judgement import Judgement, judge_answer
@@ -39,10 +40,12 @@ class LabelledCase(NamedTuple):
     key: str | None = None        # the golden answer's key (optional; passed to the rule when it takes one)
     line: int = 0                 # where it was read (1-based), 0 when made in code
     reply: str | None = None      # a yes/no question's golden reply, "yes" or "no" (optional)
+    accept: tuple | None = None   # other wordings of the key a marker accepts (optional; GoldenRow.accept)
 
     def as_dict(self) -> dict:
         row = {"spans": list(self.spans), "answer": self.answer, "anchor": self.anchor, "label": self.label}
-        row.update({k: v for k, v in (("question", self.question), ("key", self.key), ("reply", self.reply))
+        row.update({k: v for k, v in (("question", self.question), ("key", self.key), ("reply", self.reply),
+                                      ("accept", list(self.accept) if self.accept is not None else None))
                     if v is not None})
         return row
 
@@ -73,6 +76,12 @@ def parse_case(obj, line: int = 0) -> LabelledCase:
     if reply is not None and (not isinstance(reply, str) or reply.strip().lower() not in ("", "yes", "no")):
         raise ValueError(f"'reply' must be \"yes\" or \"no\" when given, got {json.dumps(reply)[:40]}")
     optional["reply"] = reply.strip().lower() if reply and reply.strip() else None
+    accept = obj.get("accept")
+    if accept is not None:
+        problem = accept_problem(accept) if isinstance(accept, list) else "'accept' must be a list of phrases"
+        if problem:
+            raise ValueError(problem)
+        optional["accept"] = tuple(accept)
     return LabelledCase(tuple(spans), obj["answer"], obj["anchor"], label, line=line, **optional)
 
 
@@ -113,10 +122,12 @@ class SpanSources:
         self._docs = [(d.id, d.status, _folded(d.text)) for d in documents]
         self._texts = {d.id: d.text for d in documents}
         self._doc_of_question, self._key_of_question, self._reply_of_question = {}, {}, {}
+        self._accept_of_question = {}
         for r in golden_rows:
             self._doc_of_question.setdefault(r.question.strip(), r.doc)
             self._key_of_question.setdefault(r.question.strip(), r.key)
             self._reply_of_question.setdefault(r.question.strip(), getattr(r, "reply", "") or None)
+            self._accept_of_question.setdefault(r.question.strip(), tuple(getattr(r, "accept", ()) or ()))
         self._memo: dict[str, tuple | None] = {}
 
     def find(self, span: str) -> tuple[str, str] | None:
@@ -147,6 +158,11 @@ class SpanSources:
     def reply(self, case: LabelledCase) -> str | None:
         """The case's golden reply to a yes/no question, else its golden question's, else None."""
         return case.reply if case.reply is not None else self._reply_of_question.get((case.question or "").strip())
+
+    def accept(self, case: LabelledCase) -> tuple:
+        """The other wordings of the key a marker accepts: the case's, else its golden question's, else none."""
+        return case.accept if case.accept is not None else \
+            self._accept_of_question.get((case.question or "").strip(), ())
 
     def of(self, case: LabelledCase) -> tuple["_CaseSpans", str]:
         expected = self.expected_doc(case)
@@ -179,4 +195,4 @@ def rule_judgement(case: LabelledCase, sources: SpanSources, trusted=("current",
     spans, expected = sources.of(case)
     return judge_answer(case.answer, list(case.spans), list(range(len(case.spans))), spans, expected, case.anchor,
                         trusted, with_article=False, key=sources.key(case), question=case.question or None,
-                        reply=sources.reply(case))
+                        reply=sources.reply(case), accept=sources.accept(case))

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from rag_core.generation.answer_key import KeyCheck, check_key, key_words, read_reply
+from rag_core.generation.answer_key import KeyCheck, check_key, key_words, read_accepted, read_reply
 from rag_core.generation.bounds import restricted_reply, unsupported_bound, unsupported_restriction
 from rag_core.generation.dismissal import dismissed
 from rag_core.generation.passage import elsewhere
@@ -105,14 +105,15 @@ def _quoted(items, most: int = 6) -> str:
 def judge_answer(answer: str, spans: list, span_ids, index, expected_doc: str | None = None,
                  anchor: str | None = None, trusted=("current",), with_article: bool = True,
                  verdict: Verdict | None = None, key: str | None = None, question: str | None = None,
-                 reply: str | None = None) -> Judgement:
+                 reply: str | None = None, accept=()) -> Judgement:
     """The judgement of `answer` against the spans handed over as [S1].. (chunk ids `span_ids` of `index`).
 
     expected_doc, anchor, key: the golden question's document, anchor and answer key (GoldenRow.key; None: the
     anchor is the key); None for a question of your own. question: the golden question (its numbers and calls
     are not rival values). reply: a yes/no question's golden reply ("yes" or "no", GoldenRow.reply): an answer
     that opens with the other one is a wrong answer; one that opens with it, with no contradiction or doubt of the
-    key, is answered.
+    key, is answered. accept: other wordings of the key a marker accepts (GoldenRow.accept), read when the answer
+    neither states nor contradicts the key itself.
     with_article: also run the article's checker and keep its verdict when it differs (the Ask page shows both).
     verdict: the strict verdict of this very answer when the caller already has it (pipeline.ask checks once).
     """
@@ -153,7 +154,8 @@ def judge_answer(answer: str, spans: list, span_ids, index, expected_doc: str | 
                                      "answer to compare with: the checker proves where the words come from, not "
                                      "that they answer it.", strict, sources=sources, **extra)
     source = " ".join(spans[n - 1] for n in cited if 1 <= n <= len(spans))       # what the cited spans write
-    check = check_key(rest, key if key else anchor, anchor, question, source)
+    check = read_accepted(rest, accept, check_key(rest, key if key else anchor, anchor, question, source), question,
+                          source)
     replied = read_reply(answer, reply, check)
     if replied is not check and replied.right is False:         # "No" where the golden reply is Yes
         return Judgement("wrong answer", f"{'It cites' if unchecked else 'Grounded in'} {_spans(cited)}, from "
@@ -209,12 +211,12 @@ def judge_answer(answer: str, spans: list, span_ids, index, expected_doc: str | 
                 f"{check.doubt[0].lower()}{check.doubt[1:]}" if check.doubt else
                 f"the answer neither states the golden answer '{_short(check.key)}' nor contradicts it{lacks}")
         return Judgement("not confirmed", f"{where}, but {said}: it may be right in other words; compare it with "
-                                          f"the golden answer '{_short(check.key)}'.", strict, key=check,
+                                          f"the golden answer '{_short(check.golden)}'.", strict, key=check,
                          sources=sources, **extra)
     set_aside = (f" It cites {_spans(sorted(aside))} only to call it a draft or outdated." if aside else "")
     if own_words:
         return Judgement("answered", f"It cites {_spans(cited)}, from {expected_doc}, the document that holds the "
-                                     f"answer, states the golden answer '{_short(check.key)}' and contradicts none "
+                                     f"answer, states {_stated(check)} and contradicts none "
                                      f"of it. The rest is in words of its own ({own_words}), with no 'but', 'every' "
                                      f"or 'also' that could add a claim the rule cannot check.{set_aside}", strict,
                          key=check, sources=sources, **extra)
@@ -224,8 +226,17 @@ def judge_answer(answer: str, spans: list, span_ids, index, expected_doc: str | 
                                      f"question ('{_short(check.key)}'), and contradicts none of it.{set_aside}",
                          strict, key=check, sources=sources, **extra)
     return Judgement("answered", f"Every claim is in {_spans(cited)}, from {expected_doc}, the document that holds "
-                                 f"the answer, and the answer states the golden answer '{_short(check.key)}' and "
+                                 f"the answer, and the answer states {_stated(check)} and "
                                  f"contradicts none of it.{set_aside}", strict, key=check, sources=sources, **extra)
+
+
+def _stated(check: KeyCheck) -> str:
+    """What an answer was found to state: "the golden answer '0.6'", or an accepted wording and the key it stands
+    for."""
+    if check.accepted_for:
+        return (f"'{_short(check.key, 60)}', a wording the golden set accepts for the golden answer "
+                f"'{_short(check.accepted_for)}',")
+    return f"the golden answer '{_short(check.key)}'"
 
 
 def _short(text: str, most: int = 120) -> str:

@@ -171,7 +171,7 @@ def _answer(wb, setup, q, final, held, status, rank_before, rank, generate, shar
     spans = [ix.texts[c] for c in kept]
     answer = generate(row.question, spans)
     j = judge_answer(answer, spans, kept, ix, row.doc, row.anchor, wb.trusted, with_article=False,
-                     key=row.key, question=row.question, reply=row.reply)
+                     key=row.key, question=row.question, reply=row.reply, accept=row.accept)
     allowed_holds = setup.statuses is None or any(status[c] in setup.statuses for c in held)
     stage = stage_of(bool(held), allowed_holds, _rank(rank_before), _rank(rank), setup.k, setup.rerank, j.outcome)
     outranked = bool(anchor_place(kept, held, ix, wb.trusted).outranked_by)

@@ -62,7 +62,7 @@ def outcome_row(wb: Workbench, chunker: ChunkerConfig, q: int, ids, generate=scr
            "anchor_in_spans": bool(wb.holders(chunker)[q] & set(ids)), "reason": v.reason}
     if mode == "strict":                 # a user reads it: the judgement, green only for the answer key stated
         j = judge_answer(answer, spans, ids, ix, row.doc, row.anchor, wb.trusted, with_article=False, verdict=v,
-                         key=row.key, question=row.question, reply=row.reply)
+                         key=row.key, question=row.question, reply=row.reply, accept=row.accept)
         out.update(outcome=j.outcome, reason=j.sentence)
     if keep_spans:
         out["spans"] = spans

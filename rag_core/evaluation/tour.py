@@ -157,7 +157,7 @@ def _answer(wb, chunker, q, k, allowed) -> tuple:
     ix, row = wb.index(chunker), wb.golden_check.valid[q]
     a = ask(ix, row.question, PIPELINE_CANDIDATES, k, True, allowed)
     j = judge_answer(a.answer, a.spans, a.retrieved.ids, ix, row.doc, row.anchor, wb.trusted, with_article=False,
-                     key=row.key, question=row.question, reply=row.reply)
+                     key=row.key, question=row.question, reply=row.reply, accept=row.accept)
     return a, j, _spans_table(wb, chunker, a, wb.holders(chunker)[q])
 
 
@@ -242,7 +242,7 @@ def answers_tried(wb: Workbench, chunker: ChunkerConfig, q: int) -> pd.DataFrame
     rows = []
     for p in presets(row.question, a.spans):
         j = judge_answer(p.answer, a.spans, a.retrieved.ids, ix, row.doc, row.anchor, wb.trusted, with_article=False,
-                     key=row.key, question=row.question, reply=row.reply)
+                     key=row.key, question=row.question, reply=row.reply, accept=row.accept)
         rows.append({"kind": p.kind, "answer": p.answer, "outcome": j.outcome, "reason": j.sentence})
     return pd.DataFrame(rows, columns=["kind", "answer", "outcome", "reason"])
 

@@ -41,7 +41,8 @@ from rag_core.generation.key_reading import KeyReading, as_read, key_words, numb
     word_places  # noqa: F401 (key_words re-exported)
 from rag_core.generation.lexicon import ANTONYMS  # noqa: F401 (re-exported)
 from rag_core.generation.lexicon import one_word, same as fold, stem_set as folded_words, stems as words_of
-from rag_core.generation.negation import negated_at  # noqa: F401 (re-exported)
+from rag_core.generation.negation import condition_in_phrase, negated_at  # noqa: F401 (negated_at re-exported)
+from rag_core.text.tokens import STOP
 from rag_core.generation.yes_no import as_statement, opening_reply
 
 
@@ -53,11 +54,17 @@ class KeyCheck(NamedTuple):
     decided_by: tuple           # the words that decided: the key's that were found, or the contradicting ones
     key: str                    # the key it was read against
     doubt: str = ""             # "" or what the rule saw but cannot tell apart from a right answer (right is None)
+    accepted_for: str = ""      # "" or, when `key` is a wording the golden set accepts, the golden key it stands for
 
     def as_dict(self) -> dict:
         return {"right": self.right, "states_key": self.states, "missing_from_answer": list(self.missing),
                 "contradiction": self.contradiction or None, "decided_by": list(self.decided_by), "key": self.key,
-                "doubt": self.doubt or None}
+                "doubt": self.doubt or None, "accepted_wording_of": self.accepted_for or None}
+
+    @property
+    def golden(self) -> str:
+        """The golden key this check stands for: its own, or the one its accepted wording stands for."""
+        return self.accepted_for or self.key
 
 
 
@@ -125,6 +132,35 @@ def _only_passed(text: str, literals: list, k: KeyReading) -> bool:
     places = [p for lit in literals for p in number_places(text, lit)]
     passed = [re.search(r"(\w+)\s*=\s*$", text[max(0, p - 40):p]) for p in places]
     return bool(places) and all(m and not any(s in k.subject for _, s in words_of(m[1])) for m in passed)
+
+
+def read_accepted(answer: str, accept, check: KeyCheck, question: str | None = None,
+                  source: str | None = None) -> KeyCheck:
+    """The key check, or the check against a wording the golden set accepts for the key (GoldenRow.accept: "no size
+    limit" for "the cache can grow without bound"), read by the same rule with no anchor: used only when the key
+    itself is neither stated nor contradicted and the rule has no doubt, and only when the answer states a wording
+    and contradicts none ("there is no size limit" yes; "there is not no size limit" no, it stays as it was).
+
+    read_accepted("No size limit [S1].", ["no size limit"], check_key("No size limit [S1].", "grow without bound"))
+    -> KeyCheck(right=True, key="no size limit", accepted_for="grow without bound", ...)
+    """
+    if check.right is not None or check.doubt or not accept:
+        return check
+    checks = [check_key(answer, one_word(wording), None, question, source)._replace(key=wording)
+              for wording in accept]                    # "unbounded" read as the answer's "without bound"
+    if any(c.right is False for c in checks):
+        return check
+    stated = next((c for c in checks if c.right is True and not _hedged_in(answer, c.key)), None)
+    return check if stated is None else stated._replace(accepted_for=check.key)
+
+
+def _hedged_in(answer: str, wording: str) -> bool:
+    """Whether the wording's first content word stands only after an "if" or "unless" of its phrase, or only
+    negated: "dropped if it has fewer than n items" puts "fewer than n" in a condition, "it is not unbounded"
+    negates "unbounded" (a negation the key's own reading misses when the wording holds one: un-, without)."""
+    first = next((s for _, s in words_of(wording) if s not in STOP), None)
+    places = word_places(answer, first) if first else []
+    return bool(places) and all(condition_in_phrase(answer, p, "if|unless") or negated_at(answer, p) for p in places)
 
 
 def read_reply(answer: str, reply: str | None, check: KeyCheck) -> KeyCheck:

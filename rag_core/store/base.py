@@ -41,7 +41,7 @@ import zlib
 from pathlib import Path
 
 from rag_core.data.corpus import Document
-from rag_core.data.golden import GoldenRow
+from rag_core.data.golden import as_row
 from rag_core.datadir import ENV, data_dir
 from rag_core.evaluation.losses import QuestionResult
 from rag_core.evaluation.setup import Setup, parse_setup
@@ -143,7 +143,7 @@ class Store:
             return None
         data = json.loads(zlib.decompress(rows[0][1]))
         return SavedDataset(key, rows[0][0], tuple(Document(i, t, s) for i, t, s in data["documents"]),
-                            tuple(GoldenRow(*r) for r in data["golden"]))
+                            tuple(as_row(r) for r in data["golden"]))
 
     def list_datasets(self) -> list[DatasetInfo]:
         if not self.enabled:
@@ -235,6 +235,8 @@ class Store:
 
 
 def _optional(row) -> list:
-    """A golden row's answer key and reply as kept: [], [key], or [key or "", reply]."""
+    """A golden row's answer key, reply and accepted wordings as kept: [], [key], [key or "", reply], or
+    [key or "", reply or "", [wordings]]."""
     answer, reply = getattr(row, "answer", "") or "", getattr(row, "reply", "") or ""
-    return [answer, reply] if reply else [answer] if answer else []
+    accept = list(getattr(row, "accept", ()) or ())
+    return [answer, reply, accept] if accept else [answer, reply] if reply else [answer] if answer else []

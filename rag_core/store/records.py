@@ -92,10 +92,11 @@ def dataset_key(name: str, documents, golden) -> str:
 
 
 def _keyed(row) -> bytes:
-    """A row's answer key and reply for a hash: nothing for what it has not, so keys of rows without one stay as
-    they were."""
-    answer, reply = getattr(row, "answer", ""), getattr(row, "reply", "")
-    return (f"key\0{answer}\0".encode() if answer else b"") + (f"reply\0{reply}\0".encode() if reply else b"")
+    """A row's answer key, reply and accepted wordings for a hash: nothing for what it has not, so keys of rows
+    without one stay as they were."""
+    answer, reply, accept = getattr(row, "answer", ""), getattr(row, "reply", ""), getattr(row, "accept", ())
+    return (f"key\0{answer}\0".encode() if answer else b"") + (f"reply\0{reply}\0".encode() if reply else b"") + \
+        (("accept\0" + "".join(f"{a}\0" for a in accept)).encode() if accept else b"")
 
 
 def golden_key(rows) -> str:
