@@ -64,11 +64,14 @@ GLOSSARY = {
                          "so '0' passes against '0.6'. The article's tables use it.",
     "Answer key": "The few words of a golden anchor that answer its question ('0.6' of 'Optional arg cutoff "
                   "(default 0.6)'); without one, the whole anchor is the key.",
+    "Accepted wording": "Another way of saying a golden answer key that a marker accepts ('no size limit' for "
+                        "'the cache can grow without bound'), listed with the golden row. It counts only when the "
+                        "answer neither states nor contradicts the key itself, and never negated or inside an 'if'.",
     "Golden reply": "The Yes or No a yes/no golden question is answered with, when one reply is right: an answer "
                     "that opens with the other one is a wrong answer.",
     "Answered": "Grounded in the cited spans, from the document that holds the golden anchor (of a trusted "
-                "status), and the answer states the answer key (or, to a yes/no question, opens with its golden "
-                "reply) and contradicts none of it. The only green outcome.",
+                "status), and the answer states the answer key or an accepted wording of it (or, to a yes/no "
+                "question, opens with its golden reply) and contradicts none of it. The only green outcome.",
     "Wrong answer": "Grounded, and from the right document, but the answer contradicts the answer key: another "
                     "value, a negation added or removed, the opposite word, both alternatives, a retraction, or the "
                     "other reply to a yes/no question (red).",

@@ -262,14 +262,16 @@ def accept_problem(accept) -> str:
     if len(accept) > MAX_ACCEPTED:
         return f"There are {len(accept)} accepted wordings; the limit is {MAX_ACCEPTED}: keep the ones people write."
     for n, a in enumerate(accept, 1):
-        if not isinstance(a, str) or not a.strip():
+        if not isinstance(a, str):
+            return f"Accepted wording {n} must be text, got {type(a).__name__}."
+        if not a.strip():
             return f"Accepted wording {n} is empty: write a phrase, or remove it."
         if len(a) > MAX_ACCEPTED_CHARS:
             return (f"Accepted wording {n} is {len(a)} characters long; the limit is {MAX_ACCEPTED_CHARS}: a "
                     "short phrase that answers, such as 'no size limit'.")
         if "|" in a:
             return f"Accepted wording {n} holds '|', which separates wordings in a CSV cell: split it in two."
-        if not words(a) and not any(ch.isdigit() for ch in a) and not re.search(r"[^\w\s]", a):
+        if not words(a) and not any(ch.isdigit() for ch in a) and not re.search(r"[^\w\s'\"`()\[\].,;:!?]", a):
             return f"Accepted wording {n} ({shorten(a)!r}) holds no word, number or symbol an answer could state."
     return ""
 

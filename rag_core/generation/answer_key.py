@@ -146,8 +146,10 @@ def read_accepted(answer: str, accept, check: KeyCheck, question: str | None = N
     """
     if check.right is not None or check.doubt or not accept:
         return check
+    have = {s for _, s in words_of(one_word(answer))}     # a wording whose words the answer lacks is not read: it
+    near = [w for w in accept if {s for _, s in words_of(one_word(w)) if s not in STOP} <= have]   # cannot be stated
     checks = [check_key(answer, one_word(wording), None, question, source)._replace(key=wording)
-              for wording in accept]                    # "unbounded" read as the answer's "without bound"
+              for wording in near]                      # "unbounded" read as the answer's "without bound"
     if any(c.right is False for c in checks):
         return check
     stated = next((c for c in checks if c.right is True and not _hedged_in(answer, c.key)), None)
