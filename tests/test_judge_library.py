@@ -115,14 +115,15 @@ def test_the_bundled_examples_read_whole_and_every_span_is_found():
     assert sum(r.rule_disagrees for r in report.rows) == report.rule.right_not_green + report.rule.wrong_green
 
 
-@pytest.mark.parametrize("name,size,wrong_green,right_green", [("labelled_answers.jsonl", 217, 0, 87),
-                                                               ("labelled_answers_fresh.jsonl", 224, 1, 70),
-                                                               ("labelled_answers_fresh3.jsonl", 236, 2, 87),
-                                                               ("labelled_answers_fresh4.jsonl", 181, 2, 71),
-                                                               ("labelled_answers_fresh5.jsonl", 203, 1, 60),
-                                                               ("labelled_answers_fresh6.jsonl", 108, 0, 37),
-                                                               ("labelled_answers_fresh7.jsonl", 108, 0, 30),
-                                                               ("labelled_answers_fresh8.jsonl", 64, 1, 18)])
+@pytest.mark.parametrize("name,size,wrong_green,right_green", [("labelled_answers.jsonl", 217, 0, 93),
+                                                               ("labelled_answers_fresh.jsonl", 224, 1, 86),
+                                                               ("labelled_answers_fresh3.jsonl", 236, 2, 105),
+                                                               ("labelled_answers_fresh4.jsonl", 181, 2, 82),
+                                                               ("labelled_answers_fresh5.jsonl", 203, 1, 64),
+                                                               ("labelled_answers_fresh6.jsonl", 108, 0, 42),
+                                                               ("labelled_answers_fresh7.jsonl", 108, 0, 37),
+                                                               ("labelled_answers_fresh8.jsonl", 64, 1, 21),
+                                                               ("labelled_answers_fresh9.jsonl", 96, 3, 39)])
 def test_on_the_bundled_labelled_sets_green_is_right(name, size, wrong_green, right_green):
     """The rule was tuned on every set, each after it was judged once held out (the README has those figures). Its
     wrong greens are wrong claims about something else than the key ('It always raises a ValueError when the final

@@ -51,3 +51,13 @@ def test_the_opposite_in_words_of_its_own_is_never_green():
                                         ("fine; HOWEVER, no", "however"), ("", "")])
 def test_claim_words_are_whole_words_in_any_case(text, word):
     assert claim_word(text) == word
+
+
+def test_an_also_keeps_even_a_grounded_answer_grey_and_is_named():
+    plain = judged("It is placed to the right of the rightmost copy of the same title, so copies keep the order they "
+                   "came back in [S1].")
+    assert plain.outcome == "answered" and plain.verdict.verdict == "anchored"
+    added = judged("It is placed to the right of the rightmost copy of the same title, so copies also keep the order "
+                   "they came back in [S1].")
+    assert added.outcome == "not confirmed" and added.verdict.verdict == "anchored"
+    assert "its 'also' adds a claim of its own" in added.sentence

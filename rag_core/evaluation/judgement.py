@@ -41,7 +41,7 @@ from rag_core.generation.bounds import restricted_reply, unsupported_bound, unsu
 from rag_core.generation.dismissal import dismissed
 from rag_core.generation.passage import elsewhere
 from rag_core.generation.citations import canonical_citations
-from rag_core.generation.claim_words import claim_word
+from rag_core.generation.claim_words import added_claim, claim_word
 from rag_core.generation.two_checkers import disagreement_of
 from rag_core.generation.verifier import Verdict, nothing_to_check, verify
 from rag_core.generation.yes_no import bare_reply
@@ -195,6 +195,10 @@ def judge_answer(answer: str, spans: list, span_ids, index, expected_doc: str | 
         claim = claim_word(rest)                # the key in words of its own: "After them, right of the rightmost"
         if not claim:                           # "..., but librarians reshuffle them": not checked, so not green
             own_words, unchecked = unchecked, ""
+    added = added_claim(rest) if check.right is True and not own_words and not unchecked else ""
+    if added:                                   # "0.6, and it must also begin with the same letter"
+        check = check._replace(right=None, doubt=f"it states {_stated(check).rstrip(',')}, and its '{added}' adds a "
+                                                 "claim of its own that the rule cannot check")
     where = (f"It cites {_spans(cited)}, from {expected_doc}, the document that holds the answer" if unchecked else
              f"Grounded in {_spans(cited)}, from {expected_doc}, the document that holds the answer")
     if check.right is False and not unchecked:

@@ -4,7 +4,9 @@ also hides the lengths").
 
 An answer whose sentences the checker cannot ground one by one (no number, no name, not most of their words in the
 span: a paraphrase) may still state the golden answer's key. It is read as right only when it has none of these
-words: in such an answer the rule can check the key, not what a "but" or an "every" adds to it.
+words: in such an answer the rule can check the key, not what a "but" or an "every" adds to it. An "also" makes
+any answer not confirmed, grounded or not: "It uses '-' for '+' and '_' for '/', and it also strips the padding"
+states the key and adds a claim the checker grounds word by word but nobody checked (`added_claim`).
 
     claim_word("It lands after them, to the right of the rightmost copy [S1].")       -> ""
     claim_word("Every user can read it, but only the creating user can write [S1].") -> "every"
@@ -24,6 +26,16 @@ ADDITION = ("also",)
 
 _WORDS = re.compile(r"\b(" + "|".join(w.replace(" ", r"\s+") for w in CONTRAST + ABSOLUTE + ADDITION) + r")\b",
                     re.I)
+
+
+_ADDED = re.compile(r"\b(" + "|".join(ADDITION) + r")\b", re.I)
+
+
+def added_claim(answer: str) -> str:
+    """The word through which any answer, grounded or not, adds a claim of its own beside the one it makes ("and
+    it also strips the padding"), lower case, or ""."""
+    m = _ADDED.search(answer)
+    return "" if m is None else m[1].lower()
 
 
 def claim_word(answer: str) -> str:
