@@ -3,7 +3,7 @@ import streamlit as st
 
 from rag_core.evaluation.judges import model_judge
 from rag_core.generation.llm import LLMError
-from ui import active, datasets, figures, frame, judge_view, model_config, saved, widgets
+from ui import active, cache, datasets, figures, frame, judge_view, model_config, saved, widgets
 
 frame.ensure(__file__)          # a first request that runs this page without app.py draws the frame here
 
@@ -14,6 +14,7 @@ st.title("Judge")
 st.caption("People mark answers right or wrong; here the rule's verdicts are counted against their marks: how often "
            "green is right, and where the two disagree. A model, when one is connected, is a second judge beside "
            "the rule, never instead of it.")
+judge_view.bundled_sets_section(cache.labelled_sets())
 wb, ds, store = active.workbench(), datasets.dataset(), saved.store()
 if problem := st.session_state.pop("judge_problem", None):
     widgets.error(problem)

@@ -67,3 +67,15 @@ def test_three_marks_on_ask_survive_a_reload_and_are_counted_on_the_judge_page(p
         ("Optional arg cutoff (default 0.6) is a float in [0, 1] [S1].", "right"),
         ("The default cutoff is 0.9 [S1].", "wrong")] and all(r[0] == CUTOFF for r in rows[1:])
     no_exception(page)
+
+
+def test_the_judge_page_measures_the_rule_on_every_bundled_set(page, server):
+    from rag_core.evaluation.labelled_sets import bundled_summary, rule_on_bundled_sets
+    sets = rule_on_bundled_sets()
+    open_view(page, server.url + "/judge")
+    expect(main(page)).to_contain_text(bundled_summary(sets), timeout=WAIT_MS)
+    main(page).get_by_text("The rule on each bundled set").click()
+    grid = main(page).get_by_test_id("stDataFrame").first
+    expect(grid).to_be_visible(timeout=WAIT_MS)
+    expect(main(page)).to_contain_text("figures on the answers it was written from")
+    no_exception(page)

@@ -6,6 +6,7 @@
 - `table`, `tour_step`, `trap3`, `latency`, `judged_pipeline`: what rag_core computes, as DataFrames or steps
   (st.cache_data), keyed by `ui.active.settings_key` (dataset, retriever, reranker, engine, database, trusted
   statuses).
+- `labelled_sets()`: the rule on the bundled sets of labelled answers (the Judge page), computed once.
 - `read_golden`: a golden-set file, read once. `store(where)`: the store of saved datasets and runs, once per place.
 - `ray_user()`: this browser session's name for the shared Ray session. `warm_up()`: the trained encoder, loaded once.
 - `session_end()`: released when this browser session disconnects, which hands its memory back (`ui.memory`).
@@ -26,6 +27,7 @@ from rag_core.data.corpus import Corpus, bundled_corpus
 from rag_core.data.golden import load_golden
 from rag_core.data.ingest import Limits, read_golden_csv
 from rag_core.evaluation import tables
+from rag_core.evaluation.labelled_sets import rule_on_bundled_sets
 from rag_core.retrieval.ray_sessions import RAY             # ray itself only when a session is opened
 from ui import memory
 
@@ -71,6 +73,11 @@ def latency(key: str, repetitions: int, _wb: Workbench) -> pd.DataFrame:
 def judged_pipeline(key: str, _wb: Workbench) -> pd.DataFrame:
     """The pipeline's answers judged with the strict checker (the Ablations page, beside the article's labels)."""
     return tables.pipeline(_wb, mode="strict")
+
+
+@st.cache_data(max_entries=1, show_spinner="Judging the bundled labelled answers…")
+def labelled_sets():
+    return rule_on_bundled_sets()
 
 
 @st.cache_data(max_entries=16, show_spinner=False)

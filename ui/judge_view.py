@@ -20,6 +20,7 @@ import streamlit as st
 from rag_core.evaluation.cases import SpanSources, read_cases
 from rag_core.evaluation.confusion import kappa_sentence
 from rag_core.evaluation.judges import JudgeReport, judge_cases, own_answers
+from rag_core.evaluation.labelled_sets import bundled_summary
 from rag_core.data.golden import load_golden
 from ui import active, export, saved, settings, widgets
 
@@ -58,6 +59,39 @@ def confusion_table(report: JudgeReport, who: str = "rule") -> pd.DataFrame:
     c = report.rule if who == "rule" else report.model
     return pd.DataFrame([{"People say": p, f"The {who} says": j, "Answers": getattr(c, name)}
                          for p, j, name in CELLS])
+
+
+def _share(x: float) -> str:
+    """A share as a whole percent, with one decimal where rounding would say 0 % or 100 % of what is not."""
+    return f"{x:.1%}" if 0 < x < 0.005 or 0.995 <= x < 1 else f"{x:.0%}"
+
+
+def bundled_sets_table(sets) -> pd.DataFrame:
+    """One row per bundled labelled set: its file, answers, the right and wrong ones the rule calls green, and the
+    precision when green with its 95 % interval ("no green" when it calls nothing green)."""
+    rows = []
+    for s in sets:
+        c = s.rule
+        right = c.right_green + c.right_not_green
+        low, high = c.precision_interval
+        rows.append({"Set": f"{s.name}.jsonl", "Answers": c.total,
+                     "Right answers green": f"{c.right_green} of {right}" + (f" ({_share(c.right_green / right)})"
+                                                                             if right else ""),
+                     "Wrong answers green": f"{c.wrong_green} of {c.total - right}",
+                     "Precision when green": f"{_share(c.precision_when_green)} ({_share(low)} to {_share(high)})" if c.green
+                     else "no green"})
+    return pd.DataFrame(rows, columns=["Set", "Answers", "Right answers green", "Wrong answers green",
+                                       "Precision when green"])
+
+
+def bundled_sets_section(sets) -> None:
+    """The rule on the bundled sets: one sentence, and the table in an expander."""
+    st.markdown(widgets.plain(bundled_summary(sets)))
+    with st.expander("The rule on each bundled set"):
+        st.dataframe(bundled_sets_table(sets), hide_index=True, key="judge_bundled_sets")
+        st.caption("The rule was changed after reading each of these sets, so these are figures on the answers it "
+                   "was written from. On answers it had not read, fewer right answers were green: the README's "
+                   "held-out table has each set's first judgement.")
 
 
 def precision_line(c, who: str) -> str:
