@@ -88,6 +88,7 @@ def ask_then_glossary(page, url: str) -> None:
     wait_idle(page)
     page.get_by_test_id("stSidebarNav").get_by_role("link", name="Glossary", exact=True).click()
     expect(page.get_by_role("heading", name="Glossary", exact=True)).to_be_visible(timeout=WAIT_MS)
+    expect(page).to_have_url(re.compile(r"/glossary(\?|$)"), timeout=WAIT_MS)   # its history entry is written
     wait_idle(page)
 
 

@@ -38,9 +38,15 @@ def page(name: str, session: dict | None = None) -> AppTest:
 
 
 
+def table_of(at, column: str, n: int = 0):
+    """The n-th table of the page with that column (the bundled sets' table comes first, then the rule's, the
+    model's and the marks')."""
+    return [d.value for d in at.dataframe if column in d.value.columns][n]
+
+
 def rule_cells(at) -> dict:
-    """The rule's five cells as the page shows them (its first table)."""
-    df = at.dataframe[0].value
+    """The rule's five cells as the page shows them (its first table of people's marks)."""
+    df = table_of(at, "People say")
     names = {("right", "green"): "right_green", ("right", "not green"): "right_not_green",
              ("wrong", "green"): "wrong_green", ("wrong", "not green (not confirmed)"): "wrong_not_green",
              ("wrong", "called wrong (red)"): "wrong_called_wrong"}
@@ -104,7 +110,7 @@ def test_the_list_filters_and_exports(folder):
     at.button(key="judge_load").click().run()
     at.selectbox(key="judge_filter_label").select("wrong").run()
     at.text_input(key="judge_filter_question").set_value("CUTOFF").run()
-    df = at.dataframe[-1].value
+    df = table_of(at, "Marked")
     assert len(df) > 0 and set(df["Marked"]) == {"wrong"} and all("cutoff" in q.lower() for q in df["Question"])
 
 
@@ -128,7 +134,7 @@ def test_a_model_adds_its_confusion_and_kappa_equal_to_the_command(folder, fake,
     assert not at.exception
     want = command_json(capsys, store.labels.as_cases(store.labels.list("bundled")), folder, "--generator",
                         "ollama", "--llm-url", fake, "--model", "qwen2.5:7b")
-    model = at.dataframe[1].value
+    model = table_of(at, "The model says")
     assert dict(zip(["right_green", "right_not_green", "wrong_green", "wrong_not_green", "wrong_called_wrong"],
                     [int(n) for n in model["Answers"]])) == want["model"]
     kappa = want["kappa"]
@@ -151,3 +157,13 @@ def test_a_connected_model_judges_an_answer_on_ask_beside_the_rule(folder, fake,
     said = [shown(c.value) for c in at.caption if c.value.startswith("The model judge")]
     assert said == [f"The model judge (qwen2.5:7b) says **{want.verdict}**: {want.why}"]
     assert [m.value for m in at.markdown if "badge" in m.value] == badges_before     # the rule's verdict stays
+
+
+def test_the_bundled_sets_come_first_and_equal_the_library(folder):
+    from rag_core.evaluation.labelled_sets import bundled_summary, rule_on_bundled_sets
+    at = page(JUDGE)
+    sets = rule_on_bundled_sets()
+    assert bundled_summary(sets) in [m.value for m in at.markdown]
+    shown = table_of(at, "Precision when green")
+    assert list(shown["Set"]) == [f"{s.name}.jsonl" for s in sets]
+    assert list(shown["Answers"]) == [s.rule.total for s in sets]
