@@ -77,5 +77,5 @@ def test_the_judge_page_measures_the_rule_on_every_bundled_set(page, server):
     main(page).get_by_text("The rule on each bundled set").click()
     grid = main(page).get_by_test_id("stDataFrame").first
     expect(grid).to_be_visible(timeout=WAIT_MS)
-    expect(main(page)).to_contain_text("figures on the answers it was written from")
+    expect(main(page)).to_contain_text("figures are on answers it was written from")
     no_exception(page)

@@ -89,9 +89,9 @@ def bundled_sets_section(sets) -> None:
     st.markdown(widgets.plain(bundled_summary(sets)))
     with st.expander("The rule on each bundled set"):
         st.dataframe(bundled_sets_table(sets), hide_index=True, key="judge_bundled_sets")
-        st.caption("The rule was changed after reading each of these sets, so these are figures on the answers it "
-                   "was written from. On answers it had not read, fewer right answers were green: the README's "
-                   "held-out table has each set's first judgement.")
+        st.caption("The rule was changed after reading these sets (the newest may be the exception), so most of "
+                   "these figures are on answers it was written from. On answers it had not read, fewer right "
+                   "answers were green: the README's held-out table has each set's first judgement.")
 
 
 def precision_line(c, who: str) -> str:
