@@ -1,4 +1,10 @@
-"""What judge_answer asks of an index, for spans that all come from one current document (tests' made-up ones)."""
+"""Judging answers against one made-up document, all its spans current: what judge_answer asks of an index, and a
+judge of answers with the document's text as S1.
+
+    judged = judged_in("## shelf\n\nA returned book is placed ...", "shelf", "placed to the right", key="right")
+    judged("It goes to the right [S1].").outcome -> "answered"
+"""
+from rag_core.evaluation.judgement import judge_answer
 
 
 class OneDocument:
@@ -10,3 +16,9 @@ class OneDocument:
 
     def status(self, i):
         return self._status
+
+
+def judged_in(text: str, doc_id: str, anchor: str, **fixed):
+    """answer (and any judge_answer keyword) -> its Judgement, with `text` as the only span, from `doc_id`."""
+    return lambda answer, **more: judge_answer(answer, [text], [0], OneDocument(doc_id), doc_id, anchor,
+                                               **{**fixed, **more})

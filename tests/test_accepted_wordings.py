@@ -6,12 +6,11 @@ import json
 
 import pytest
 
-from one_document import OneDocument
+from one_document import judged_in
 from rag_core.data.corpus import Document
 from rag_core.data.golden import GoldenRow, accept_problem, golden_problems, load_golden
 from rag_core.data.golden_csv import golden_to_csv, read_golden_csv
 from rag_core.evaluation.cases import SpanSources, parse_case, read_cases, rule_judgement
-from rag_core.evaluation.judgement import judge_answer
 from rag_core.store.records import dataset_key
 
 CACHE = ("## memo\n\nIf size is None, eviction is disabled and the table can grow without bound. Results are kept "
@@ -22,8 +21,11 @@ ACCEPT = ("no size limit", "unbounded", "nothing is evicted")
 DOCS = [Document("memo", CACHE, "current")]
 
 
+judged_memo = judged_in(CACHE, "memo", ANCHOR, question=QUESTION)
+
+
 def judged(answer, accept=ACCEPT):
-    return judge_answer(answer, [CACHE], [0], OneDocument("memo"), "memo", ANCHOR, question=QUESTION, accept=accept)
+    return judged_memo(answer, accept=accept)
 
 
 @pytest.mark.parametrize("answer", ["The table then has no size limit per argument tuple [S1].",

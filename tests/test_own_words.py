@@ -4,8 +4,7 @@ through which it may add a claim of its own ("but", "every", "also": generation.
 is not confirmed and the page names that word. Documents made up here."""
 import pytest
 
-from one_document import OneDocument
-from rag_core.evaluation.judgement import judge_answer
+from one_document import judged_in
 from rag_core.generation.claim_words import ABSOLUTE, ADDITION, CONTRAST, claim_word
 
 SHELF = ("## shelf\n\nA returned book is placed to the right of the rightmost copy of the same title, so copies keep "
@@ -15,8 +14,7 @@ KEY = "right of the rightmost"
 QUESTION = "Where does a returned book go when its title is already on the shelf?"
 
 
-def judged(answer):
-    return judge_answer(answer, [SHELF], [0], OneDocument("shelf"), "shelf", ANCHOR, key=KEY, question=QUESTION)
+judged = judged_in(SHELF, "shelf", ANCHOR, key=KEY, question=QUESTION)
 
 
 @pytest.mark.parametrize("answer", ["It goes after its twins, right of the rightmost one [S1].",

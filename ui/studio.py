@@ -19,6 +19,7 @@ import pandas as pd
 import streamlit as st
 
 from rag_core.data.golden import GoldenRow
+from rag_core.data.golden_csv import accepted_cell
 from rag_core.evaluation.golden_status import row_statuses
 from ui import active, datasets, export, widgets
 from ui.figures import plural
@@ -124,7 +125,7 @@ def status_frame(wb, chunker) -> pd.DataFrame:
                          "anchor": [r.anchor for r in wb.golden_check.rows],
                          "answer key": [r.answer for r in wb.golden_check.rows],
                          "reply": [getattr(r, "reply", "") for r in wb.golden_check.rows],
-                         "also accepted": [" | ".join(getattr(r, "accept", ()) or ()) for r in wb.golden_check.rows],
+                         "also accepted": [accepted_cell(getattr(r, "accept", ())) for r in wb.golden_check.rows],
                          "source": [source_of(r) for r in wb.golden_check.rows],
                          "why": [s.detail for s in statuses]})
 

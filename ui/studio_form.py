@@ -16,7 +16,7 @@ import pandas as pd
 import streamlit as st
 
 from rag_core.data.golden import GoldenRow
-from rag_core.data.golden_csv import SEPARATOR
+from rag_core.data.golden_csv import accepted_cell, accepted_from_cell
 from rag_core.data.golden_edit import add_row, delete_row, replace_row, words_span
 from rag_core.retrieval.chunkers import blocks, sentences
 from rag_core.text.messages import shorten
@@ -88,11 +88,6 @@ ACCEPT_HELP = ("Other ways of saying the answer key that a marker would accept, 
                "contradicts none, is answered.")
 
 
-def _accepted(text: str) -> tuple:
-    """'no size limit | unbounded |' -> ('no size limit', 'unbounded'), as the golden CSV's accept column reads."""
-    return tuple(a.strip() for a in (text or "").split(SEPARATOR) if a.strip())
-
-
 def _reply_label(reply: str) -> str:
     return {"": "not a yes/no question", "yes": "Yes", "no": "No"}[reply]
 
@@ -113,7 +108,7 @@ def add_form(anchor: tuple[str, str] | None) -> None:
 def _add(anchor) -> None:
     row = GoldenRow(st.session_state.get("studio_question", ""), anchor[0], anchor[1],
                     st.session_state.get("studio_answer", ""), st.session_state.get("studio_reply", ""),
-                    _accepted(st.session_state.get("studio_accept", "")))
+                    accepted_from_cell(st.session_state.get("studio_accept", "")))
     try:
         new = add_row(studio.rows(), row, studio.documents())
     except ValueError as e:
@@ -141,7 +136,7 @@ def edit_form() -> None:
                   help="Found inside the anchor; empty: the whole anchor.")
     st.selectbox("Edited reply", REPLIES, index=REPLIES.index(r.reply if r.reply in REPLIES else ""),
                  key=f"studio_edit_r_{k}", format_func=_reply_label, help=REPLY_HELP)
-    st.text_input("Edited accepted wordings", value=f" {SEPARATOR} ".join(r.accept), key=f"studio_edit_x_{k}",
+    st.text_input("Edited accepted wordings", value=accepted_cell(r.accept), key=f"studio_edit_x_{k}",
                   help=ACCEPT_HELP, max_chars=2000)
     c1, c2 = st.columns(2)
     c1.button("Save row", key="studio_save", on_click=_save, args=(i, k), icon=":material/save:")
@@ -153,8 +148,8 @@ def _save(i: int, k: str) -> None:
     row = rows[i]._replace(question=st.session_state[f"studio_edit_q_{k}"],
                            answer=st.session_state[f"studio_edit_a_{k}"],
                            reply=st.session_state.get(f"studio_edit_r_{k}", rows[i].reply),
-                           accept=_accepted(st.session_state.get(f"studio_edit_x_{k}", f" {SEPARATOR} ".join(
-                               rows[i].accept))))
+                           accept=accepted_from_cell(st.session_state.get(f"studio_edit_x_{k}",
+                                                                          accepted_cell(rows[i].accept))))
     try:
         new = replace_row(rows, i, row, studio.documents())
     except ValueError as e:

@@ -100,8 +100,7 @@ def load_golden(which: str = "article") -> list[GoldenRow]:
     if which not in GOLDEN_FILES:
         raise ValueError(f"Unknown golden set {which!r}: use one of {', '.join(GOLDEN_FILES)}.")
     rows = json.loads(GOLDEN_FILES[which].read_text(encoding="utf-8"))["questions"]
-    return [GoldenRow(r["question"], r["doc"], r["anchor"], r.get("answer", ""), r.get("reply", ""),
-                      tuple(r.get("accept", ()))) for r in rows]
+    return [as_row(r, i) for i, r in enumerate(rows)]
 
 
 def _question_problem(question) -> str:
@@ -280,15 +279,19 @@ def as_row(r, i: int = 0) -> GoldenRow:
     """A golden row from a (question, doc, anchor[, answer, reply, accept]) sequence or such a dict (accepted
     wordings given as a list, as JSON stores them, become a tuple), or a ValueError naming row i + 1."""
     if isinstance(r, dict) and set(GoldenRow._fields[:3]) <= set(r):
-        accept = r.get("accept", ())
         return GoldenRow(*(r[f] for f in GoldenRow._fields[:3]), r.get("answer", ""), r.get("reply", ""),
-                         tuple(accept) if isinstance(accept, list) else accept)
+                         _wordings(r.get("accept", ())))
     if isinstance(r, (str, bytes, dict)) or not hasattr(r, "__len__") or len(r) not in (3, 4, 5, 6):
         raise ValueError(f"Golden row {i + 1} is {shorten(repr(r))}: each row needs three fields, "
                          f"(question, document id, anchor), and may have a fourth, the answer key, a fifth, "
                          f"the reply to a yes/no question, and a sixth, the other wordings a marker accepts.")
-    return GoldenRow(*r[:5], tuple(r[5]) if len(r) > 5 and isinstance(r[5], list) else r[5]) if len(r) > 5 \
-        else GoldenRow(*r)
+    return GoldenRow(*r[:5], _wordings(r[5])) if len(r) > 5 else GoldenRow(*r)
+
+
+def _wordings(accept):
+    """Accepted wordings as a row holds them: a list (as JSON stores them) becomes a tuple; anything else is left
+    for accept_problem to name."""
+    return tuple(accept) if isinstance(accept, list) else accept
 
 
 def _validate(rows: tuple, docs: _Documents) -> tuple[list[GoldenRow], list[Problem]]:

@@ -43,6 +43,16 @@ OPTIONAL_COLUMNS = ("answer", "reply", "accept")  # the answer key (empty: the a
 #                                                   question's reply; other wordings accepted, '|' between them
 SEPARATOR = "|"
 
+
+def accepted_cell(accept) -> str:
+    """The accept column's cell of a row's wordings: ("no size limit", "unbounded") -> "no size limit | unbounded"."""
+    return f" {SEPARATOR} ".join(accept or ())
+
+
+def accepted_from_cell(text: str) -> tuple:
+    """The wordings of an accept cell, empty pieces dropped: "a | | b |" -> ("a", "b")."""
+    return tuple(a.strip() for a in (text or "").split(SEPARATOR) if a.strip())
+
 _PLACE = re.compile(r"^(.*? line \d+)(?=: )")   # 'golden.csv line 3: empty anchor; row skipped.' -> 'golden.csv line 3'
 _REREAD = 4          # an unclosed quote makes the reader go back over lines: at most this many times the file
 
@@ -109,7 +119,7 @@ def golden_records(rows: Iterable[GoldenRow], answer_column: bool = False) -> tu
     columns = GOLDEN_COLUMNS + ("answer",) * keyed + ("reply",) * replied + ("accept",) * accepting
     return columns, [(r.question, r.doc, r.anchor) + ((getattr(r, "answer", "") or "",) if keyed else ()) +
                      ((getattr(r, "reply", "") or "",) if replied else ()) +
-                     ((f" {SEPARATOR} ".join(getattr(r, "accept", ()) or ()),) if accepting else ()) for r in rows]
+                     ((accepted_cell(getattr(r, "accept", ())),) if accepting else ()) for r in rows]
 
 
 def golden_to_csv(rows: Iterable[GoldenRow], answer_column: bool = False) -> str:
@@ -187,7 +197,7 @@ def _row(cells: list[str], columns: dict[str, int], where: str, problems: list[s
     if empty:
         problems.append(f"{where}: empty {', '.join(empty)}; row skipped.")
         return None
-    accept = tuple(a.strip() for a in values.pop("accept", "").split(SEPARATOR) if a.strip())   # "a | | b |"
+    accept = accepted_from_cell(values.pop("accept", ""))
     return GoldenRow(**values, accept=accept)      # an empty answer: the anchor is the key
 
 
