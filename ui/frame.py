@@ -22,8 +22,8 @@ from rag_core.retrieval.chunkers import KINDS
 from rag_core.retrieval.retrievers import DESCRIPTIONS, RERANKERS, RETRIEVERS
 from rag_core.retrieval.engines.base import EngineError
 from ui.widgets import RERANKER_NAMES, RETRIEVER_NAMES
-from ui import (cache, compute_form, datasets, encoder_note, engine_form, first_link, glossary, model_config,
-                navigation, search_engine, settings, trust_form, widgets)
+from ui import (cache, compute_form, datasets, encoder_note, engine_form, first_link, glossary, history, model_config,
+                navigation, phone_menu, search_engine, settings, trust_form, widgets)
 
 
 _drawn = threading.local()            # set when the frame is drawn in this script run (one thread per run)
@@ -86,6 +86,8 @@ def draw():
         compute_form.render()
         model_in_use()
         glossary.popover()
+    phone_menu.fold_after_choice()          # a narrow window's sidebar folds away once a page is chosen
+    history.one_entry_per_action()          # Back shows the view before the last click
     _drawn.here = True
     return pg
 
