@@ -89,7 +89,9 @@ def verdict_badges(at: AppTest) -> list[str]:
 
 
 def html_bodies(at: AppTest) -> list[str]:
-    return [h.proto.body for h in at.get("html")]
+    """The bodies of the page's st.html elements, but for the frame's own two scripts (ui.history, ui.phone_menu)."""
+    from ui import history, phone_menu
+    return [h.proto.body for h in at.get("html") if h.proto.body not in (history._SCRIPT, phone_menu._SCRIPT)]
 
 
 def expected_answer(wb, question, k=3, rerank=True, allowed=("current",), chunker=ARTICLE, candidates=20):

@@ -116,3 +116,19 @@ def test_verify_reads_accept(capsys, tmp_path):
     assert doc["right"] is True and doc["accepted_wording_of"] == ANCHOR
     assert main(base + ["--accept", "no | limit"]) == 2
     assert "holds '|'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("answer", ["unbounded table, eviction off [S1]", "Unbounded table, it keeps all [S1].",
+                                    "Off; it grows unbounded [S1]."])
+def test_an_accepted_wording_in_words_of_its_own_is_answered(answer):
+    """Sentences the checker cannot ground, each stating an accepted wording: read as the wording is read
+    ("unbounded" as "without bound"), and "without bound" negates nothing after it ("unbounded table")."""
+    got = judged(answer)
+    assert got.verdict.verdict == "refused"              # the checker alone cannot ground it
+    assert got.outcome == "answered" and got.tone == "green", got.sentence
+    assert judged(answer, accept=()).tone != "green"
+
+
+@pytest.mark.parametrize("answer", ["It is not unbounded [S1].", "The table is bounded, nothing is evicted [S1]."])
+def test_a_negated_or_opposite_wording_in_words_of_its_own_is_not_green(answer):
+    assert judged(answer).tone != "green"

@@ -252,3 +252,48 @@ def test_a_long_hostile_answer_is_read_in_linear_time(answer):
     for key, anchor in (("0.6", CUT), ("not matched by '*'", GL)):
         check_key(answer, key, anchor)
     assert time.perf_counter() - start < 30
+
+
+@pytest.mark.parametrize("answer,right", [
+    ("Yes, the combined push-and-pop costs less than a push followed by a separate pop [S1].", None),
+    ("It is cheaper: less work than two calls [S1].", None),
+    ("It runs less efficiently than a push then a pop [S1].", False),
+    ("It is less efficient than heappush() followed by heappop() [S1].", False),
+    ("It runs more efficiently [S1].", True),
+])
+def test_more_and_less_oppose_only_with_the_word_they_modify(answer, right):
+    """"costs less" says "more efficiently" another way (an accepted wording); "less efficiently" opposes it."""
+    assert check_key(answer, "more efficiently", HP).right is right
+
+
+@pytest.mark.parametrize("text,word,negated", [("an unbounded cache", "cache", False),
+                                               ("it grows without bound", "bound", True),
+                                               ("it must score no less than 0.6", "0.6", False),
+                                               ("not more than 3 items", "3", False),
+                                               ("no more items", "items", True)])
+def test_without_bound_is_whole_and_no_less_than_is_a_bound(text, word, negated):
+    from rag_core.generation.lexicon import one_word
+    text = one_word(text)                          # "unbounded" is read as "without bound"
+    assert negated_at(text, text.index(word)) is negated
+
+
+@pytest.mark.parametrize("answer,right", [
+    ("Yes. It is automatically deleted when it is closed unless the 'delete' argument is set to False [S1].", True),
+    ("It is deleted when closed, unless you set delete to False [S1].", None),
+    ("It is kept unless the 'delete' parameter is True [S1].", False),
+    ("It is not deleted unless the delete argument is set to True [S1].", False),
+])
+def test_false_after_unless_is_the_exception_to_the_default(answer, right):
+    """"deleted when closed, unless you set delete to False": the False after "unless" is the exception to the
+    default, not the opposite of the key's True, and leaves no doubt (a "Yes" then answers the question)."""
+    got = check_key(answer, "deleted (default True)", NT, "Is a NamedTemporaryFile deleted automatically by default?")
+    assert got.right is right, got
+    assert not got.doubt
+
+
+def test_an_argument_named_in_quotes_is_not_the_key_word():
+    """"unless the 'delete' argument is set to False" names an argument: no negated "deleted" beside the one stated
+    (read against a wording with no anchor, as accepted wordings are)."""
+    answer = "It is automatically deleted when it is closed unless the 'delete' argument is set to False [S1]."
+    assert check_key(answer, "deleted automatically").right is True
+    assert check_key("It is not deleted automatically [S1].", "deleted automatically").right is False

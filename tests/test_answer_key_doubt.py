@@ -36,8 +36,11 @@ def test_an_opposite_of_an_anchor_word_outside_the_key_is_a_doubt():
 
 def test_unless_on_both_sides_of_a_key_word_is_a_doubt_and_unless_before_it_still_negates():
     key = "rotated (default True)"
-    got = check_key("Yes, by default it is rotated (True) unless the 'rotate' flag is set to False [S1].", key, AUTO)
+    got = check_key("Yes, by default it is rotated (True) unless rotating is turned off [S1].", key, AUTO)
     assert got.right is None and got.doubt
+    # an argument's name after "unless" is no key word: the exception to the default, as a person reads it
+    assert check_key("Yes, by default it is rotated (True) unless the 'rotate' flag is set to False [S1].", key,
+                     AUTO).right is True
     assert check_key("It is never rotated (default True) [S1].", key, AUTO).right is False
 
 

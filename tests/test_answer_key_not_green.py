@@ -61,6 +61,22 @@ def test_a_bound_the_span_writes_is_green():
     assert judged("The default cutoff is 0.6 [S1].").outcome == "answered"
 
 
+@pytest.mark.parametrize("answer", ["It needs a score of 0.6 or more [S1].", "score >= 0.6 (default cutoff) [S1]",
+                                    "It must score \u2265 0.6 [S1].", "It must score no less than 0.6 [S1]."])
+def test_the_same_bound_in_other_words_is_green(answer):
+    """"0.6 or more" and ">= 0.6" are the span's "at least": the same bound, said another way."""
+    got = judged(answer)
+    assert got.outcome == "answered", got.sentence
+
+
+@pytest.mark.parametrize("answer,bound", [("It must score 0.6 or less [S1].", "less"),
+                                          ("It must score at most 0.6 [S1].", "at most"),
+                                          ("It must score <= 0.6 [S1].", "<=")])
+def test_the_opposite_bound_stays_grey_and_is_named(answer, bound):
+    got = judged(answer)
+    assert got.outcome == "not confirmed" and f"'{bound}'" in got.sentence
+
+
 DRAFT = "NOTE (draft): the default cutoff of get_close_matches is 0.9, so only near identical words are returned."
 
 
@@ -84,6 +100,13 @@ def judged_two(answer):
     ("The default cutoff is 0.6 [S2]; [S1] is not a draft and says 0.9.", "wrong source"),
     ("The default cutoff is 0.6 [S2] or 0.9 [S1].", "wrong source"),
     ("The default cutoff is 0.9 [S2]; the 0.6 in [S1] is a draft.", "wrong answer"),
+    ("Although the draft note [S1] says 0.9, the documentation gives 0.6 [S2].", "answered"),
+    ("Yes; even though a draft note [S1] says difflib.get_close_matches uses 0.9, the default cutoff is 0.6 [S2].",
+     "answered"),
+    ("An old note says 0.9 [S1], but that's outdated: the default cutoff is 0.6 [S2].", "answered"),
+    ("The default cutoff is 0.6 [S2]. The old note says 0.9 but that's outdated [S1]", "answered"),
+    ("Although it is a draft, the default cutoff is 0.9 [S1] and 0.6 [S2].", "wrong source"),
+    ("The default cutoff is 0.9 [S1], although that is only a draft.", "wrong source"),
 ])
 def test_a_draft_cited_only_to_set_it_aside_is_no_source(answer, outcome):
     got = judged_two(answer)
@@ -161,7 +184,7 @@ GZ = "The modification time is set to 0 by default, for reproducibility."
     ("The larger of the two middle values [S1].", False), ("The smaller or the larger one [S1].", False),
     ("The smaller of the two middle values is no longer returned [S1].", False),    # an anchor word negated
     ("The smaller of the two middle values is never returned [S1].", False),
-    ("Their mean [S1].", None)])
+    ("Their mean [S1].", None), ("The lesser of the pair [S1].", True), ("The lesser or the greater [S1].", False)])
 def test_a_key_short_of_its_anchor_reads_the_anchor_s_words_for_a_negation(answer, right):
     assert check_key(answer, "smaller", ML, Q_ML).right is right, check_key(answer, "smaller", ML, Q_ML)
 
@@ -201,3 +224,21 @@ def test_a_restriction_with_only_and_a_condition_no_span_writes_is_not_green(ans
                                     "It is faster only than writing the whole archive at once [S1]."])
 def test_only_beside_a_condition_the_span_writes_or_away_from_the_key_stays_green(answer):
     assert judged_zip(answer).outcome == "answered"
+
+
+MEMO = "## memo\n\nWhen size is None, entries are never evicted and the table grows."
+
+
+@pytest.mark.parametrize("answer,word", [("A candidate scoring 0.6 is always offered [S1].", "always"),
+                                         ("The default cutoff is 0.6, and it never changes [S1].", "never")])
+def test_an_always_or_never_no_span_writes_is_not_green_and_is_named(answer, word):
+    """"It always raises a ValueError when ...": a rule the span does not write, next to the right key."""
+    got = judged(answer)
+    assert got.outcome == "not confirmed" and f"its '{word}' claims a rule no cited span writes" in got.sentence
+
+
+def test_an_always_or_never_the_span_or_the_key_writes_is_green():
+    memo = lambda answer: judge_answer(answer, [MEMO], [0], _Spans(), "difflib", "entries are never evicted",
+                                       key="never evicted")
+    assert memo("When size is None, entries are never evicted [S1].").outcome == "answered"
+    assert judged("The default cutoff is 0.6 [S1].").outcome == "answered"

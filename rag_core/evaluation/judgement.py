@@ -36,12 +36,12 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from rag_core.generation.answer_key import KeyCheck, check_key, key_words, read_accepted, read_reply
+from rag_core.generation.answer_key import KeyCheck, check_again, check_key, key_words, read_accepted, read_reply
 from rag_core.generation.bounds import restricted_reply, unsupported_bound, unsupported_restriction
 from rag_core.generation.dismissal import dismissed
 from rag_core.generation.passage import elsewhere
 from rag_core.generation.citations import canonical_citations
-from rag_core.generation.claim_words import added_claim, claim_word
+from rag_core.generation.claim_words import added_claim, claim_word, unwritten_always
 from rag_core.generation.two_checkers import disagreement_of
 from rag_core.generation.verifier import Verdict, nothing_to_check, verify
 from rag_core.generation.yes_no import bare_reply
@@ -185,12 +185,12 @@ def judge_answer(answer: str, spans: list, span_ids, index, expected_doc: str | 
                                                  "it holds")
     if unchecked and check.right is not None and all(
             (bare_reply(c.sentence) or not key_words(check.key) and check.right) and
-            check_key(c.sentence, check.key, anchor, question, source).right is check.right
+            check_again(c.sentence, check, anchor, question, source).right is check.right
             for c in strict.sentences if not c.ok):
         unchecked = ""      # each unchecked sentence states the key on its own: a key of symbols ("'-' instead of
         #                     '+'"), or a bare "Yes [S1]." that says the question's statement
     own_words = claim = ""
-    if unchecked and check.right is True and all(check_key(c.sentence, check.key, anchor, question, source).right
+    if unchecked and check.right is True and all(check_again(c.sentence, check, anchor, question, source).right
                                                  for c in strict.sentences if not c.ok):
         claim = claim_word(rest)                # the key in words of its own: "After them, right of the rightmost"
         if not claim:                           # "..., but librarians reshuffle them": not checked, so not green
@@ -199,6 +199,11 @@ def judge_answer(answer: str, spans: list, span_ids, index, expected_doc: str | 
     if added:                                   # "0.6, and it must also begin with the same letter"
         check = check._replace(right=None, doubt=f"it states {_stated(check).rstrip(',')}, and its '{added}' adds a "
                                                  "claim of its own that the rule cannot check")
+    always = unwritten_always(rest, check.key, [spans[n - 1] for n in cited]) \
+        if check.right is True and not unchecked else ""
+    if always:                                  # "It always raises a ValueError when ..."
+        check = check._replace(right=None, doubt=f"it states {_stated(check).rstrip(',')}, and its '{always}' "
+                                                 "claims a rule no cited span writes")
     where = (f"It cites {_spans(cited)}, from {expected_doc}, the document that holds the answer" if unchecked else
              f"Grounded in {_spans(cited)}, from {expected_doc}, the document that holds the answer")
     if check.right is False and not unchecked:

@@ -156,6 +156,15 @@ def read_accepted(answer: str, accept, check: KeyCheck, question: str | None = N
     return check if stated is None else stated._replace(accepted_for=check.key)
 
 
+def check_again(text: str, check: KeyCheck, anchor: str | None = None, question: str | None = None,
+                source: str | None = None) -> KeyCheck:
+    """`text` (a sentence of the answer) read against what `check` found stated: its key, or the accepted wording
+    read as read_accepted reads it ("unbounded" as "without bound", with no anchor)."""
+    if check.accepted_for:
+        return check_key(text, one_word(check.key), None, question, source)
+    return check_key(text, check.key, anchor, question, source)
+
+
 def _hedged_in(answer: str, wording: str) -> bool:
     """Whether the wording's first content word stands only after an "if" or "unless" of its phrase, or only
     negated: "dropped if it has fewer than n items" puts "fewer than n" in a condition, "it is not unbounded"

@@ -47,11 +47,25 @@ def unsupported_bound(answer: str, key: str, spans: list[str]) -> str:
         if v not in values:
             continue
         for p in number_places(text, lit):
-            found = _BEFORE.search(text[max(0, p - 24):p]) or _AFTER.match(text[p + len(lit):p + len(lit) + 24])
+            before = _BEFORE.search(text[max(0, p - 24):p])
+            found = before or _AFTER.match(text[p + len(lit):p + len(lit) + 24])
             bound = " ".join(found[1].lower().split()) if found else ""
-            if bound and not re.search(rf"(?<!\w){re.escape(bound)}(?!\w)", written):
+            if bound and not any(re.search(rf"(?<!\w){re.escape(b)}(?!\w)", written)
+                                 for b in (bound, *_same_bound(bound, after=not before))):
                 return bound
     return ""
+
+
+_AT_LEAST = ("at least", ">=", "\u2265", "no less than")
+_AT_MOST = ("at most", "<=", "\u2264", "no more than", "up to")
+
+
+def _same_bound(bound: str, after: bool) -> tuple:
+    """The bounds a span may write for the same one: "0.6 or more" is "at least 0.6", ">= 0.6" too."""
+    if after:
+        return _AT_LEAST if bound in ("more", "above", "over", "greater", "higher", "larger") else \
+            _AT_MOST if bound in ("less", "fewer", "below", "under", "lower", "smaller") else ()
+    return _AT_LEAST if bound in _AT_LEAST else _AT_MOST if bound in _AT_MOST else ()
 
 
 _ONLY = re.compile(r"\bonly\b", re.I)

@@ -11,6 +11,10 @@ states the key and adds a claim the checker grounds word by word but nobody chec
     claim_word("It lands after them, to the right of the rightmost copy [S1].")       -> ""
     claim_word("Every user can read it, but only the creating user can write [S1].") -> "every"
 
+An "always" or a "never" that neither the key nor a cited span writes makes any answer not confirmed too: "It
+always raises a ValueError when the final batch is shorter than n [S1]" claims a rule the span does not
+(`unwritten_always`).
+
 Left out on purpose: meaning. A wrong extra claim written without any of these words ("the list is re-sorted
 first") is not seen, and a right one written with them ("but not their values") makes the answer grey. The
 labelled sets measure both (README, "judge the judge").
@@ -36,6 +40,18 @@ def added_claim(answer: str) -> str:
     it also strips the padding"), lower case, or ""."""
     m = _ADDED.search(answer)
     return "" if m is None else m[1].lower()
+
+
+_ALWAYS = re.compile(r"\b(always|never)\b", re.I)
+
+
+def unwritten_always(answer: str, key: str, spans) -> str:
+    """The first "always" or "never" of `answer` that neither `key` nor any of `spans` writes (lower case), or ""."""
+    written = " ".join([key, *spans])
+    for m in _ALWAYS.finditer(answer):
+        if not re.search(rf"\b{m[1]}\b", written, re.I):
+            return m[1].lower()
+    return ""
 
 
 def claim_word(answer: str) -> str:

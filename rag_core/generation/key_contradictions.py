@@ -160,8 +160,14 @@ _ARGUMENT = re.compile(r"[\w.]+\s*=|[\w.]+\s+to\s+(?:True|False|None)\b")
 _SETS = re.compile(r"\b(?:set|sets|setting|pass|passes|passing)\s+(?:the\s+)?$", re.I)
 
 
+_NAMED = re.compile(r"[\w.]+['\"`]?\s+(?:argument|parameter|flag|option)\b", re.I)
+
+
 def _argument_at(text: str, pos: int) -> bool:
-    """Whether the word at text[pos:] names an argument given a value: "delete=False", "set delete to False"."""
+    """Whether the word at text[pos:] names an argument: "delete=False", "set delete to False", "the 'delete'
+    argument"."""
+    if _NAMED.match(text, pos):
+        return True
     m = _ARGUMENT.match(text, pos)
     return bool(m) and (m[0].rstrip().endswith("=") or bool(_SETS.search(text[max(0, pos - 20):pos])))
 
@@ -195,17 +201,32 @@ def _anchor_word_negated(text, k: KeyReading, stems):
     return None
 
 
+_MODIFIERS = {fold("more"), fold("less")}       # opposed only with the word they modify (see _modified)
+
+
+def _modified(text: str, places: list, k: KeyReading, w: str) -> list:
+    """The places of w's opposite that modify the key's word after w: for "more efficiently", "less efficiently"
+    opposes it, but "costs less than a push and a pop" does not (it is another way to say it)."""
+    head = k.words[k.words.index(w) + 1:k.words.index(w) + 2]
+    if w not in _MODIFIERS or not head:                 # "the more one": nothing modified to look for
+        return places
+    return [p for p in places if head[0] in [s for _, s in words_of(text[p:p + 80])][1:3]]
+
+
 def _antonym(text, k: KeyReading, have, stems, said_cmp):
     toks = [s for _, s in words_of(text)]
     for w in k.words:
         o = _OPPOSITE.get(w)
         if o is None or o not in stems:
             continue
-        places = word_places(text, o)
+        places = _modified(text, word_places(text, o), k, w)
+        if not places:
+            continue
         if w not in stems:
             why = f"it says the opposite of {shown_word(k, w)}"
-            if w == fold("true") and by_default(k, stems, text) and all(_after_unless(text, p) for p in places):
-                continue                            # "deleted by default, unless 'delete' is set to False"
+            if w == fold("true") and all(_after_unless(text, p) for p in places) and (
+                    by_default(k, stems, text) or any(x in stems for x in k.words if x not in (w, fold("default")))):
+                continue                            # "deleted (by default), unless 'delete' is set to False"
             if all(conditional_at(text, p) for p in places):
                 return Doubt((why + " in a condition ('unless', 'if'): the rule cannot tell what the answer "
                                      "says", [o]))

@@ -24,7 +24,7 @@ ANTONYMS = [("smaller", "larger"), ("smallest", "largest"), ("leftmost", "rightm
             ("shorter", "longer"), ("true", "false"), ("first", "last"), ("lower", "higher"),
             ("minimum", "maximum"), ("increase", "decrease"), ("above", "below"), ("faster", "slower"),
             ("ascending", "descending"), ("always", "never"), ("readable", "unreadable")]
-SYNONYMS = [("smaller", "lower"), ("larger", "higher", "bigger", "greater"), ("smallest", "lowest"),
+SYNONYMS = [("smaller", "lower", "lesser"), ("larger", "higher", "bigger", "greater"), ("smallest", "lowest"),
             ("largest", "highest", "biggest", "greatest")]
 ASIDE = [("automatically", "manually"), ("automatically", "yourself"), ("automatically", "explicitly"),
          ("first", "afterwards"), ("first", "later")]

@@ -71,8 +71,11 @@ def negated_at(text: str, pos: int) -> bool:
             return True
         if _PHRASE_END.fullmatch(t) or t in _PHRASE_WORDS:
             break
-        if is_negation(t):
-            return True
+        if is_negation(t) and not (t == "without" and before[i + 1:i + 2] in (["bound"], ["limit"])) \
+                and not (t in ("no", "not") and before[i + 2:i + 3] == ["than"]
+                         and before[i + 1] in ("less", "more", "fewer", "greater", "later", "earlier")):
+            return True                 # "without bound" is whole ("unbounded cache" negates no cache), and
+            #                             "no less than 0.6" is a bound, not a negation of 0.6
         seen += 1
         if seen >= WINDOW:
             break
