@@ -171,6 +171,7 @@ def test_the_pronoun_one_after_an_adjective_is_no_number_of_the_checker():
     assert verify("It inserts it before the leftmost x, reduced to one [S1].", [span]).verdict == "refused"
     # "one copy": a count in prose before a word, not looked for (prose.COUNTING)
     assert verify("It inserts one copy before the leftmost x [S1].", [span]).verdict == "anchored"
+    assert verify("It inserts x just before the leftmost equal one [S1].", [span]).verdict == "anchored"  # an adjective
 
 
 ML = "the smaller of the two middle values is returned"

@@ -20,7 +20,7 @@ _COUNT_WORD = re.compile(r"(?<!\w)(?:one|two)(?!\w)", re.I)
 _COUNTING = re.compile(r"(?<![\w\[(])(?:one|two)[ \t]+([A-Za-z]+)", re.I)      # and a word that is not a stop word
 # "the first existing one [S1]", "the quicker one.": "one" after a word that does not give a value, before no word
 _PRONOUN_ONE = re.compile(r"(?i:\b([a-z]+)[ \t]+)one(?=[ \t]*(?:[.,;:!?)\[(]|$))")
-_GIVES_VALUE = frozenset("is was are be been to of equals equal exactly only just than at returns return returned "
+_GIVES_VALUE = frozenset("is was are be been to of equals exactly only just than at returns return returned "
                          "gives give yields becomes become set get gets make makes by from plus minus".split())
 
 
