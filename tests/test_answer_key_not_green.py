@@ -61,20 +61,14 @@ def test_a_bound_the_span_writes_is_green():
     assert judged("The default cutoff is 0.6 [S1].").outcome == "answered"
 
 
-@pytest.mark.parametrize("answer", ["It needs a score of 0.6 or more [S1].", "score >= 0.6 (default cutoff) [S1]",
-                                    "It must score \u2265 0.6 [S1].", "It must score no less than 0.6 [S1]."])
-def test_the_same_bound_in_other_words_is_green(answer):
-    """"0.6 or more" and ">= 0.6" are the span's "at least": the same bound, said another way."""
+@pytest.mark.parametrize("answer,bound", [("It needs a score of 0.6 or more [S1].", "more"),
+                                          ("It must score no less than 0.6 [S1].", "no less than"),
+                                          ("Possibilities scoring 0.6 or higher are the ones ignored [S1].", "higher")])
+def test_the_same_bound_in_other_words_is_grey_never_red(answer, bound):
+    """"0.6 or more" is the span's "at least" in other words, but the rule cannot read which side of the bound is
+    kept ("scoring 0.6 or higher are ignored" is wrong): grey, naming the bound; "no less than" negates nothing."""
     got = judged(answer)
-    assert got.outcome == "answered", got.sentence
-
-
-@pytest.mark.parametrize("answer,bound", [("It must score 0.6 or less [S1].", "less"),
-                                          ("It must score at most 0.6 [S1].", "at most"),
-                                          ("It must score <= 0.6 [S1].", "<=")])
-def test_the_opposite_bound_stays_grey_and_is_named(answer, bound):
-    got = judged(answer)
-    assert got.outcome == "not confirmed" and f"'{bound}'" in got.sentence
+    assert got.outcome == "not confirmed" and f"'{bound}'" in got.sentence, got.sentence
 
 
 DRAFT = "NOTE (draft): the default cutoff of get_close_matches is 0.9, so only near identical words are returned."

@@ -14,7 +14,9 @@ with such a condition.
                             ["The combined action runs more efficiently than heappush() ..."])
     -> "only more efficient for small heaps"
 
-Left out on purpose: what the bound means (the rule only asks whether a span writes the same words), bounds
+Left out on purpose: what the bound means (the rule only asks whether a span writes the same words: "0.6 or more"
+stays grey where the span says "at least", because which side of the bound is kept is not read, and "scoring 0.6 or
+higher are ignored" is wrong in the same words), bounds
 further than the two words before the value or after it, and keys without a number; restrictions without "only"
 ("for small heaps it is faster") and conditions of more than one phrase.
 """
@@ -47,25 +49,11 @@ def unsupported_bound(answer: str, key: str, spans: list[str]) -> str:
         if v not in values:
             continue
         for p in number_places(text, lit):
-            before = _BEFORE.search(text[max(0, p - 24):p])
-            found = before or _AFTER.match(text[p + len(lit):p + len(lit) + 24])
+            found = _BEFORE.search(text[max(0, p - 24):p]) or _AFTER.match(text[p + len(lit):p + len(lit) + 24])
             bound = " ".join(found[1].lower().split()) if found else ""
-            if bound and not any(re.search(rf"(?<!\w){re.escape(b)}(?!\w)", written)
-                                 for b in (bound, *_same_bound(bound, after=not before))):
+            if bound and not re.search(rf"(?<!\w){re.escape(bound)}(?!\w)", written):
                 return bound
     return ""
-
-
-_AT_LEAST = ("at least", ">=", "\u2265", "no less than")
-_AT_MOST = ("at most", "<=", "\u2264", "no more than", "up to")
-
-
-def _same_bound(bound: str, after: bool) -> tuple:
-    """The bounds a span may write for the same one: "0.6 or more" is "at least 0.6", ">= 0.6" too."""
-    if after:
-        return _AT_LEAST if bound in ("more", "above", "over", "greater", "higher", "larger") else \
-            _AT_MOST if bound in ("less", "fewer", "below", "under", "lower", "smaller") else ()
-    return _AT_LEAST if bound in _AT_LEAST else _AT_MOST if bound in _AT_MOST else ()
 
 
 _ONLY = re.compile(r"\bonly\b", re.I)
