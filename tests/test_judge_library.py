@@ -115,16 +115,18 @@ def test_the_bundled_examples_read_whole_and_every_span_is_found():
     assert sum(r.rule_disagrees for r in report.rows) == report.rule.right_not_green + report.rule.wrong_green
 
 
-@pytest.mark.parametrize("name,size,wrong_green,right_green", [("labelled_answers.jsonl", 217, 0, 93),
-                                                               ("labelled_answers_fresh.jsonl", 224, 1, 86),
-                                                               ("labelled_answers_fresh3.jsonl", 236, 2, 105),
-                                                               ("labelled_answers_fresh4.jsonl", 181, 2, 82),
-                                                               ("labelled_answers_fresh5.jsonl", 203, 1, 64),
-                                                               ("labelled_answers_fresh6.jsonl", 108, 0, 42),
-                                                               ("labelled_answers_fresh7.jsonl", 108, 0, 37),
+@pytest.mark.parametrize("name,size,wrong_green,right_green", [("labelled_answers.jsonl", 217, 0, 95),
+                                                               ("labelled_answers_fresh.jsonl", 224, 0, 89),
+                                                               ("labelled_answers_fresh3.jsonl", 236, 2, 108),
+                                                               ("labelled_answers_fresh4.jsonl", 181, 2, 83),
+                                                               ("labelled_answers_fresh5.jsonl", 203, 1, 66),
+                                                               ("labelled_answers_fresh6.jsonl", 108, 0, 45),
+                                                               ("labelled_answers_fresh7.jsonl", 108, 0, 39),
                                                                ("labelled_answers_fresh8.jsonl", 64, 1, 21),
-                                                               ("labelled_answers_fresh9.jsonl", 96, 3, 39),
-                                                               ("labelled_answers_fresh10.jsonl", 48, 2, 20)])
+                                                               ("labelled_answers_fresh9.jsonl", 96, 3, 41),
+                                                               ("labelled_answers_fresh10.jsonl", 48, 1, 21),
+                                                               ("labelled_answers_fresh11.jsonl", 72, 3, 26),
+                                                               ("labelled_answers_fresh12.jsonl", 72, 3, 28)])
 def test_on_the_bundled_labelled_sets_green_is_right(name, size, wrong_green, right_green):
     """The rule was tuned on every set, each after it was judged once held out (the README has those figures). Its
     wrong greens are wrong claims about something else than the key ('It always raises a ValueError when the final

@@ -88,7 +88,7 @@ def bundled_sets_section(sets) -> None:
     """The rule on the bundled sets: one sentence, and the table in an expander."""
     st.markdown(widgets.plain(bundled_summary(sets)))
     with st.expander("The rule on each bundled set"):
-        st.dataframe(bundled_sets_table(sets), hide_index=True, key="judge_bundled_sets")
+        st.dataframe(bundled_sets_table(sets), hide_index=True, key="judge_bundled_sets", height="content")
         st.caption("The rule was changed after reading these sets (the newest may be the exception), so most of "
                    "these figures are on answers it was written from. On answers it had not read, fewer right "
                    "answers were green: the README's held-out table has each set's first judgement.")
