@@ -47,11 +47,8 @@ _ALWAYS = re.compile(r"\b(always|never)\b", re.I)
 
 def unwritten_always(answer: str, key: str, spans) -> str:
     """The first "always" or "never" of `answer` that neither `key` nor any of `spans` writes (lower case), or ""."""
-    written = " ".join([key, *spans])
-    for m in _ALWAYS.finditer(answer):
-        if not re.search(rf"\b{m[1]}\b", written, re.I):
-            return m[1].lower()
-    return ""
+    written = {w.lower() for w in _ALWAYS.findall(" ".join([key, *spans]))}
+    return next((m[1].lower() for m in _ALWAYS.finditer(answer) if m[1].lower() not in written), "")
 
 
 def claim_word(answer: str) -> str:
