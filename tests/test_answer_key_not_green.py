@@ -98,6 +98,7 @@ def judged_two(answer):
     ("Yes; even though a draft note [S1] says difflib.get_close_matches uses 0.9, the default cutoff is 0.6 [S2].",
      "answered"),
     ("An old note says 0.9 [S1], but that's outdated: the default cutoff is 0.6 [S2].", "answered"),
+    ("Despite the draft note [S1] saying 0.9, the default cutoff is 0.6 [S2].", "answered"),
     ("The default cutoff is 0.6 [S2]. The old note says 0.9 but that's outdated [S1]", "answered"),
     ("Although it is a draft, the default cutoff is 0.9 [S1] and 0.6 [S2].", "wrong source"),
     ("The default cutoff is 0.9 [S1], although that is only a draft.", "wrong source"),

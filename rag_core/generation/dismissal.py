@@ -6,9 +6,10 @@ only a draft note." cites the draft S1 to say it is a draft, not as its source.
     dismissed("The default cutoff is 0.9 [S1].") -> (set(), "The default cutoff is 0.9 [S1].")
 
 A citation is dismissed when its clause (the text between two of . ; : ! ? and "but", "while", "whereas", or an
-"although ...," concession) calls what it cites a draft, outdated, obsolete, superseded, stale, deprecated, wrong,
-an old(er) note, "no longer applies" or "not current" (or the next clause does, without a citation of its own and
-pointing back: "..., but that is outdated"; "the old note says X" speaks of a note, not of the clause before).
+"although ...," or "despite ...," concession) calls what it cites a draft, outdated, obsolete, superseded, stale,
+deprecated, wrong, an old(er) note, "no longer applies" or "not current" (or the next clause does, without a
+citation of its own and pointing back: "..., but that is outdated"; "the old note says X" speaks of a note, not of
+the clause before).
 The key is then read in the rest of the answer; an answer whose every citation is dismissed has no source.
 
 Left out on purpose: a status named in another clause than the citation ("That is a draft. It says 0.9 [S1]."),
@@ -21,8 +22,8 @@ import re
 from rag_core.generation.citations import cited_numbers, strip_citations
 
 _CLAUSE = re.compile(r"[.;:!?](?:\s+|$)|\b(?:but|while|whereas)\b", re.I)
-_CONCESSION = re.compile(r"\b(?:although|even though|though|even if)\b(?:[^,.;:!?]|\.(?=\w))*,\s",  # to its comma
-                         re.I)
+_CONCESSION = re.compile(r"\b(?:although|even though|though|even if|despite|in spite of)\b"    # to its comma
+                         r"(?:[^,.;:!?]|\.(?=\w))*,\s", re.I)
 _BACK = re.compile(r"^\W*(?:and\s+|so\s+)?(?:that|this|which|it|they|those|these|the\s+latter|the\s+former)\b", re.I)
 _STATUS = re.compile(r"\b(?:draft|outdated|out of date|obsolete|superseded|stale|deprecated|wrong|incorrect|mistaken)\b"
                      r"|\bold(?:er)?\s+(?:note|docs?|version|text)\b"
