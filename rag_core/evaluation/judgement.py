@@ -34,6 +34,7 @@ right source"), which its tables keep (evaluation.outcomes).
 """
 from __future__ import annotations
 
+import re
 from typing import NamedTuple
 
 from rag_core.generation.answer_key import KeyCheck, check_again, check_key, key_words, read_accepted, read_reply
@@ -41,7 +42,7 @@ from rag_core.generation.bounds import restricted_reply, unsupported_bound, unsu
 from rag_core.generation.dismissal import dismissed
 from rag_core.generation.passage import elsewhere
 from rag_core.generation.citations import canonical_citations
-from rag_core.generation.claim_words import added_claim, claim_word, unwritten_always
+from rag_core.generation.claim_words import added_claim, claim_word, contrast_word, unwritten_always
 from rag_core.generation.two_checkers import disagreement_of
 from rag_core.generation.verifier import Verdict, nothing_to_check, verify
 from rag_core.generation.yes_no import bare_reply
@@ -117,8 +118,9 @@ def judge_answer(answer: str, spans: list, span_ids, index, expected_doc: str | 
     with_article: also run the article's checker and keep its verdict when it differs (the Ask page shows both).
     verdict: the strict verdict of this very answer when the caller already has it (pipeline.ask checks once).
     """
+    _check_call(answer, spans, span_ids, index, accept, reply)
     trusted = (trusted,) if isinstance(trusted, str) else tuple(trusted)
-    answer = canonical_citations(answer)          # "[Source 1]", "[1]": the strict checker's [S1], for every rule
+    answer = canonical_citations(_INVISIBLE.sub("", answer))   # "[1]": [S1]; "0\u200f.6": 0.6 (no hidden marks)
     titles = [index.title(int(i)) for i in span_ids] if hasattr(index, "title") else None   # an index without
     # places (a test's or the article's two spans) gives none
     strict = verdict if verdict is not None else verify(answer, spans, "strict", question, titles)
@@ -199,7 +201,12 @@ def judge_answer(answer: str, spans: list, span_ids, index, expected_doc: str | 
     if added:                                   # "0.6, and it must also begin with the same letter"
         check = check._replace(right=None, doubt=f"it states {_stated(check).rstrip(',')}, and its '{added}' adds a "
                                                  "claim of its own that the rule cannot check")
-    always = unwritten_always(rest, check.key, [spans[n - 1] for n in cited]) \
+    contrast = contrast_word(rest) if check.right is True and check.accepted_for and not unchecked else ""
+    if contrast:                                # "it costs less typing, yet it runs slower"
+        check = check._replace(right=None, doubt=f"it states {_stated(check).rstrip(',')}, and its '{contrast}' may "
+                                                 "add a claim the rule cannot check beside a wording read without "
+                                                 "its context")
+    always = unwritten_always(rest, check.key, [spans[n - 1] for n in cited if n not in aside]) \
         if check.right is True and not unchecked else ""
     if always:                                  # "It always raises a ValueError when ..."
         check = check._replace(right=None, doubt=f"it states {_stated(check).rstrip(',')}, and its '{always}' "
@@ -237,6 +244,27 @@ def judge_answer(answer: str, spans: list, span_ids, index, expected_doc: str | 
     return Judgement("answered", f"Every claim is in {_spans(cited)}, from {expected_doc}, the document that holds "
                                  f"the answer, and the answer states {_stated(check)} and "
                                  f"contradicts none of it.{set_aside}", strict, key=check, sources=sources, **extra)
+
+
+_INVISIBLE = re.compile("[\u200b-\u200f\u061c\u202a-\u202e\u2060\u2066-\u2069\ufeff]")   # direction, zero-width
+
+
+def _check_call(answer, spans, span_ids, index, accept, reply) -> None:
+    """ValueError, saying how to call judge_answer, for arguments of the wrong kind."""
+    if not isinstance(answer, str):
+        raise ValueError(f"answer must be text (str), not {type(answer).__name__}: pass the model's reply as a string.")
+    if isinstance(spans, (str, bytes)) or not isinstance(spans, (list, tuple)) or \
+            not all(isinstance(x, str) for x in spans):
+        raise ValueError("spans must be a list of texts, one per [Sn] handed to the model: spans=['a chunk', ...].")
+    if len(list(span_ids)) < len(spans) or not all(str(i).strip().isdigit() for i in span_ids):
+        raise ValueError(f"span_ids must give the chunk number of each of the {len(spans)} spans, in their order: "
+                         "span_ids=[7, 3, 9].")
+    if not (hasattr(index, "doc_id") and hasattr(index, "status")):
+        raise ValueError("index must answer doc_id(i) and status(i) for a chunk number i (an Index or a SpanSources).")
+    if isinstance(accept, (str, bytes)) or not all(isinstance(w, str) for w in accept or ()):
+        raise ValueError("accept must be a list of wordings, accept=['no size limit'], not one string.")
+    if reply is not None and not isinstance(reply, str):
+        raise ValueError("reply must be 'yes', 'no' or None.")
 
 
 def _stated(check: KeyCheck) -> str:

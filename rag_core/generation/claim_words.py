@@ -11,7 +11,8 @@ states the key and adds a claim the checker grounds word by word but nobody chec
     claim_word("It lands after them, to the right of the rightmost copy [S1].")       -> ""
     claim_word("Every user can read it, but only the creating user can write [S1].") -> "every"
 
-An "always" or a "never" that neither the key nor a cited span writes makes any answer not confirmed too: "It
+An accepted wording (GoldenRow.accept) beside a contrast word is not confirmed either (`contrast_word`). An
+"always" or a "never" that neither the key nor a cited span writes makes any answer not confirmed too: "It
 always raises a ValueError when the final batch is shorter than n [S1]" claims a rule the span does not
 (`unwritten_always`).
 
@@ -49,6 +50,17 @@ def unwritten_always(answer: str, key: str, spans) -> str:
     """The first "always" or "never" of `answer` that neither `key` nor any of `spans` writes (lower case), or ""."""
     written = {w.lower() for w in _ALWAYS.findall(" ".join([key, *spans]))}
     return next((m[1].lower() for m in _ALWAYS.finditer(answer) if m[1].lower() not in written), "")
+
+
+_CONTRAST = re.compile(r"\b(" + "|".join(CONTRAST) + r")\b", re.I)
+
+
+def contrast_word(answer: str) -> str:
+    """The first contrast word of `answer` ("but", "yet", ...), lower case, or "": beside a wording the golden set
+    accepts, which is read without its context, it may say what the wording is not ("costs less typing, yet it runs
+    slower")."""
+    m = _CONTRAST.search(answer)
+    return "" if m is None else m[1].lower()
 
 
 def claim_word(answer: str) -> str:

@@ -6,14 +6,16 @@ only a draft note." cites the draft S1 to say it is a draft, not as its source.
     dismissed("The default cutoff is 0.9 [S1].") -> (set(), "The default cutoff is 0.9 [S1].")
 
 A citation is dismissed when its clause (the text between two of . ; : ! ? and "but", "while", "whereas", or an
-"although ...," or "despite ...," concession) calls what it cites a draft, outdated, obsolete, superseded, stale,
-deprecated, wrong, an old(er) note, "no longer applies" or "not current" (or the next clause does, without a
-citation of its own and pointing back: "..., but that is outdated"; "the old note says X" speaks of a note, not of
-the clause before).
-The key is then read in the rest of the answer; an answer whose every citation is dismissed has no source.
+"although ...," or "despite ...," concession) calls the one span it cites a draft, outdated, obsolete, superseded,
+stale, deprecated, wrong, an old(er) note, "no longer applies" or "not current" (or the next clause does, without a
+citation of its own and pointing back: "..., but that is outdated", "which was wrong"; "the old note says X" speaks
+of a note, and "this replaced the outdated value" of a value, not of the clause before). A clause citing two spans
+sets neither aside. The key is then read in the rest of the answer; an answer whose every citation is dismissed has
+no source.
 
 Left out on purpose: a status named in another clause than the citation ("That is a draft. It says 0.9 [S1]."),
-and what a status word negated means ("not a draft"): it dismisses nothing then.
+and what a status word negated means ("not a draft", "isn't wrong that"): it dismisses nothing then; a status word
+about something else in the clause ("wrong words are dropped [S2]") still dismisses its citation.
 """
 from __future__ import annotations
 
@@ -23,13 +25,15 @@ from rag_core.generation.citations import cited_numbers, strip_citations
 
 _CLAUSE = re.compile(r"[.;:!?](?:\s+|$)|\b(?:but|while|whereas)\b", re.I)
 _CONCESSION = re.compile(r"\b(?:although|even though|though|even if|despite|in spite of)\b"    # to its comma
-                         r"(?:[^,.;:!?]|\.(?=\w))*,\s", re.I)
-_BACK = re.compile(r"^\W*(?:and\s+|so\s+)?(?:that|this|which|it|they|those|these|the\s+latter|the\s+former)\b", re.I)
+                         r"(?:[^,.;:!?]|\.(?=\w)){0,300},\s", re.I)     # bounded: linear on a comma-less text
+_BACK = re.compile(r"^\W*(?:and\s+|so\s+)?(?:that|this|which|it|they|those|these|the\s+latter|the\s+former)"
+                   r"(?:['\u2019]s|['\u2019]re|\s+(?:is|was|are|were|seems|looks|has\s+been|have\s+been))\b", re.I)
 _STATUS = re.compile(r"\b(?:draft|outdated|out of date|obsolete|superseded|stale|deprecated|wrong|incorrect|mistaken)\b"
                      r"|\bold(?:er)?\s+(?:note|docs?|version|text)\b"
                      r"|\bno\s+longer\s+(?:appl(?:y|ies)|holds?|true|valid)\b"
                      r"|\bnot\s+(?:the\s+)?current\b", re.I)
-_NOT_STATUS = re.compile(r"\b(?:not|no|never)\s+(?:a\s+|an\s+|the\s+)?(?:draft|outdated|obsolete|stale|wrong)\b", re.I)
+_NOT_STATUS = re.compile(r"(?:\b(?:not|no|never|hardly|barely|scarcely)|n't|n\u2019t)\s+(?:\w+\s+){0,2}?"
+                         r"(?:a\s+|an\s+|the\s+)?(?:draft|outdated|obsolete|stale|wrong|incorrect|mistaken)\b", re.I)
 
 
 def dismissed(answer: str) -> tuple[set[int], str]:
@@ -46,8 +50,8 @@ def dismissed(answer: str) -> tuple[set[int], str]:
             out |= previous
             kept -= previous
             pieces = pieces[:-1]
-        elif status and cites:
-            out |= cites
+        elif status and len(cites) == 1:          # a clause citing two spans sets neither aside: "although the
+            out |= cites                            # default is 1 [S1] and the draft [S2] is wrong, ..."
         else:
             kept |= cites
             pieces.append(clause)

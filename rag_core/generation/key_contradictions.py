@@ -160,13 +160,13 @@ _ARGUMENT = re.compile(r"[\w.]+\s*=|[\w.]+\s+to\s+(?:True|False|None)\b")
 _SETS = re.compile(r"\b(?:set|sets|setting|pass|passes|passing)\s+(?:the\s+)?$", re.I)
 
 
-_NAMED = re.compile(r"[\w.]+['\"`]?\s+(?:argument|parameter|flag|option)\b", re.I)
+_NAMED = re.compile(r"[A-Za-z_][\w.]*['\"`]\s+(?:argument|parameter|flag|option)\b", re.I)    # "'delete' argument"
 
 
 def _argument_at(text: str, pos: int) -> bool:
     """Whether the word at text[pos:] names an argument: "delete=False", "set delete to False", "the 'delete'
     argument"."""
-    if _NAMED.match(text, pos):
+    if text[pos - 1:pos] in ("'", '"', "`") and _NAMED.match(text, pos):
         return True
     m = _ARGUMENT.match(text, pos)
     return bool(m) and (m[0].rstrip().endswith("=") or bool(_SETS.search(text[max(0, pos - 20):pos])))
@@ -206,11 +206,11 @@ _MODIFIERS = {fold("more"), fold("less")}       # opposed only with the word the
 
 def _modified(text: str, places: list, k: KeyReading, w: str) -> list:
     """The places of w's opposite that modify the key's word after w: for "more efficiently", "less efficiently"
-    opposes it, but "costs less than a push and a pop" does not (it is another way to say it)."""
+    (or "less so") opposes it, but "costs less than a push and a pop" does not (it is another way to say it)."""
     head = k.words[k.words.index(w) + 1:k.words.index(w) + 2]
     if w not in _MODIFIERS or not head:                 # "the more one": nothing modified to look for
         return places
-    return [p for p in places if head[0] in [s for _, s in words_of(text[p:p + 80])][1:3]]
+    return [p for p in places if {head[0], "so"} & set([s for _, s in words_of(text[p:p + 80])][1:3])]
 
 
 def _antonym(text, k: KeyReading, have, stems, said_cmp):
