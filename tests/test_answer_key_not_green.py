@@ -238,3 +238,14 @@ def test_an_always_or_never_the_span_or_the_key_writes_is_green():
                                        key="never evicted")
     assert memo("When size is None, entries are never evicted [S1].").outcome == "answered"
     assert judged("The default cutoff is 0.6 [S1].").outcome == "answered"
+
+
+@pytest.mark.parametrize("answer,right", [
+    ("Fraction(8, 6) reduces to 4/3 [S1]. If you leave the arguments out, the numerator defaults to 0 and the "
+     "denominator to 1 [S1].", True),
+    ("Fraction(8, 6) is equivalent to 5 [S1].", False),
+])
+def test_to_before_the_key_s_value_names_no_subject(answer, right):
+    """"equivalent to 4/3": the "to" is no subject of the value, so "the denominator to 1" is no rival value (a right
+    answer was red); "equivalent to 5" still is."""
+    assert check_key(answer, "4/3", FR, Q_FR).right is right

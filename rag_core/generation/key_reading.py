@@ -22,6 +22,7 @@ from rag_core.generation.citations import strip_citations
 from rag_core.text.tokens import STOP, normalize, words
 
 FILLERS = frozenset("whether just also very really simply instead".split())     # words an answer may drop
+_LINKS = frozenset("to of a an the".split())       # words before a key's value that are no subject of it
 _APOSTROPHES = re.compile(r"[\u2018\u2019\u02bc\u00b4\u0060\u2032]")           # ’ ‘ ʼ ´ ` ′ are '
 
 
@@ -103,7 +104,8 @@ class KeyReading:
         self.counts = {v for m in _COUNT.finditer(self.text) for _, v in quantities.numbers(m[1])}  # "two middle values"
         first = self._first_value_at()
         lead = [s for p, s in words_of(context[max(0, first - 80):first])][-WINDOW:] if first is not None else []
-        self.subject = {s for s in lead + self.words if s not in FILLERS and s not in NEGATIONS}
+        self.subject = {s for s in lead + self.words if s not in FILLERS and s not in NEGATIONS  # "equivalent to
+                        and s not in _LINKS}                    # 4/3": "to" names no subject ("denominator to 1")
         self.replied = False            # check_key: the answer's leading Yes or No was read as the question's statement
 
     def _first_value_at(self) -> int | None:
