@@ -15,10 +15,10 @@ from ui.judge_view import _share, bundled_sets_table
 def test_every_bundled_set_is_found_in_order_and_judged_as_the_command_judges_it():
     from rag_core.cli.judge import judged, parser
     paths = bundled_sets()
-    assert paths[0].name == "labelled_answers.jsonl" and len(paths) >= 12
+    assert paths[0].name == "labelled_answers.jsonl" and len(paths) >= 14
     names = [p.name for p in paths]
     assert names.index("labelled_answers_fresh9.jsonl") < names.index("labelled_answers_fresh10.jsonl") \
-        < names.index("labelled_answers_fresh12.jsonl") == len(paths) - 1          # 10 after 9, 12 last
+        < names.index("labelled_answers_fresh14.jsonl") == len(paths) - 1          # 10 after 9, 14 last
     assert [p.name for p in paths[1:3]] == ["labelled_answers_fresh.jsonl", "labelled_answers_fresh3.jsonl"]
     sets = rule_on_bundled_sets()
     assert [s.name + ".jsonl" for s in sets] == [p.name for p in paths]
