@@ -1,5 +1,5 @@
 """Judging answers against one made-up document, all its spans current: what judge_answer asks of an index, and a
-judge of answers with the document's text as S1.
+judge of answers with the document's text as S1; `Documents`, the same for spans of several documents, in order.
 
     judged = judged_in("## shelf\n\nA returned book is placed ...", "shelf", "placed to the right", key="right")
     judged("It goes to the right [S1].").outcome -> "answered"
@@ -16,6 +16,19 @@ class OneDocument:
 
     def status(self, i):
         return self._status
+
+
+class Documents:
+    """Chunk i from the i-th (document id, status): Documents(("difflib", "current"), ("note-difflib", "draft"))."""
+
+    def __init__(self, *docs: tuple[str, str]):
+        self._docs = docs
+
+    def doc_id(self, i):
+        return self._docs[i][0]
+
+    def status(self, i):
+        return self._docs[i][1]
 
 
 def judged_in(text: str, doc_id: str, anchor: str, **fixed):

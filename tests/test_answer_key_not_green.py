@@ -4,6 +4,7 @@ value that no cited span writes ("above 0.6" where the span says "at least"), an
 "only" and a condition no cited span writes ("only faster for small files")."""
 import pytest
 
+from one_document import Documents, OneDocument
 from rag_core.evaluation.judgement import judge_answer
 from rag_core.generation.answer_key import check_key
 
@@ -12,6 +13,9 @@ Q_FR = "What rational number does Fraction(8, 6) produce?"
 LEFT = "insert just before the leftmost x already there"
 CUT_SPAN = ("## difflib.get_close_matches\n\nOptional arg cutoff (default 0.6) is a float in [0, 1].  Possibilities "
             "that don't score at least that similar to word are ignored.")
+DIFFLIB = OneDocument("difflib")
+DRAFT_FIRST = Documents(("note-difflib", "draft"), ("difflib", "current"))
+STATS = Documents(("statistics", "current"), ("note-statistics", "outdated"))
 
 
 @pytest.mark.parametrize("answer", ["It stays 8/6 [S1].", "Fraction(8, 6) stays 8/6; it is not reduced [S1].",
@@ -36,16 +40,9 @@ def test_a_key_word_and_its_opposite_both_said(answer, right):
     assert check_key(answer, "before the leftmost", LEFT).right is right
 
 
-class _Spans:
-    def doc_id(self, i):
-        return "difflib"
-
-    def status(self, i):
-        return "current"
-
 
 def judged(answer):
-    return judge_answer(answer, [CUT_SPAN], [0], _Spans(), "difflib", "Optional arg cutoff (default 0.6)", key="0.6")
+    return judge_answer(answer, [CUT_SPAN], [0], DIFFLIB, "difflib", "Optional arg cutoff (default 0.6)", key="0.6")
 
 
 @pytest.mark.parametrize("answer", ["Candidates scoring above 0.6 are ignored [S1].",
@@ -74,16 +71,9 @@ def test_the_same_bound_in_other_words_is_grey_never_red(answer, bound):
 DRAFT = "NOTE (draft): the default cutoff of get_close_matches is 0.9, so only near identical words are returned."
 
 
-class _Two:
-    def doc_id(self, i):
-        return ["note-difflib", "difflib"][i]
-
-    def status(self, i):
-        return ["draft", "current"][i]
-
 
 def judged_two(answer):
-    return judge_answer(answer, [DRAFT, CUT_SPAN], [0, 1], _Two(), "difflib", "Optional arg cutoff (default 0.6)",
+    return judge_answer(answer, [DRAFT, CUT_SPAN], [0, 1], DRAFT_FIRST, "difflib", "Optional arg cutoff (default 0.6)",
                         key="0.6")
 
 
@@ -133,13 +123,6 @@ SMALL = ("## statistics.median_low\n\nWhen the number of data points is even, th
 NOTE = "NOTE (outdated): median_low returns the larger of the two middle values."
 
 
-class _Stats:
-    def doc_id(self, i):
-        return ["statistics", "note-statistics"][i]
-
-    def status(self, i):
-        return ["current", "outdated"][i]
-
 
 @pytest.mark.parametrize("answer,outcome", [
     ("It returns the smaller of the two middle values [S1]; the draft claim that it returns the larger [S2] is "
@@ -152,7 +135,7 @@ class _Stats:
     ("The smaller of the two middle values is returned [S1] and the larger [S2].", "wrong source"),
 ])
 def test_an_outdated_note_set_aside_in_the_next_clause_or_as_wrong(answer, outcome):
-    got = judge_answer(answer, [SMALL, NOTE], [0, 1], _Stats(), "statistics",
+    got = judge_answer(answer, [SMALL, NOTE], [0, 1], STATS, "statistics",
                        "the smaller of the two middle values is returned",
                        key="smaller of the two middle values is returned")
     assert got.outcome == outcome, got.sentence
@@ -200,7 +183,7 @@ ZIP_SPAN = ("## packer\n\nThe streaming writer runs faster than writing the whol
 
 
 def judged_zip(answer):
-    return judge_answer(answer, [ZIP_SPAN], [0], _Spans(), "difflib",
+    return judge_answer(answer, [ZIP_SPAN], [0], DIFFLIB, "difflib",
                         "The streaming writer runs faster than writing the whole archive at once", key="faster")
 
 
@@ -234,7 +217,7 @@ def test_an_always_or_never_no_span_writes_is_not_green_and_is_named(answer, wor
 
 
 def test_an_always_or_never_the_span_or_the_key_writes_is_green():
-    memo = lambda answer: judge_answer(answer, [MEMO], [0], _Spans(), "difflib", "entries are never evicted",
+    memo = lambda answer: judge_answer(answer, [MEMO], [0], DIFFLIB, "difflib", "entries are never evicted",
                                        key="never evicted")
     assert memo("When size is None, entries are never evicted [S1].").outcome == "answered"
     assert judged("The default cutoff is 0.6 [S1].").outcome == "answered"

@@ -3,27 +3,23 @@ pass of that session): each is not green, or a ValueError that says how to call 
 the difflib span and its draft note."""
 import pytest
 
-from one_document import OneDocument, judged_in
+from one_document import Documents, OneDocument, judged_in
 from rag_core.evaluation.judgement import judge_answer
 from rag_core.generation.answer_key import check_key
 from rag_core.generation.dismissal import dismissed
+from rag_core.generation.verifier import verify
 
 CUT = ("## difflib.get_close_matches\n\nOptional arg cutoff (default 0.6) is a float in [0, 1].  Possibilities "
        "that don't score at least that similar to word are ignored.")
 DRAFT = "NOTE (draft): the default cutoff of get_close_matches is 0.9, so only near identical words are returned."
+DIFFLIB_FIRST = Documents(("difflib", "current"), ("note-difflib", "draft"))
+TIMEOUT = Documents(("timeout", "current"), ("note-timeout", "draft"))
 HEAP = "runs more efficiently than heappush() followed by a separate call to heappop()"
 
 
-class _Two:
-    def doc_id(self, i):
-        return ["difflib", "note-difflib"][i]
-
-    def status(self, i):
-        return ["current", "draft"][i]
-
 
 def cutoff(answer, **kw):
-    return judge_answer(answer, [CUT, DRAFT], [0, 1], _Two(), "difflib", "Optional arg cutoff (default 0.6)",
+    return judge_answer(answer, [CUT, DRAFT], [0, 1], DIFFLIB_FIRST, "difflib", "Optional arg cutoff (default 0.6)",
                         key="0.6", **kw)
 
 
@@ -46,14 +42,8 @@ def test_the_set_aside_readings_that_hold():
 
 def test_a_never_written_only_by_a_draft_set_aside_does_not_count_as_written():
     spans = ["## timeout\n\nThe default timeout is 30 seconds.", "NOTE (draft): the timeout never applies."]
-    class Docs:
-        def doc_id(self, i):
-            return ["timeout", "note-timeout"][i]
-
-        def status(self, i):
-            return ["current", "draft"][i]
     got = judge_answer("Although the draft [S2] is outdated, the default timeout is 30 seconds [S1] and it never "
-                       "expires early.", spans, [0, 1], Docs(), "timeout", "The default timeout is 30 seconds",
+                       "expires early.", spans, [0, 1], TIMEOUT, "timeout", "The default timeout is 30 seconds",
                        key="30 seconds")
     assert got.outcome == "not confirmed" and "'never'" in got.sentence, got.sentence
 
@@ -82,6 +72,8 @@ def test_an_accepted_wording_beside_a_contrast_word_is_grey_and_names_it():
 @pytest.mark.parametrize("mark", ["\u200f", "\u200b", "\u2066", "\ufeff"])
 def test_an_invisible_mark_inside_a_number_does_not_change_the_verdict(mark):
     assert cutoff(f"The default cutoff is 0{mark}.6 [S1].").outcome == "answered"
+    assert check_key(f"It is 0{mark}.6 [S1].", "0.6", "Optional arg cutoff (default 0.6)").right is True  # verify
+    assert verify(f"The default cutoff is 0{mark}.6 [S1].", [CUT]).verdict == "anchored"            # reads both
 
 
 @pytest.mark.parametrize("kwargs,says", [

@@ -34,7 +34,6 @@ right source"), which its tables keep (evaluation.outcomes).
 """
 from __future__ import annotations
 
-import re
 from typing import NamedTuple
 
 from rag_core.generation.answer_key import KeyCheck, check_again, check_key, key_words, read_accepted, read_reply
@@ -46,6 +45,7 @@ from rag_core.generation.claim_words import added_claim, claim_word, contrast_wo
 from rag_core.generation.two_checkers import disagreement_of
 from rag_core.generation.verifier import Verdict, nothing_to_check, verify
 from rag_core.generation.yes_no import bare_reply
+from rag_core.text.invisible import visible
 from rag_core.text.messages import listing
 
 TONES = {"answered": "green", "wrong answer": "red", "not confirmed": "gray", "grounded": "gray",
@@ -120,7 +120,7 @@ def judge_answer(answer: str, spans: list, span_ids, index, expected_doc: str | 
     """
     _check_call(answer, spans, span_ids, index, accept, reply)
     trusted = (trusted,) if isinstance(trusted, str) else tuple(trusted)
-    answer = canonical_citations(_INVISIBLE.sub("", answer))   # "[1]": [S1]; "0\u200f.6": 0.6 (no hidden marks)
+    answer = canonical_citations(visible(answer))     # "[1]": [S1]; "0\u200f.6": 0.6, for every rule below
     titles = [index.title(int(i)) for i in span_ids] if hasattr(index, "title") else None   # an index without
     # places (a test's or the article's two spans) gives none
     strict = verdict if verdict is not None else verify(answer, spans, "strict", question, titles)
@@ -197,20 +197,16 @@ def judge_answer(answer: str, spans: list, span_ids, index, expected_doc: str | 
         claim = claim_word(rest)                # the key in words of its own: "After them, right of the rightmost"
         if not claim:                           # "..., but librarians reshuffle them": not checked, so not green
             own_words, unchecked = unchecked, ""
-    added = added_claim(rest) if check.right is True and not own_words and not unchecked else ""
-    if added:                                   # "0.6, and it must also begin with the same letter"
-        check = check._replace(right=None, doubt=f"it states {_stated(check).rstrip(',')}, and its '{added}' adds a "
-                                                 "claim of its own that the rule cannot check")
-    contrast = contrast_word(rest) if check.right is True and check.accepted_for and not unchecked else ""
-    if contrast:                                # "it costs less typing, yet it runs slower"
-        check = check._replace(right=None, doubt=f"it states {_stated(check).rstrip(',')}, and its '{contrast}' may "
-                                                 "add a claim the rule cannot check beside a wording read without "
-                                                 "its context")
-    always = unwritten_always(rest, check.key, [spans[n - 1] for n in cited if n not in aside]) \
-        if check.right is True and not unchecked else ""
-    if always:                                  # "It always raises a ValueError when ..."
-        check = check._replace(right=None, doubt=f"it states {_stated(check).rstrip(',')}, and its '{always}' "
-                                                 "claims a rule no cited span writes")
+    if check.right is True and not unchecked:    # a word beside the key that may add a claim: grey, and named
+        word, says = next(((w, says) for w, says in (
+            (added_claim(rest) if not own_words else "",        # "0.6, and it must also begin with the same letter"
+             "adds a claim of its own that the rule cannot check"),
+            (contrast_word(rest) if check.accepted_for else "",  # "it costs less typing, yet it runs slower"
+             "may add a claim the rule cannot check beside a wording read without its context"),
+            (unwritten_always(rest, check.key, [spans[n - 1] for n in cited if n not in aside]),   # "It always
+             "claims a rule no cited span writes")) if w), ("", ""))                             # raises ..."
+        if word:
+            check = check._replace(right=None, doubt=f"it states {_stated(check).rstrip(',')}, and its '{word}' {says}")
     where = (f"It cites {_spans(cited)}, from {expected_doc}, the document that holds the answer" if unchecked else
              f"Grounded in {_spans(cited)}, from {expected_doc}, the document that holds the answer")
     if check.right is False and not unchecked:
@@ -244,9 +240,6 @@ def judge_answer(answer: str, spans: list, span_ids, index, expected_doc: str | 
     return Judgement("answered", f"Every claim is in {_spans(cited)}, from {expected_doc}, the document that holds "
                                  f"the answer, and the answer states {_stated(check)} and "
                                  f"contradicts none of it.{set_aside}", strict, key=check, sources=sources, **extra)
-
-
-_INVISIBLE = re.compile("[\u200b-\u200f\u061c\u202a-\u202e\u2060\u2066-\u2069\ufeff]")   # direction, zero-width
 
 
 def _check_call(answer, spans, span_ids, index, accept, reply) -> None:

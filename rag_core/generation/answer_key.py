@@ -40,6 +40,7 @@ from rag_core.generation.key_contradictions import by_default as said_by_default
 from rag_core.generation.key_reading import KeyReading, as_read, key_words, number_places, shown_word, \
     word_places  # noqa: F401 (key_words re-exported)
 from rag_core.generation.lexicon import ANTONYMS  # noqa: F401 (re-exported)
+from rag_core.text.invisible import visible
 from rag_core.generation.lexicon import one_word, same as fold, stem_set as folded_words, stems as words_of
 from rag_core.generation.negation import condition_in_phrase, negated_at  # noqa: F401 (negated_at re-exported)
 from rag_core.text.tokens import STOP
@@ -77,6 +78,7 @@ def check_key(answer: str, key: str, anchor: str | None = None, question: str | 
     if not isinstance(answer, str) or not isinstance(key, str) or not key.strip():
         raise ValueError("check_key needs the answer and a non-empty answer key as text.")
     k = KeyReading(key, anchor, question, source)
+    answer = visible(answer)                                # "0\u200f.6" is 0.6, as it shows
     statement = as_statement(answer, question)
     k.replied = statement != answer                         # a leading Yes or No read as the question's statement
     text = as_read(statement)                               # "Yes [S1]." says what the question asks
@@ -148,8 +150,7 @@ def read_accepted(answer: str, accept, check: KeyCheck, question: str | None = N
         return check
     have = {s for _, s in words_of(one_word(answer))}     # a wording whose words the answer lacks is not read: it
     near = [w for w in accept if {s for _, s in words_of(one_word(w)) if s not in STOP} <= have]   # cannot be stated
-    checks = [check_key(answer, one_word(wording), None, question, source)._replace(key=wording)
-              for wording in near]                      # "unbounded" read as the answer's "without bound"
+    checks = [_wording(answer, wording, question, source)._replace(key=wording) for wording in near]
     if any(c.right is False for c in checks):
         return check
     stated = next((c for c in checks if c.right is True and not _hedged_in(answer, c.key)), None)
@@ -159,10 +160,15 @@ def read_accepted(answer: str, accept, check: KeyCheck, question: str | None = N
 def check_again(text: str, check: KeyCheck, anchor: str | None = None, question: str | None = None,
                 source: str | None = None) -> KeyCheck:
     """`text` (a sentence of the answer) read against what `check` found stated: its key, or the accepted wording
-    read as read_accepted reads it ("unbounded" as "without bound", with no anchor)."""
+    read as read_accepted reads it (`_wording`)."""
     if check.accepted_for:
-        return check_key(text, one_word(check.key), None, question, source)
+        return _wording(text, check.key, question, source)
     return check_key(text, check.key, anchor, question, source)
+
+
+def _wording(text: str, wording: str, question: str | None, source: str | None) -> KeyCheck:
+    """`text` read against an accepted wording, with no anchor: "unbounded" read as the answer's "without bound"."""
+    return check_key(text, one_word(wording), None, question, source)
 
 
 def _hedged_in(answer: str, wording: str) -> bool:

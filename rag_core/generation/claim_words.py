@@ -29,19 +29,17 @@ ABSOLUTE = ("completely", "entirely", "every", "everyone", "everybody", "everyth
             "anything", "even", "always", "never", "at all")
 ADDITION = ("also",)
 
-_WORDS = re.compile(r"\b(" + "|".join(w.replace(" ", r"\s+") for w in CONTRAST + ABSOLUTE + ADDITION) + r")\b",
-                    re.I)
+
+def _finder(words):
+    """A function: the first of `words` in a text (lower case, its spaces one), or ""."""
+    pattern = re.compile(r"\b(" + "|".join(w.replace(" ", r"\s+") for w in words) + r")\b", re.I)
+    return lambda text: " ".join(m[1].lower().split()) if (m := pattern.search(text)) else ""
 
 
-_ADDED = re.compile(r"\b(" + "|".join(ADDITION) + r")\b", re.I)
-
-
-def added_claim(answer: str) -> str:
-    """The word through which any answer, grounded or not, adds a claim of its own beside the one it makes ("and
-    it also strips the padding"), lower case, or ""."""
-    m = _ADDED.search(answer)
-    return "" if m is None else m[1].lower()
-
+claim_word = _finder(CONTRAST + ABSOLUTE + ADDITION)   # the first word of an answer that may add a claim of its own
+added_claim = _finder(ADDITION)     # through which any answer, grounded or not, adds a claim ("and it also strips")
+contrast_word = _finder(CONTRAST)   # beside a wording the golden set accepts, read without its context, it may say
+#                                     what the wording is not ("costs less typing, yet it runs slower")
 
 _ALWAYS = re.compile(r"\b(always|never)\b", re.I)
 
@@ -50,20 +48,3 @@ def unwritten_always(answer: str, key: str, spans) -> str:
     """The first "always" or "never" of `answer` that neither `key` nor any of `spans` writes (lower case), or ""."""
     written = {w.lower() for w in _ALWAYS.findall(" ".join([key, *spans]))}
     return next((m[1].lower() for m in _ALWAYS.finditer(answer) if m[1].lower() not in written), "")
-
-
-_CONTRAST = re.compile(r"\b(" + "|".join(CONTRAST) + r")\b", re.I)
-
-
-def contrast_word(answer: str) -> str:
-    """The first contrast word of `answer` ("but", "yet", ...), lower case, or "": beside a wording the golden set
-    accepts, which is read without its context, it may say what the wording is not ("costs less typing, yet it runs
-    slower")."""
-    m = _CONTRAST.search(answer)
-    return "" if m is None else m[1].lower()
-
-
-def claim_word(answer: str) -> str:
-    """The first word of `answer` that may add a claim of its own (lower case), or ""."""
-    m = _WORDS.search(answer)
-    return "" if m is None else " ".join(m[1].lower().split())

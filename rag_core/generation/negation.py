@@ -26,6 +26,10 @@ NEGATIONS = frozenset("not no never nothing neither nor without cannot nobody no
 _CONTRACTED = re.compile(r"^(?:\w+n't|isnt|arent|doesnt|dont|cant|wont|wasnt|werent|didnt|hasnt|havent|shouldnt)$")
 _PHRASE_END = re.compile(r"[,;:()\[\]{}.!?\u2014\u2013]|\s-\s")                  # what a negation does not cross
 _PHRASE_WORDS = frozenset("but and or rather instead whereas while although though yet so".split())
+# negations that negate only their own phrase: "without bound" ("unbounded cache" negates no cache), and a bound,
+# "no less than 0.6", which does not negate 0.6
+_WHOLE = (("without", "bound"), ("without", "limit")) + tuple(
+    (no, than, "than") for no in ("no", "not") for than in ("less", "more", "fewer", "greater", "later", "earlier"))
 _SENTENCE = re.compile(r"(?:[^.;!?\u2014\u2013]|[.!?](?=\S))+")     # how far "unless" and "isn't true" reach
 _WIDE_TRUE = re.compile(r"\b(?:is|was|are)\s*n't\s+(?:true|correct|right|the\s+case)\b"
                         r"|\bnot\s+(?:true|correct|the\s+case)\b", re.I)
@@ -71,11 +75,8 @@ def negated_at(text: str, pos: int) -> bool:
             return True
         if _PHRASE_END.fullmatch(t) or t in _PHRASE_WORDS:
             break
-        if is_negation(t) and not (t == "without" and before[i + 1:i + 2] in (["bound"], ["limit"])) \
-                and not (t in ("no", "not") and before[i + 2:i + 3] == ["than"]
-                         and before[i + 1] in ("less", "more", "fewer", "greater", "later", "earlier")):
-            return True                 # "without bound" is whole ("unbounded cache" negates no cache), and
-            #                             "no less than 0.6" is a bound, not a negation of 0.6
+        if is_negation(t) and not any(tuple(before[i:i + len(w)]) == w for w in _WHOLE):
+            return True
         seen += 1
         if seen >= WINDOW:
             break

@@ -36,6 +36,7 @@ from rag_core.generation.prose import asked_words
 from rag_core.generation.inflect import fold
 from rag_core.generation.prompt import ABSTAIN
 from rag_core.text.messages import listing
+from rag_core.text.invisible import visible
 from rag_core.text.tokens import words as content_words
 
 # a citation as a person reads one: [S1], [s1], [S1, S2], [S1; S3], (S1); the article's checker reads [S1] only
@@ -241,7 +242,7 @@ def verify(answer: str, spans: list[str], mode: str = "strict", question: str | 
     if not isinstance(answer, str):
         raise ValueError(f"The answer must be text, got {type(answer).__name__}.")
     strict = mode == "strict"
-    answer = canonical_citations(answer) if strict else answer
+    answer = canonical_citations(visible(answer)) if strict else answer     # "0\u200f.6" is 0.6, as it shows
     norm = quantities.normalize(answer) if strict else answer
     abstains = ABSTENTION.fullmatch(norm) if strict else answer.strip().startswith(ABSTAIN)
     if abstains:
