@@ -12,7 +12,8 @@ HEAP = "The combined action runs more efficiently than heappush() followed by a 
 
 @pytest.mark.parametrize("answer, said", [
     ("0, or maybe it errors, depends on the version [S1]", "maybe"),
-    ("Zero, I think [S1].", "I think"),
+    ("Zero, I guess [S1].", "I guess"),
+    ("I think the answer is zero [S1].", ""),          # a claim it commits to: people label it right
     ("It is probably zero [S1].", "probably"),
     ("The last batch may be shorter than n [S1].", ""),
     ("It is a possibly shorter tuple [S1].", ""),

@@ -116,19 +116,31 @@ def test_the_bundled_examples_read_whole_and_every_span_is_found():
 
 
 @pytest.mark.parametrize("name,size,wrong_green,right_green", [("labelled_answers.jsonl", 217, 0, 95),
-                                                               ("labelled_answers_fresh.jsonl", 224, 0, 89),
+                                                               ("labelled_answers_fresh.jsonl", 224, 0, 88),
                                                                ("labelled_answers_fresh3.jsonl", 236, 2, 108),
-                                                               ("labelled_answers_fresh4.jsonl", 181, 2, 83),
-                                                               ("labelled_answers_fresh5.jsonl", 203, 1, 66),
-                                                               ("labelled_answers_fresh6.jsonl", 108, 0, 45),
-                                                               ("labelled_answers_fresh7.jsonl", 108, 0, 39),
-                                                               ("labelled_answers_fresh8.jsonl", 64, 1, 21),
+                                                               ("labelled_answers_fresh4.jsonl", 181, 1, 85),
+                                                               ("labelled_answers_fresh5.jsonl", 203, 0, 67),
+                                                               ("labelled_answers_fresh6.jsonl", 108, 0, 44),
+                                                               ("labelled_answers_fresh7.jsonl", 108, 0, 38),
+                                                               ("labelled_answers_fresh8.jsonl", 64, 1, 23),
                                                                ("labelled_answers_fresh9.jsonl", 96, 3, 41),
                                                                ("labelled_answers_fresh10.jsonl", 48, 1, 21),
-                                                               ("labelled_answers_fresh11.jsonl", 72, 3, 26),
-                                                               ("labelled_answers_fresh12.jsonl", 72, 3, 28),
-                                                               ("labelled_answers_fresh13.jsonl", 72, 1, 23),
-                                                               ("labelled_answers_fresh14.jsonl", 72, 1, 23)])
+                                                               ("labelled_answers_fresh11.jsonl", 72, 0, 29),
+                                                               ("labelled_answers_fresh12.jsonl", 72, 0, 32),
+                                                               ("labelled_answers_fresh13.jsonl", 72, 1, 30),
+                                                               ("labelled_answers_fresh14.jsonl", 72, 1, 27),
+                                                               ("labelled_answers_fresh15.jsonl", 72, 1, 34),
+                                                               ("labelled_answers_fresh16.jsonl", 72, 2, 26),
+                                                               ("labelled_answers_fresh17.jsonl", 72, 2, 24),
+                                                               ("labelled_answers_fresh18.jsonl", 72, 3, 30),
+                                                               ("labelled_answers_fresh19.jsonl", 72, 4, 27),
+                                                               ("labelled_answers_fresh20.jsonl", 72, 3, 22),
+                                                               ("labelled_answers_fresh21.jsonl", 72, 6, 33),
+                                                               ("labelled_answers_fresh22.jsonl", 72, 2, 28),
+                                                               ("labelled_answers_fresh23.jsonl", 72, 1, 26),
+                                                               ("labelled_answers_fresh24.jsonl", 72, 3, 27),
+                                                               ("labelled_answers_fresh25.jsonl", 72, 1, 22),
+                                                               ("labelled_answers_fresh26.jsonl", 72, 0, 14)])
 def test_on_the_bundled_labelled_sets_green_is_right(name, size, wrong_green, right_green):
     """The rule was tuned on every set, each after it was judged once held out (the README has those figures). Its
     wrong greens are wrong claims about something else than the key ('It always raises a ValueError when the final

@@ -56,6 +56,15 @@ def test_an_also_keeps_even_a_grounded_answer_grey_and_is_named():
                    "came back in [S1].")
     assert plain.outcome == "answered" and plain.verdict.verdict == "anchored"
     added = judged("It is placed to the right of the rightmost copy of the same title, so copies also keep the order "
-                   "they came back in [S1].")
+                   "they were bought in [S1].")
     assert added.outcome == "not confirmed" and added.verdict.verdict == "anchored"
     assert "its 'also' adds a claim of its own" in added.sentence
+    likewise = judged("It is placed to the right of the rightmost copy of the same title [S1], and likewise for "
+                      "magazines.")
+    assert likewise.outcome == "not confirmed" and "its 'likewise' adds a claim of its own" in likewise.sentence
+
+
+def test_an_also_whose_clause_the_span_writes_word_for_word_restates_it_and_stays_green():
+    got = judged("It is placed to the right of the rightmost copy of the same title, so copies also keep the order "
+                 "they came back in [S1].")
+    assert got.outcome == "answered" and got.tone == "green"

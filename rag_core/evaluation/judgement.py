@@ -34,6 +34,7 @@ right source"), which its tables keep (evaluation.outcomes).
 """
 from __future__ import annotations
 
+import re
 from typing import NamedTuple
 
 from rag_core.generation.answer_key import KeyCheck, check_again, check_key, key_words, read_accepted, read_reply
@@ -41,7 +42,8 @@ from rag_core.generation.bounds import restricted_reply, unsupported_bound, unsu
 from rag_core.generation.dismissal import dismissed
 from rag_core.generation.passage import elsewhere
 from rag_core.generation.citations import canonical_citations
-from rag_core.generation.claim_words import added_claim, claim_word, contrast_word, unwritten_always
+from rag_core.generation.claim_words import added_claim, claim_word, contrary_contrast, contrast_word, either_or, \
+    uncited_tail, undoes_key, unwritten_always
 from rag_core.generation.two_checkers import disagreement_of
 from rag_core.generation.verifier import Verdict, nothing_to_check, verify
 from rag_core.generation.yes_no import bare_reply
@@ -70,6 +72,10 @@ MEANING = {
                "or a number or name the cited span lacks.",
     "abstained": "The answer says NOT IN THE CONTEXT: nothing was claimed.",
 }
+
+
+# a sentence about the draft ("The old note saying it is slower is outdated [S1]"): no claim of the answer's own
+_NOTE_TALK = re.compile(r"\b(?:note|draft)\b", re.I)
 
 
 class Judgement(NamedTuple):
@@ -129,6 +135,19 @@ def judge_answer(answer: str, spans: list, span_ids, index, expected_doc: str | 
     extra = dict(article=article if differs else None,
                  why_they_differ=disagreement_of(answer, spans, strict, article) if differs else None)
     unchecked = nothing_to_check(strict)         # a paraphrase ("After them [S1].") is not a grounding fault
+    last = _uncited_last(strict) if strict.verdict == "refused" and not unchecked else ()
+    if last:                                    # "... [S1]. Tip: pass delete=False to keep it.": the rest judged,
+        head = answer[:answer.rfind(last[0])]   # never green
+        inner = judge_answer(head, spans, span_ids, index, expected_doc, anchor, trusted, with_article, None, key,
+                             question, reply, accept)
+        said = (f"Its last sentence{'s' if len(last) > 1 else ''} ('{_short(' '.join(last), 60)}') "
+                f"cite{'' if len(last) > 1 else 's'} no span: a claim the rule cannot check")
+        if inner.outcome == "answered":
+            doubt = f"{said[0].lower()}{said[1:]}"
+            return Judgement("not confirmed", f"{said}. The rest: {inner.sentence} So it is not confirmed.", strict,
+                             inner.article, inner.why_they_differ, inner.key._replace(right=None, doubt=doubt),
+                             inner.sources)
+        return inner._replace(sentence=f"{said}. The rest: {inner.sentence}", verdict=strict)
     if strict.verdict == "refused" and not unchecked:
         return Judgement("refused", f"The checker refused this answer. {strict.reason}", strict, **extra)
     if strict.verdict == "abstained":
@@ -170,9 +189,13 @@ def judge_answer(answer: str, spans: list, span_ids, index, expected_doc: str | 
         by_reply, check = False, check._replace(right=None, doubt=f"it answers {replied.decided_by[0]}, the golden "
                                                 f"reply, but with {restricted}: the rule cannot tell whether that "
                                                 "holds")
-    if by_reply:                                # "Yes [S1]." to a question whose golden reply is Yes
-        unchecked, check = "", replied
-    other = elsewhere(answer, check.key, anchor, [spans[n - 1] for n in cited]) if check.right and anchor else ""
+    if by_reply:                                # "Yes [S1]." to a question whose golden reply is Yes; a later
+        unchecked = "" if all(i == 0 or _NOTE_TALK.search(c.sentence) or check_again(   # sentence of its own with
+            c.sentence, check, anchor, question, source).right            # nothing to check stays unchecked
+            for i, c in enumerate(strict.sentences) if not c.ok) else unchecked
+        check = replied
+    other = elsewhere(answer, check.key, anchor, [spans[n - 1] for n in cited if n not in aside]) \
+        if check.right and anchor else ""       # not in a span set aside: the draft's "never deleted" is no rival
     if other:                                   # the key in the words of another sentence of the span
         check = check._replace(right=None, doubt=f"it states the golden answer in the words of another sentence "
                                                  f"of the span, '{_short(other)}', not the golden answer's")
@@ -198,13 +221,22 @@ def judge_answer(answer: str, spans: list, span_ids, index, expected_doc: str | 
         if not claim:                           # "..., but librarians reshuffle them": not checked, so not green
             own_words, unchecked = unchecked, ""
     if check.right is True and not unchecked:    # a word beside the key that may add a claim: grey, and named
+        kept = [spans[n - 1] for n in cited if n not in aside]
         word, says = next(((w, says) for w, says in (
-            (added_claim(rest) if not own_words else "",        # "0.6, and it must also begin with the same letter"
+            (added_claim(rest, kept) if not own_words else "",  # "0.6, and it must also begin with the same letter"
              "adds a claim of its own that the rule cannot check"),
             (contrast_word(rest) if check.accepted_for else "",  # "it costs less typing, yet it runs slower"
              "may add a claim the rule cannot check beside a wording read without its context"),
-            (unwritten_always(rest, check.key, [spans[n - 1] for n in cited if n not in aside]),   # "It always
-             "claims a rule no cited span writes")) if w), ("", ""))                             # raises ..."
+            (unwritten_always(rest, check.key, kept),           # "It always raises ...", "even in mid-word"
+             "claims a rule no cited span writes"),
+            (contrary_contrast(rest, check.key),                # "not matched by '*', but '?' does"
+             "may say the opposite of the golden answer about something else"),
+            (either_or(rest, check.key),                        # "either shorter than n or padded out to n"
+             "offers it as one of two alternatives"),
+            (undoes_key(rest, check.key),                       # "the uncollapsed text is returned"
+             "denies a word of the golden answer"),
+            (uncited_tail(rest, check.key, kept),               # "[S1], because it skips the heap invariant"
+             "comes after the last citation of its sentence: a claim no span is cited for")) if w), ("", ""))
         if word:
             check = check._replace(right=None, doubt=f"it states {_stated(check).rstrip(',')}, and its '{word}' {says}")
     where = (f"It cites {_spans(cited)}, from {expected_doc}, the document that holds the answer" if unchecked else
@@ -240,6 +272,16 @@ def judge_answer(answer: str, spans: list, span_ids, index, expected_doc: str | 
     return Judgement("answered", f"Every claim is in {_spans(cited)}, from {expected_doc}, the document that holds "
                                  f"the answer, and the answer states {_stated(check)} and "
                                  f"contradicts none of it.{set_aside}", strict, key=check, sources=sources, **extra)
+
+
+def _uncited_last(strict: Verdict) -> tuple:
+    """The sentences that end the answer with no citation, when they are its checker's only fault and a sentence
+    before them cites a span ("... [S1]. Keep == for values that aren't secret."), else ()."""
+    bad = [i for i, c in enumerate(strict.sentences) if not c.ok]
+    if not bad or any(strict.sentences[i].cited for i in bad) or bad[0] == 0 or \
+            bad != list(range(bad[0], len(strict.sentences))):
+        return ()
+    return tuple(strict.sentences[i].sentence for i in bad)
 
 
 def _check_call(answer, spans, span_ids, index, accept, reply) -> None:

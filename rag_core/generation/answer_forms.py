@@ -27,6 +27,12 @@ _WORD_OP = {"greater": ">", "larger": ">", "bigger": ">", "more": ">", "less": "
 COMPARISON = re.compile(r"(?<![\w.])(\w+)\s*(<=|>=|==|!=|<|>)\s*(\w+)(?![\w(])"
                         r"|(?<![\w.])(\w+)\s+(?:is\s+|are\s+)?(greater|larger|bigger|more|less|smaller|fewer)\s+than"
                         r"\s+(\w+)(?!\w)|(?<![\w.])(\w+)\s+(exceeds?)\s+(\w+)(?!\w)", re.I)
+_SYMBOL = r"('[^\s']{1,2}')"
+# "swaps '+' for '-' and '/' for '_'", "replaces '+' with '-'": what is given up first, then what is used
+_SWAP = re.compile(r"\b(?:swaps?|swapping|swapped|exchanges?|trades?|replac(?:es|e|ing))\s+(?:out\s+)?(?:the\s+)?"
+                   + _SYMBOL + r"\s+(?:for|with|by)\s+(?:the\s+)?" + _SYMBOL +
+                   r"(?:\s*,?\s+and\s+(?:the\s+)?" + _SYMBOL + r"\s+(?:for|with|by)\s+(?:the\s+)?" + _SYMBOL + ")?",
+                   re.I)
 _PAIR = re.compile(r"(?<!\S)(\S+)\s+(?:is\s+used\s+)?instead\s+of\s+(\S+)|(?<!\S)(\S+)\s+replaces\s+(?:the\s+)?(\S+)"
                    r"|(?<!\S)(\S+)\s+(?:is\s+replaced\s+(?:by|with)|becomes|turns\s+into)\s+(\S+)"
                    r"|('[^\s']{1,2}')\s+for\s+(?:the\s+)?('[^\s']{1,2}')", re.I)
@@ -101,8 +107,12 @@ def sequences(text: str) -> list[tuple[str, str]]:
 
 def pairs(text: str) -> list[tuple[str, str]]:
     """(what is used, what it replaces): "'-' instead of '+'", "'-' replaces '+'", "'+' becomes '-'", "'-' for
-    '+'" -> [('-', '+')]; "'-' and '_' (for '+' and '/' respectively)" -> [('-', '+'), ('_', '/')]."""
+    '+'", "swaps '+' for '-'", "replaces '+' with '-'" -> [('-', '+')]; "'-' and '_' (for '+' and '/'
+    respectively)" -> [('-', '+'), ('_', '/')]."""
     out = []
+    for m in _SWAP.finditer(text):
+        out += [(m[2].strip("'"), m[1].strip("'"))] + ([(m[4].strip("'"), m[3].strip("'"))] if m[3] else [])
+    text = _SWAP.sub(" ", text)
     for m in _PAIR.finditer(text):
         a, b = (m[1], m[2]) if m[1] else (m[3], m[4]) if m[3] else (m[6], m[5]) if m[5] else (m[7], m[8])
         out.append((a.strip("'\"`.,;:()"), b.strip("'\"`.,;:()")))

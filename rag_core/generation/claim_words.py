@@ -24,27 +24,136 @@ from __future__ import annotations
 
 import re
 
+from rag_core.generation import lexicon, negation
+from rag_core.generation.citations import CITATION, strict_sentences, strip_citations
+
 CONTRAST = ("but", "however", "while", "whereas", "although", "though", "yet", "except", "unlike", "instead")
 ABSOLUTE = ("completely", "entirely", "every", "everyone", "everybody", "everything", "anyone", "anybody",
             "anything", "even", "always", "never", "at all")
-ADDITION = ("also",)
+ADDITION = ("also", "likewise", "similarly", "as well", "additionally", "in addition", "moreover", "furthermore")
+_EVEN_COUNT = r"(?<!\bis\s)(?<!\bare\s)even(?!\s+(?:count|counts|number|numbers|length|lengths|size|total|amount|n)\b)"
 
 
 def _finder(words):
-    """A function: the first of `words` in a text (lower case, its spaces one), or ""."""
-    pattern = re.compile(r"\b(" + "|".join(w.replace(" ", r"\s+") for w in words) + r")\b", re.I)
+    """A function: the first of `words` in a text (lower case, its spaces one), or "". "even" is not one before
+    "count", "number", ... or after "is": "an even count of numbers" is no claim of its own."""
+    pattern = re.compile(r"\b(" + "|".join(_EVEN_COUNT if w == "even" else w.replace(" ", r"\s+") for w in words)
+                         + r")\b", re.I)
     return lambda text: " ".join(m[1].lower().split()) if (m := pattern.search(text)) else ""
 
 
 claim_word = _finder(CONTRAST + ABSOLUTE + ADDITION)   # the first word of an answer that may add a claim of its own
-added_claim = _finder(ADDITION)     # through which any answer, grounded or not, adds a claim ("and it also strips")
 contrast_word = _finder(CONTRAST)   # beside a wording the golden set accepts, read without its context, it may say
 #                                     what the wording is not ("costs less typing, yet it runs slower")
+_ADDITION = re.compile(r"\b(" + "|".join(w.replace(" ", r"\s+") for w in ADDITION) + r")\b", re.I)
+_SPAN_SENTENCE = re.compile(r"(?<=[.!?])\s+")
+_CLAUSE_END = re.compile(r"[,;:.!?()]|\b(?:and|but|so|because|since|which|while|whereas|then)\b", re.I)
 
-_ALWAYS = re.compile(r"\b(always|never)\b", re.I)
+
+_FUNCTION_STEMS = frozenset(lexicon.same(w) for w in lexicon.FUNCTION)
+
+
+def _content_stems(text: str) -> set[str]:
+    """The stems of the words of `text` that carry a claim (lexicon.stem_set without lexicon.FUNCTION)."""
+    return lexicon.stem_set(text) - _FUNCTION_STEMS
+
+
+def added_claim(text: str, spans=()) -> str:
+    """The first addition word ("also", "likewise", "as well", ...) through which any answer, grounded or not, adds a
+    claim ("and it also strips the padding"), lower case, or "". One whose clause one sentence of the cited `spans`
+    writes word for word, inflections folded, restates it and adds nothing: "delete_on_close also defaults to
+    True" beside "'delete_on_close' ... (default True)"; not "compresslevel likewise defaults to 0" beside
+    "compresslevel sets the compression level in range of 0-9. ... The modification time is set to 0 by default"."""
+    written = [lexicon.stem_set(sentence) for span in spans for sentence in _SPAN_SENTENCE.split(span)]
+    for m in _ADDITION.finditer(text):
+        start = max((e.end() for e in _CLAUSE_END.finditer(text, max(0, m.start() - 200), m.start())), default=0)
+        end = next((e.start() for e in _CLAUSE_END.finditer(text, m.end())), len(text))
+        clause = strip_citations(text[start:m.start()] + " " + text[m.end():end])
+        said = _content_stems(clause)
+        if not said or not any(said <= one for one in written):
+            return " ".join(m[1].lower().split())
+    return ""
+
+_CONTRARY = re.compile(r"\b(but|whereas|while|however|yet)\b((?:[^.;:!?]|[.;:!?](?!\s|$)){0,200})", re.I)
+_ASSERTS = re.compile(r"\b(?:does|do|did|will|can|is|are)\b(?!\s*(?:not\b|n['\u2019]t))", re.I)
+
+
+def contrary_contrast(answer: str, key: str) -> str:
+    """The contrast word ("but", "whereas", ...) of `answer` after which, to a negated key, a clause asserts without
+    a negation what the key denies, or says it with an auxiliary: "not matched by '*', but '?' does match them" or
+    "..., but '?' does", lower case; or "". The rule cannot tell what the other subject is, so such an answer is
+    not confirmed."""
+    if not any(negation.is_negation(t) for _, t in negation.tokens(key)):
+        return ""
+    stems = _content_stems(key)
+    for m in _CONTRARY.finditer(answer):
+        clause = m[2]
+        if any(negation.is_negation(t) for _, t in negation.tokens(clause)):
+            continue
+        if _ASSERTS.search(clause) or stems & lexicon.stem_set(clause):
+            return m[1].lower()
+    return ""
+
+
+_EITHER = re.compile(r"\beither\b((?:[^.;!?]|[.;!?](?!\s|$)){0,200}?\bor\b(?:[^.;!?]|[.;!?](?!\s|$)){0,200})", re.I)
+
+
+def either_or(answer: str, key: str) -> str:
+    """"either" when the answer writes a word of `key` inside an "either ... or ..." (the key offered as one of two
+    alternatives: "either shorter than n or padded out to n"), else ""."""
+    stems = _content_stems(key)
+    for m in _EITHER.finditer(answer):
+        if stems & lexicon.stem_set(m[1]) or any(
+                lit in m[1] for lit in re.findall(r"\d+(?:\.\d+)?", key)):
+            return "either"
+    return ""
+
+
+_UN = re.compile(r"\b(?:un|non-?)([a-z]{3,})\b", re.I)
+
+
+def undoes_key(answer: str, key: str) -> str:
+    """The first word of `answer` that is a word of `key` with "un" or "non" before it ("uncollapsed" beside the key
+    "collapsed"): the answer denies a word of the key somewhere, lower case; or "". A phrase the rule reads as one
+    word ("unbounded": without bound, lexicon.PHRASES) is not one."""
+    stems = _content_stems(key)
+    return next((m[0].lower() for m in _UN.finditer(answer)
+                 if lexicon.same(m[1]) in stems and m[0].lower() not in lexicon.PHRASES), "")
+
+
+_TAIL = re.compile(r"\s*(?:[,;]|\s-\s|\u2014)\s*(?:and|because|since|so|which|provided|but|while|whereas|as|then)?\b",
+                   re.I)
+_NUMBER = re.compile(r"\d+(?:\.\d+)?")
+_NOTE_OR_STATUS = re.compile(r"\b(?:note|draft|outdated|wrong|obsolete|stale|superseded|deprecated)\b", re.I)
+
+
+def uncited_tail(answer: str, key: str, spans) -> str:
+    """The first clause after the last citation of a sentence ("... [S1], because it skips restoring the heap", "...
+    [S1]; those items come back as a list") with three content words or more, most of them in none of `spans` (the
+    cited spans): a claim no span is cited for, its first 60 characters; or "". A clause about a note or a status
+    ("[S1], but that is outdated") is the draft set aside, and one that restates `key` ("[S1], so the average speed
+    is 48.0 km/hr") the answer, not a claim of its own."""
+    written = lexicon.stem_set(" ".join(spans)) | lexicon.stem_set(key)
+    for sentence in strict_sentences(answer):
+        last = None
+        for last in CITATION.finditer(sentence):
+            pass
+        if last is None or not _TAIL.match(sentence, last.end()) or _NOTE_OR_STATUS.search(sentence):
+            continue
+        tail = sentence[last.end():].strip(" ,;:.!?\u2014-")
+        said = _content_stems(tail)
+        if len(said) >= 3 and 2 * len(said & written) <= len(said) and \
+                not any(n in tail for n in _NUMBER.findall(key)):
+            return tail[:60]
+    return ""
+
+
+_ALWAYS = re.compile(r"\b(always|never|completely|entirely|" + _EVEN_COUNT + r")\b", re.I)
 
 
 def unwritten_always(answer: str, key: str, spans) -> str:
-    """The first "always" or "never" of `answer` that neither `key` nor any of `spans` writes (lower case), or ""."""
+    """The first "always", "never", "completely", "entirely" or "even" ("even in mid-word") of `answer` that
+    neither `key` nor any of `spans` writes (lower case), or "". "every", "anything", "at all" are left to answers
+    in words of their own: "None at all", "before anything else" are how people restate a span."""
     written = {w.lower() for w in _ALWAYS.findall(" ".join([key, *spans]))}
     return next((m[1].lower() for m in _ALWAYS.finditer(answer) if m[1].lower() not in written), "")

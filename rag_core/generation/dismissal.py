@@ -2,16 +2,22 @@
 only a draft note." cites the draft S1 to say it is a draft, not as its source.
 
     dismissed("The default cutoff is 0.6 [S2]; the 0.9 mentioned in [S1] is only a draft note.")
-    -> ({1}, "The default cutoff is 0.6 [S2]")
+    -> ({1}, "The default cutoff is 0.6 [S2];")
     dismissed("The default cutoff is 0.9 [S1].") -> (set(), "The default cutoff is 0.9 [S1].")
 
 A citation is dismissed when its clause (the text between two of . ; : ! ? and "but", "while", "whereas", or an
 "although ...," or "despite ...," concession) calls the one span it cites a draft, outdated, obsolete, superseded,
-stale, deprecated, wrong, an old(er) note, "no longer applies" or "not current" (or the next clause does, without a
-citation of its own and pointing back: "..., but that is outdated", "which was wrong"; "the old note says X" speaks
-of a note, and "this replaced the outdated value" of a value, not of the clause before). A clause citing two spans
-sets neither aside. The key is then read in the rest of the answer; an answer whose every citation is dismissed has
-no source.
+stale, deprecated, wrong, an old(er) or old-version note, "no longer applies", "not current", "contradicts (or
+conflicts with, does not match) the documentation", "should be ignored", "set it aside", "not the 0.9 claimed in",
+"doesn't apply", "has no bearing", "unrelated" or "irrelevant" (or the next clause does, without a citation of its
+own and pointing back: "..., but that is outdated", "which was wrong"; "the old note says X" speaks of a note, and
+"this replaced the outdated value" of a value, not of the clause before), or a later clause without a citation says
+it of "the note" ("the note [S2] says 0.9, but the docs [S1] say 0.6, so the note is outdated" sets aside S2, the
+last span cited in a clause naming a note or draft). A clause citing two spans sets aside only the one cited right
+after the words "note" or "draft", and only when the rest of the clause says the status ("The note claiming 0.9 [S2]
+is only a draft and conflicts with the documentation [S1]" sets aside S2, "Although the draft [S2] and the docs [S1]
+differ" neither); what else it says is read. The key is then read in the rest of the answer; an answer whose every
+citation is dismissed has no source.
 
 Left out on purpose: a status named in another clause than the citation ("That is a draft. It says 0.9 [S1]."),
 and what a status word negated means ("not a draft", "isn't wrong that"): it dismisses nothing then; a status word
@@ -23,13 +29,33 @@ import re
 
 from rag_core.generation.citations import cited_numbers, strip_citations
 
-_CLAUSE = re.compile(r"[.;:!?](?:\s+|$)|\b(?:but|while|whereas)\b", re.I)
+_CLAUSE = re.compile(r"[.;:!?][\"'\u201d\u2019)]*(?:\s+|$)|\b(?:but|while|whereas)\b"
+                     r"|,\s+(?=so\s+(?:the|that|this)\s+(?:(?:draft|old|older|earlier)\s+)?(?:note|draft)\b)", re.I)
 _CONCESSION = re.compile(r"\b(?:although|even though|though|even if|despite|in spite of)\b"    # to its comma
                          r"(?:[^,.;:!?]|\.(?=\w)){0,300},\s", re.I)     # bounded: linear on a comma-less text
 _BACK = re.compile(r"^\W*(?:and\s+|so\s+)?(?:that|this|which|it|they|those|these|the\s+latter|the\s+former)"
                    r"(?:['\u2019]s|['\u2019]re|\s+(?:is|was|are|were|seems|looks|has\s+been|have\s+been))\b", re.I)
+_LEAD = re.compile(r"^\s*(?:but|while|whereas)\b", re.I)     # the word that opens a clause, not what it says
+_NOTE = re.compile(r"\b(?:note|draft)\b", re.I)
+# a citation right after the note it cites ("the note claiming 0.9 [S2]"): within six words, no document between
+_NOTED = re.compile(r"\b(?:note|draft)\b(?:(?!\b(?:documentation|docs)\b)[^\[\]()]){0,60}?"
+                    r"[\[(][ \t]*[Ss]\d+[ \t]*[\])]", re.I)
+# "..., so the note is outdated": a status clause about the note, not about the clause just before it
+_NOTE_BACK = re.compile(r"^\W*(?:and\s+|so\s+)?(?:the|that|this)\s+(?:(?:draft|old|older|earlier)\s+)?"
+                        r"(?:note|draft)\b", re.I)
+_NOTE_TALK = frozenset("a an the and or of to in is it its this that these those so only old older version earlier "
+                       "documentation docs doc source sources says said saying claims claiming states current "
+                       "although though despite".split())       # what a clause about a note says of it, no claim
 _STATUS = re.compile(r"\b(?:draft|outdated|out of date|obsolete|superseded|stale|deprecated|wrong|incorrect|mistaken)\b"
-                     r"|\bold(?:er)?\s+(?:note|docs?|version|text)\b"
+                     r"|\bold(?:er)?(?:-version)?\s+(?:note|docs?|version|text)\b"
+                     r"|\b(?:contradicts?|conflicts?\s+with|does\s+not\s+match|doesn['\u2019]t\s+match)\s+"
+                     r"(?:the\s+(?:current\s+|official\s+)?(?:documentation|docs|documented)|this|that)\b"
+                     r"|\b(?:should|can)\s+be\s+(?:ignored|disregarded)\b|\b(?:ignore|disregard)\s+it\b"
+                     r"|\bset\s+(?:it|this|that)\s+aside\b"
+                     r"|\b(?:does\s+not|doesn['\u2019]t|do\s+not|don['\u2019]t)\s+"
+                     r"(?:apply|change\s+(?:this|that|the\s+answer|anything))\b"
+                     r"|\bhas\s+no\s+bearing\b|\b(?:unrelated|irrelevant)\b"
+                     r"|\bnot\s+the\s+(?:[^,;.]|\.(?=\d)){0,40}?\b(?:claimed|stated|given|suggested|said)\s+(?:in|by)\b"
                      r"|\bno\s+longer\s+(?:appl(?:y|ies)|holds?|true|valid)\b"
                      r"|\bnot\s+(?:the\s+)?current\b", re.I)
 _NOT_STATUS = re.compile(r"(?:\b(?:not|no|never|hardly|barely|scarcely)|n't|n\u2019t)\s+(?:\w+\s+){0,2}?"
@@ -40,30 +66,52 @@ def dismissed(answer: str) -> tuple[set[int], str]:
     """(the span numbers the answer cites only in clauses that call them a draft or outdated, the answer without
     those clauses). A clause that says so without a citation ("..., but that is outdated") speaks of the clause
     before it."""
-    out, kept, pieces = set(), set(), []
-    previous = set()
+    out, kept, marks = set(), set(), []     # marks: [clause as read, kept?] for every clause, in order
+    previous, note = set(), None            # the citations of the clause before; the mark of the last one citing a note
     for clause in _clauses(answer):
         cites = set(cited_numbers(clause))
-        words = strip_citations(clause)
+        words = strip_citations(_LEAD.sub("", clause))
         status = bool(_STATUS.search(words)) and not _NOT_STATUS.search(words)
-        if status and not cites and previous and _BACK.search(words):
+        mark = [clause, False]
+        if status and not cites and note is not None and _NOTE_BACK.search(words):
+            out |= note[1]
+            kept -= note[1]
+            note[0][1] = False
+        elif status and not cites and previous and _BACK.search(words):
             out |= previous
             kept -= previous
-            pieces = pieces[:-1]
+            marks[-1][1] = False
         elif status and len(cites) == 1:          # a clause citing two spans sets neither aside: "although the
             out |= cites                            # default is 1 [S1] and the draft [S2] is wrong, ..."
+        elif len(cites) > 1 and _STATUS.search(strip_citations(_NOTED.sub(" ", clause))) and len(noted := set(
+                cited_numbers("".join(m[0] for m in _NOTED.finditer(clause))))) < len(cites):
+            out |= noted                            # "The note [S2] is a draft and conflicts with the docs [S1]":
+            kept |= cites - noted                   # the note is set aside, the document stays a source, and
+            rest = _STATUS.sub(" ", _NOTED.sub(" ", clause))    # what else the clause says is read
+            mark = [rest, any(w.lower() not in _NOTE_TALK for w in re.findall(r"[A-Za-z0-9]+", strip_citations(rest)))]
         else:
             kept |= cites
-            pieces.append(clause)
+            mark[1] = True
+            note = (mark, cites) if len(cites) == 1 and _NOTE.search(words) else note
+        marks.append(mark)
         previous = cites if not status else set()
-    return out - kept, " ".join(pieces) if out - kept else answer
+    if not out - kept:
+        return set(), answer
+    pieces = [_LEAD.sub("", text) if i == 0 or not marks[i - 1][1] else text     # "but" after a clause set
+              for i, (text, keep) in enumerate(marks) if keep]                  # aside opens nothing
+    return out - kept, "".join(pieces).strip()
 
 
 def _clauses(answer: str) -> list[str]:
-    """The answer cut at . ; : ! ? and "but", "while", "whereas", and after a concession's comma: "although a
-    draft [S2] says 0.9, the docs say 0.6 [S1]" is two clauses."""
-    out = []
-    for clause in _CLAUSE.split(answer):
+    """The answer cut after . ; : ! ?, before "but", "while", "whereas", before "so the note", and after a
+    concession's comma: "although a draft [S2] says 0.9, the docs say 0.6 [S1]" is two clauses. The clauses
+    together are the answer, character for character: what is kept of it reads as it was written ("not a number:
+    an empty input" does not become "not a number an empty input")."""
+    cuts = [m.start() if m[0][:1].isalpha() else m.end() for m in _CLAUSE.finditer(answer)]
+    out, start = [], 0
+    for end in [*cuts, len(answer)]:
+        clause = answer[start:end]
         m = _CONCESSION.search(clause)
         out += [clause[:m.start()], clause[m.start():m.end()], clause[m.end():]] if m else [clause]
-    return [c for c in out if c.strip()]
+        start = end
+    return [c for c in out if c]

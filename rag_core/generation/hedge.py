@@ -6,14 +6,16 @@ and never red.
     hedged("The last batch may be shorter than n [S1].") -> ""      # "may" says what can happen, not a doubt
 
 Left out on purpose: "may", "might", "can", "could" and "possibly" ("a possibly shorter tuple"): the
-documentation's own words for what can happen; and
-hedges of tone ("it seems", "apparently"), which say little about the claim.
+documentation's own words for what can happen; hedges of tone ("it seems", "apparently"), which say little about
+the claim; and "I think", "I believe": said before a claim the answer commits to ("I think the answer is 48 [S1]"),
+in the bundled labelled sets 8 answers with one are labelled right, and the 4 labelled wrong are wrong for what
+they claim (nan, "either just before or just after"), which the rest of the rule reads.
 """
 from __future__ import annotations
 
 import re
 
-_HEDGE = re.compile(r"\b(?:maybe|perhaps|probably|not\s+sure|unsure|i\s+think|i\s+believe|i\s+guess|"
+_HEDGE = re.compile(r"\b(?:maybe|perhaps|probably|not\s+sure|unsure|i\s+guess|"
                     r"depends\s+on\s+the\s+(?:version|platform|system|implementation))\b", re.I)
 
 

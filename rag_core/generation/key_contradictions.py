@@ -145,6 +145,12 @@ def _negation(text, k: KeyReading, have, stems, said_cmp):
                                         "the rule cannot tell whether it negates the condition or the answer",
                                         [what]))
                 continue
+            others = [w for w, _, _ in elements if w != what]
+            if others and all(not _sentence_has(text, p, others) for p in sure):
+                doubt = doubt or Doubt((f"it negates {shown_word(k, what)} in a sentence without the rest of the "
+                                        "golden answer, which may speak of another case: the rule cannot tell",
+                                        [what]))    # "fmean([]) raises X. For non-empty input it returns a float."
+                continue
             if len(sure) == len(places):
                 return why, [what]
             doubt = doubt or Doubt((why + " after 'unless', and states it before: the rule cannot tell which "
@@ -156,6 +162,21 @@ def _negation(text, k: KeyReading, have, stems, said_cmp):
     return doubt or _anchor_word_negated(text, k, stems)
 
 
+_SENTENCE_END = re.compile(r"[.!?;](?:\s|$)")
+
+
+def _sentence_has(text: str, pos: int, words) -> bool:
+    """Whether the sentence around text[pos] writes one of `words` (key stems, numbers, names as written)."""
+    start = max((m.end() for m in _SENTENCE_END.finditer(text, 0, pos)), default=0)
+    end = next((m.start() for m in _SENTENCE_END.finditer(text, pos)), len(text))
+    sentence = text[start:end]
+    return bool(folded_words(sentence) & set(words)) or any(w in sentence for w in words)
+
+
+# a value the user hands over, not a claim of the default: "pass delete_on_close=False", "set delete to False"
+_PASSED = re.compile(r"\b(?:pass|passes|passing|set|sets|setting|use|using|with|give|giving|specify|specifying)\s+"
+                     r"(?:the\s+)?(?:argument\s+|option\s+|flag\s+)?['\"`]?[\w.]+['\"`]?\s*(?:=|\s+to\s+|\s+as\s+)\s*$",
+                     re.I)
 _ARGUMENT = re.compile(r"[\w.]+\s*=|[\w.]+\s+to\s+(?:True|False|None)\b")
 _SETS = re.compile(r"\b(?:set|sets|setting|pass|passes|passing)\s+(?:the\s+)?$", re.I)
 
@@ -237,8 +258,9 @@ def _antonym(text, k: KeyReading, have, stems, said_cmp):
                 other = o if s == w else w
                 if other in near and "or" in near[:near.index(other)]:
                     return f"it offers both alternatives, {shown_word(k, w)} and its opposite", [w, o]
-        for p in places:                                    # "the default is False" for "default True"
-            if not negated_at(text, p) and _after_key_word(text, p, k, w):
+        for p in places:                                    # "the default is False" for "default True"; not
+            if not negated_at(text, p) and _after_key_word(text, p, k, w) and not _PASSED.search(   # "pass
+                    text, max(0, p - 80), p):                                                       # delete=False"
                 return f"it says the opposite of {shown_word(k, w)}", [o]
         if any(not negated_at(text, p) and not conditional_at(text, p) for p in places):
             return Doubt((f"it says both {shown_word(k, w)} and its opposite: the rule cannot tell which it "

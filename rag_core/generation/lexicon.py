@@ -29,6 +29,14 @@ SYNONYMS = [("smaller", "lower", "lesser"), ("larger", "higher", "bigger", "grea
 ASIDE = [("automatically", "manually"), ("automatically", "yourself"), ("automatically", "explicitly"),
          ("first", "afterwards"), ("first", "later")]
 
+# words that carry no claim of their own to look for in a span: a sentence is not "mostly in the span" for its
+# "just" and "them", nor does an "also" add a claim through them; "yes", "no", "never" are a reply or a negation,
+# which the answer-key rule reads
+FUNCTION = frozenset("a an the and or of to in on at by for from with into as is are was were be been being it its "
+                     "it's this that these those they them their there so then too very just only simply really "
+                     "instead does do did doesn't don't has have had can could will would should may might must you "
+                     "your when if yes no never".split())
+
 PHRASES = {"in front of": "before", "ahead of": "before",   # phrases read as one listed word, and two words of
            "w/o": "without", "unbounded": "without bound"}   # always the same sense
 _PHRASE = re.compile(r"\b(" + "|".join(map(re.escape, PHRASES)) + r")\b", re.I)

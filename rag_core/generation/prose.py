@@ -22,6 +22,9 @@ _COUNTING = re.compile(r"(?<![\w\[(])(?:one|two)[ \t]+([A-Za-z]+)", re.I)      #
 _PRONOUN_ONE = re.compile(r"(?i:\b([a-z]+)[ \t]+)one(?=[ \t]*(?:[.,;:!?)\[(]|$))")
 _GIVES_VALUE = frozenset("is was are be been to of equals exactly only just than at returns return returned "
                          "gives give yields becomes become set get gets make makes by from plus minus".split())
+# "unless you give one", "pass mtime to set one": "one" for a thing a person hands over, whatever comes after it
+_YOU_ONE = re.compile(r"(?i:\b(?:you|yourself|to)[ \t]+(?:can[ \t]+|must[ \t]+|may[ \t]+)?"
+                      r"(?:set|give|pass|supply|provide|choose|pick|specify|use|add|want|need|write)[ \t]+)one\b")
 
 
 def asked_words(question: str | None) -> frozenset:
@@ -46,7 +49,10 @@ def prose_counts(bare: str) -> frozenset:
 
 
 def _pronoun(bare: str, p: int) -> bool:
-    """Whether the "one" at p stands for a thing: "the first existing one", not "returns one" or "is one"."""
+    """Whether the "one" at p stands for a thing: "the first existing one", "unless you give one", not "returns
+    one" or "is one"."""
+    if any(m.end() == p + 3 for m in _YOU_ONE.finditer(bare, max(0, p - 40), p + 3)):
+        return True
     m = _PRONOUN_ONE.search(bare, max(0, p - 40), p + 3)
     return bool(m) and m.end() == p + 3 and m[1].lower() not in _GIVES_VALUE
 

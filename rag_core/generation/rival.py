@@ -34,6 +34,7 @@ _EXAMPLE = re.compile(r"\b(?:e\.g\.|for example|for instance|such as)", re.I)
 RIVALS = 200                    # distinct numbers of an answer read as rival values (the first ones)
 _RANGE = re.compile(r"(?:\bbetween|\bfrom)\s+(\S+)\s+(?:and|to)\s+(\S+)|[\[(]\s*(\S+?)\s*,\s*(\S+?)\s*[\])]"
                     r"|(?<![\w.-])(\d+(?:\.\d+)?)(?:-to-|\s+to\s+)(\d+(?:\.\d+)?)\b(?!\.\d)", re.I)
+_NEW_CLAUSE = frozenset("and but so or while whereas yet because since which".split())   # after a comma: a new clause
 _ONE_IS_VALUE = frozenset("is was are be been to of equals equal exactly only just than at".split()) | {"="}
 
 
@@ -131,12 +132,14 @@ def _alternative(text: str, p: int, lit: str, keyed: list) -> bool:
 
 def _after_subject(text: str, p: int, k: KeyReading) -> bool:
     """Whether a word that introduces the key's value stands among the WINDOW words before the number at p (no
-    other number, bracket or sentence end between): "the default cutoff is 1" for the key 0.6 of "cutoff
-    (default 0.6)"."""
-    seen = 0
+    other number, bracket, sentence end or ", and"-like new clause between): "the default cutoff is 1" for the key 0.6 of "cutoff
+    (default 0.6)", not "Both args have to be Rational, and the defaults are numerator 0" for the key 4/3 of "a
+    rational number equivalent to 4/3"."""
+    seen, after = 0, ""
     for _, t in reversed(tokens(text[max(0, p - 200):p])):
-        if t in "([{.;!?" or quantities.NUMBER.fullmatch(t) or t[:1].isdigit():
+        if t in "([{.;!?" or quantities.NUMBER.fullmatch(t) or t[:1].isdigit() or t == "," and after in _NEW_CLAUSE:
             return False
+        after = t.lower()
         if not t[:1].isalpha():
             continue
         if fold(t) in k.subject or any(s in k.subject for _, s in words_of(t)):

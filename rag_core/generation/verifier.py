@@ -33,7 +33,7 @@ from rag_core.generation.citations import ARTICLE_CITATION, ARTICLE_SENTENCE_END
     cited as _cited, strict_sentences
 from rag_core.generation import prose
 from rag_core.generation.prose import asked_words
-from rag_core.generation.inflect import fold
+from rag_core.generation.lexicon import FUNCTION, same
 from rag_core.generation.prompt import ABSTAIN
 from rag_core.text.messages import listing
 from rag_core.text.invisible import visible
@@ -124,7 +124,8 @@ def _missing(bare: str, cited: tuple, spans: list[str], mode: str, hints: bool =
         numbers = tuple(dict.fromkeys(x for x in NUMBER.findall(bare) if x.lower() not in union))
         names = tuple(dict.fromkeys(x for x in NAME.findall(bare) if x.lower() not in union))
         return numbers, names, (), True
-    have = claims.of(" ".join(spans[n - 1] for n in cited))
+    joined = " ".join(spans[n - 1] for n in cited)
+    have = claims.of(joined)
     said, named = quantities.numbers(bare), claims.names(bare)
     units = [lit for lit, value, unit in quantities.with_units(bare)
              if have.other_unit(value, unit)]                                               # "5 ms" for "5 s"
@@ -142,17 +143,53 @@ def _missing(bare: str, cited: tuple, spans: list[str], mode: str, hints: bool =
     near = [(x, have.near_number(x, values.get(x))) for x in numbers[:5]] + [(x, have.near_name(x)) for x in names[:5]] \
         if hints else []
     checked = [x for x in named if have.has_name(x) or not prose.asked(x, asked)]    # a name only restated checks nothing
-    testable = bool(said or checked) or _mostly_in(bare, have)
+    testable = bool(said or checked) or _mostly_in(bare, have) or _literal_in(bare, joined)
     return numbers, names, tuple((x, c) for x, c in near if c), testable
 
 
+
 def _mostly_in(bare: str, have: claims.Claims) -> bool:
-    """Whether most (more than half) of the content words of a sentence, inflections folded, are in the span (its
+    """Whether most (more than half) of the content words of a sentence, inflections folded and listed synonyms
+    made one (lexicon.same: "lower" is "smaller"), function words ("just", "them") left out, are in the span (its
     words, or its names' parts in lower case: "Github" for "GitHub"): "A sentence without an identifier is a
     violation." against a span with only "identifier" -> False."""
-    said = {fold(w) for w in content_words(bare)}
-    span = {fold(w) for w in have.content} | {fold(p.lower()) for w in have.words for p in w.split(".")}
+    said = {same(w) for w in content_words(bare) if w not in FUNCTION}
+    span = {same(w) for w in have.content} | {same(p.lower()) for w in have.words for p in w.split(".")}
     return bool(said) and 2 * len(said & span) > len(said)
+
+
+_QUOTED = re.compile(r"""'([^'\s][^']{0,58})'|"([^"\s][^"]{0,58})"|`([^`\s][^`]{0,58})`|‘([^’]{1,59})’|“([^”]{1,59})”""")
+_FORMULA_TOKEN = re.compile(r"[!*/+\-^%<>=()]|\b[A-Za-z]\b|\d+(?:\.\d+)?|\w+|\S")   # an operator, a term, else a stop
+_OPERATOR = frozenset("!*/+-^%<>=")
+
+
+def _formulas(bare: str) -> list[str]:
+    """The runs of operators and terms (one letter, a number: "n", "10") with two operators or more, spaces dropped:
+    "gives n! / (k! * (n - k)!)" -> ["n!/(k!*(n-k)!)"]. One pass over the sentence."""
+    out, run, run_end = [], [], 0
+    for m in _FORMULA_TOKEN.finditer(bare):
+        t = m[0]
+        if not (t in _OPERATOR or t in "()" or len(t) == 1 and t.isalpha() or t[0].isdigit() and
+                t.replace(".", "").isdigit()):
+            t = ""                                              # a word or any other mark ends a run
+        if t and run and bare[run_end:m.start()].strip(" \t") == "":
+            run.append(t)
+        else:
+            if sum(x in _OPERATOR for x in run) >= 2:
+                out.append("".join(run))
+            run = [t] if t else []
+        run_end = m.end()
+    if sum(x in _OPERATOR for x in run) >= 2:
+        out.append("".join(run))
+    return [f.strip("()") if f.count("(") != f.count(")") else f for f in out]
+
+
+def _literal_in(bare: str, span: str) -> bool:
+    """Whether the sentence quotes something the span writes ("'*' and '?'", "`delete=True`"), or writes a formula
+    of two operators or more the span writes, spaces aside ("n! / (k! * (n - k)!)"): a literal is a claim to check."""
+    flat = "".join(span.split())
+    quoted = (next(g for g in m.groups() if g is not None) for m in _QUOTED.finditer(bare))
+    return any(x and x in flat for x in ("".join(t.split()) for t in (*quoted, *_formulas(bare))))
 
 
 def check_sentence(sentence: str, spans: list[str], mode: str = "strict", hints: bool = True,
