@@ -15,7 +15,7 @@ from rag_core.generation.verifier import verify
 
 
 @pytest.mark.parametrize("text, prose", [("unless you give one with mtime", True), ("pass mtime to set one", True),
-                                         ("if you pass one in", True), ("it returns one", False),
+                                         ("it returns one", False),
                                          ("set it to one", False)])
 def test_one_handed_over_is_a_pronoun_not_a_number(text, prose):
     assert ("one" in prose_counts(text)) is prose
@@ -212,3 +212,23 @@ def test_an_uncited_last_sentence_is_grey_and_the_rest_is_judged():
 def test_a_draft_said_not_to_apply_is_set_aside():
     assert dismissed("It is 48.0 [S1]. The note [S2] is about fmean and doesn't apply here.")[0] == {2}
     assert dismissed("It is 48.0 [S1]. The note in [S2] has no bearing on this.")[0] == {2}
+
+
+def test_words_that_set_aside_anything_dismiss_only_a_named_note_or_a_leading_citation():
+    assert dismissed("It is 48.0 [S1]. [S2] is about fmean and is unrelated.")[0] == {2}
+    assert dismissed("The docs say 0.6 [S1], but the default is 0.9 [S2], since the documented value is "
+                     "irrelevant.")[0] == set()
+    assert dismissed("The default is 0.6 [S1]; the 0.9 claimed in the draft note [S2] doesn't apply.")[0] == {2}
+
+
+def test_a_passive_swap_and_a_false_value_in_a_condition():
+    from rag_core.generation.answer_forms import pairs
+    assert pairs("'-' is swapped for '+'") == [("+", "-")]
+    got = tempfile("Yes, it is deleted automatically (default True) [S1]. That only holds if you pass "
+                   "delete_on_close=False; otherwise 'delete' is ignored [S1].")
+    assert got.tone == "gray", got.sentence
+
+
+def test_repeated_uncited_last_sentences_are_read_once():
+    got = tempfile("Yes, it is deleted automatically (default True) [S1]." + " Keep it." * 2000)
+    assert got.outcome == "not confirmed" and got.sentence.count("The rest:") == 1

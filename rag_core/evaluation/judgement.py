@@ -17,7 +17,9 @@ Outcomes (vocabulary.OUTCOMES), each with one colour on every page (TONES for ba
     not confirmed  gray    from the right source; neither states nor contradicts the key, or the rule has a doubt
                            (KeyCheck.doubt), or a sentence has nothing to check (verifier.nothing_to_check) and
                            the answer does not state the key, or states it beside a "but", an "every", an "also"
-                           (generation.claim_words): it may be right in other words; the page says why, shows the key
+                           (generation.claim_words), or the answer ends with sentences that cite no span (the
+                           rest is judged, and never green): it may be right in other words; the page says why,
+                           shows the key
     grounded       gray    a question with no golden anchor: grounded on trusted spans, nothing to compare with
     wrong source   orange  grounded on a draft, outdated or other document (a faithful quote of the wrong page)
     refused        red     the checker refused it
@@ -34,12 +36,11 @@ right source"), which its tables keep (evaluation.outcomes).
 """
 from __future__ import annotations
 
-import re
 from typing import NamedTuple
 
 from rag_core.generation.answer_key import KeyCheck, check_again, check_key, key_words, read_accepted, read_reply
 from rag_core.generation.bounds import restricted_reply, unsupported_bound, unsupported_restriction
-from rag_core.generation.dismissal import dismissed
+from rag_core.generation.dismissal import NAMES_NOTE, dismissed
 from rag_core.generation.passage import elsewhere
 from rag_core.generation.citations import canonical_citations
 from rag_core.generation.claim_words import added_claim, claim_word, contrary_contrast, contrast_word, either_or, \
@@ -62,20 +63,17 @@ MEANING = {
                     "a negation, the opposite word, both alternatives, a retraction, or the other reply to a yes/no "
                     "question.",
     "not confirmed": "From the right document, but it neither states the golden answer key nor contradicts it, "
-                     "or the rule cannot be sure, or a sentence has nothing in it to check against its span: it "
-                     "may be right in other words; compare it with the key.",
+                     "or the rule cannot be sure, or a sentence has nothing in it to check against its span, or "
+                     "its last sentences cite no span: it may be right in other words; compare it with the key.",
     "grounded": "Grounded on trusted documents; the question has no golden answer to compare with, so nobody can "
                 "say whether it is right.",
     "wrong source": "Grounded, but on a draft, an outdated note or another document: a faithful quote of the wrong "
                     "page.",
-    "refused": "The checker refused it: a sentence without a citation, a citation to a span that does not exist, "
-               "or a number or name the cited span lacks.",
+    "refused": "The checker refused it: a sentence without a citation (before a cited one; uncited last "
+               "sentences leave the rest to be judged), a citation to a span that does not exist, or a number or "
+               "name the cited span lacks.",
     "abstained": "The answer says NOT IN THE CONTEXT: nothing was claimed.",
 }
-
-
-# a sentence about the draft ("The old note saying it is slower is outdated [S1]"): no claim of the answer's own
-_NOTE_TALK = re.compile(r"\b(?:note|draft)\b", re.I)
 
 
 class Judgement(NamedTuple):
@@ -136,8 +134,9 @@ def judge_answer(answer: str, spans: list, span_ids, index, expected_doc: str | 
                  why_they_differ=disagreement_of(answer, spans, strict, article) if differs else None)
     unchecked = nothing_to_check(strict)         # a paraphrase ("After them [S1].") is not a grounding fault
     last = _uncited_last(strict) if strict.verdict == "refused" and not unchecked else ()
-    if last:                                    # "... [S1]. Tip: pass delete=False to keep it.": the rest judged,
-        head = answer[:answer.rfind(last[0])]   # never green
+    if last:                                    # "... [S1]. Tip: pass delete=False to keep it.": the rest, to the
+        cited = strict.sentences[-len(last) - 1].sentence      # end of its last cited sentence, judged; never green
+        head = answer[:answer.rfind(cited) + len(cited)]
         inner = judge_answer(head, spans, span_ids, index, expected_doc, anchor, trusted, with_article, None, key,
                              question, reply, accept)
         said = (f"Its last sentence{'s' if len(last) > 1 else ''} ('{_short(' '.join(last), 60)}') "
@@ -190,7 +189,7 @@ def judge_answer(answer: str, spans: list, span_ids, index, expected_doc: str | 
                                                 f"reply, but with {restricted}: the rule cannot tell whether that "
                                                 "holds")
     if by_reply:                                # "Yes [S1]." to a question whose golden reply is Yes; a later
-        unchecked = "" if all(i == 0 or _NOTE_TALK.search(c.sentence) or check_again(   # sentence of its own with
+        unchecked = "" if all(i == 0 or NAMES_NOTE.search(c.sentence) or check_again(   # sentence of its own with
             c.sentence, check, anchor, question, source).right            # nothing to check stays unchecked
             for i, c in enumerate(strict.sentences) if not c.ok) else unchecked
         check = replied

@@ -33,6 +33,8 @@ _SWAP = re.compile(r"\b(?:swaps?|swapping|swapped|exchanges?|trades?|replac(?:es
                    + _SYMBOL + r"\s+(?:for|with|by)\s+(?:the\s+)?" + _SYMBOL +
                    r"(?:\s*,?\s+and\s+(?:the\s+)?" + _SYMBOL + r"\s+(?:for|with|by)\s+(?:the\s+)?" + _SYMBOL + ")?",
                    re.I)
+_SWAPPED = re.compile(_SYMBOL + r"\s+(?:is|are|gets?|was|were)\s+(?:swapped|exchanged|traded|replaced)\s+(?:out\s+)?"
+                      r"(?:for|with|by)\s+(?:the\s+)?" + _SYMBOL, re.I)
 _PAIR = re.compile(r"(?<!\S)(\S+)\s+(?:is\s+used\s+)?instead\s+of\s+(\S+)|(?<!\S)(\S+)\s+replaces\s+(?:the\s+)?(\S+)"
                    r"|(?<!\S)(\S+)\s+(?:is\s+replaced\s+(?:by|with)|becomes|turns\s+into)\s+(\S+)"
                    r"|('[^\s']{1,2}')\s+for\s+(?:the\s+)?('[^\s']{1,2}')", re.I)
@@ -107,12 +109,15 @@ def sequences(text: str) -> list[tuple[str, str]]:
 
 def pairs(text: str) -> list[tuple[str, str]]:
     """(what is used, what it replaces): "'-' instead of '+'", "'-' replaces '+'", "'+' becomes '-'", "'-' for
-    '+'", "swaps '+' for '-'", "replaces '+' with '-'" -> [('-', '+')]; "'-' and '_' (for '+' and '/'
-    respectively)" -> [('-', '+'), ('_', '/')]."""
+    '+'", "swaps '+' for '-'", "replaces '+' with '-'", "'+' is swapped for '-'" -> [('-', '+')];
+    "'-' and '_' (for '+' and '/' respectively)" -> [('-', '+'), ('_', '/')]."""
     out = []
     for m in _SWAP.finditer(text):
         out += [(m[2].strip("'"), m[1].strip("'"))] + ([(m[4].strip("'"), m[3].strip("'"))] if m[3] else [])
     text = _SWAP.sub(" ", text)
+    for m in _SWAPPED.finditer(text):                       # "'+' is swapped for '-'": '+' is given up
+        out.append((m[2].strip("'"), m[1].strip("'")))
+    text = _SWAPPED.sub(" ", text)
     for m in _PAIR.finditer(text):
         a, b = (m[1], m[2]) if m[1] else (m[3], m[4]) if m[3] else (m[6], m[5]) if m[5] else (m[7], m[8])
         out.append((a.strip("'\"`.,;:()"), b.strip("'\"`.,;:()")))

@@ -36,7 +36,7 @@ _CONCESSION = re.compile(r"\b(?:although|even though|though|even if|despite|in s
 _BACK = re.compile(r"^\W*(?:and\s+|so\s+)?(?:that|this|which|it|they|those|these|the\s+latter|the\s+former)"
                    r"(?:['\u2019]s|['\u2019]re|\s+(?:is|was|are|were|seems|looks|has\s+been|have\s+been))\b", re.I)
 _LEAD = re.compile(r"^\s*(?:but|while|whereas)\b", re.I)     # the word that opens a clause, not what it says
-_NOTE = re.compile(r"\b(?:note|draft)\b", re.I)
+NAMES_NOTE = re.compile(r"\b(?:note|draft)\b", re.I)      # a clause or sentence about a note or a draft
 # a citation right after the note it cites ("the note claiming 0.9 [S2]"): within six words, no document between
 _NOTED = re.compile(r"\b(?:note|draft)\b(?:(?!\b(?:documentation|docs)\b)[^\[\]()]){0,60}?"
                     r"[\[(][ \t]*[Ss]\d+[ \t]*[\])]", re.I)
@@ -50,14 +50,20 @@ _STATUS = re.compile(r"\b(?:draft|outdated|out of date|obsolete|superseded|stale
                      r"|\bold(?:er)?(?:-version)?\s+(?:note|docs?|version|text)\b"
                      r"|\b(?:contradicts?|conflicts?\s+with|does\s+not\s+match|doesn['\u2019]t\s+match)\s+"
                      r"(?:the\s+(?:current\s+|official\s+)?(?:documentation|docs|documented)|this|that)\b"
-                     r"|\b(?:should|can)\s+be\s+(?:ignored|disregarded)\b|\b(?:ignore|disregard)\s+it\b"
-                     r"|\bset\s+(?:it|this|that)\s+aside\b"
-                     r"|\b(?:does\s+not|doesn['\u2019]t|do\s+not|don['\u2019]t)\s+"
-                     r"(?:apply|change\s+(?:this|that|the\s+answer|anything))\b"
-                     r"|\bhas\s+no\s+bearing\b|\b(?:unrelated|irrelevant)\b"
-                     r"|\bnot\s+the\s+(?:[^,;.]|\.(?=\d)){0,40}?\b(?:claimed|stated|given|suggested|said)\s+(?:in|by)\b"
                      r"|\bno\s+longer\s+(?:appl(?:y|ies)|holds?|true|valid)\b"
                      r"|\bnot\s+(?:the\s+)?current\b", re.I)
+# words that set aside whatever their clause speaks of: they dismiss a citation only in a clause that names a note,
+# a draft or a source, or opens with the citation ("The note in [S2] is about fmean and doesn't apply", "[S2] is
+# unrelated"; not "... 0.9 [S2], since the documented value is irrelevant")
+_ASIDE = re.compile(r"\b(?:should|can)\s+be\s+(?:ignored|disregarded)\b|\b(?:ignore|disregard)\s+it\b"
+                    r"|\bset\s+(?:it|this|that)\s+aside\b"
+                    r"|\b(?:does\s+not|doesn['\u2019]t|do\s+not|don['\u2019]t)\s+"
+                    r"(?:apply|change\s+(?:this|that|the\s+answer|anything))\b"
+                    r"|\bhas\s+no\s+bearing\b|\b(?:unrelated|irrelevant)\b"
+                    r"|\bnot\s+the\s+(?:[^,;.]|\.(?=\d)){0,40}?\b(?:claimed|stated|given|suggested|said)\s+(?:in|by)\b",
+                    re.I)
+_SOURCE_NAMED = re.compile(r"\b(?:note|draft|source)\b", re.I)
+_CITED_FIRST = re.compile(r"\s*(?:the\s+)?[\[(]\s*[Ss]\d")     # "[S2] is about fmean and doesn't apply"
 _NOT_STATUS = re.compile(r"(?:\b(?:not|no|never|hardly|barely|scarcely)|n't|n\u2019t)\s+(?:\w+\s+){0,2}?"
                          r"(?:a\s+|an\s+|the\s+)?(?:draft|outdated|obsolete|stale|wrong|incorrect|mistaken)\b", re.I)
 
@@ -71,7 +77,8 @@ def dismissed(answer: str) -> tuple[set[int], str]:
     for clause in _clauses(answer):
         cites = set(cited_numbers(clause))
         words = strip_citations(_LEAD.sub("", clause))
-        status = bool(_STATUS.search(words)) and not _NOT_STATUS.search(words)
+        named = _SOURCE_NAMED.search(words) or _CITED_FIRST.match(_LEAD.sub("", clause))
+        status = bool(_STATUS.search(words) or _ASIDE.search(words) and named) and not _NOT_STATUS.search(words)
         mark = [clause, False]
         if status and not cites and note is not None and _NOTE_BACK.search(words):
             out |= note[1]
@@ -83,16 +90,16 @@ def dismissed(answer: str) -> tuple[set[int], str]:
             marks[-1][1] = False
         elif status and len(cites) == 1:          # a clause citing two spans sets neither aside: "although the
             out |= cites                            # default is 1 [S1] and the draft [S2] is wrong, ..."
-        elif len(cites) > 1 and _STATUS.search(strip_citations(_NOTED.sub(" ", clause))) and len(noted := set(
+        elif len(cites) > 1 and _aside(strip_citations(_NOTED.sub(" ", clause))) and len(noted := set(
                 cited_numbers("".join(m[0] for m in _NOTED.finditer(clause))))) < len(cites):
             out |= noted                            # "The note [S2] is a draft and conflicts with the docs [S1]":
             kept |= cites - noted                   # the note is set aside, the document stays a source, and
-            rest = _STATUS.sub(" ", _NOTED.sub(" ", clause))    # what else the clause says is read
+            rest = _ASIDE.sub(" ", _STATUS.sub(" ", _NOTED.sub(" ", clause)))   # what else the clause says is read
             mark = [rest, any(w.lower() not in _NOTE_TALK for w in re.findall(r"[A-Za-z0-9]+", strip_citations(rest)))]
         else:
             kept |= cites
             mark[1] = True
-            note = (mark, cites) if len(cites) == 1 and _NOTE.search(words) else note
+            note = (mark, cites) if len(cites) == 1 and NAMES_NOTE.search(words) else note
         marks.append(mark)
         previous = cites if not status else set()
     if not out - kept:
@@ -100,6 +107,11 @@ def dismissed(answer: str) -> tuple[set[int], str]:
     pieces = [_LEAD.sub("", text) if i == 0 or not marks[i - 1][1] else text     # "but" after a clause set
               for i, (text, keep) in enumerate(marks) if keep]                  # aside opens nothing
     return out - kept, "".join(pieces).strip()
+
+
+def _aside(words: str) -> bool:
+    """Whether the words, about a note the clause cites, call it a draft, outdated or beside the point."""
+    return bool(_STATUS.search(words) or _ASIDE.search(words))
 
 
 def _clauses(answer: str) -> list[str]:

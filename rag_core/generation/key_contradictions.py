@@ -174,7 +174,8 @@ def _sentence_has(text: str, pos: int, words) -> bool:
 
 
 # a value the user hands over, not a claim of the default: "pass delete_on_close=False", "set delete to False"
-_PASSED = re.compile(r"\b(?:pass|passes|passing|set|sets|setting|use|using|with|give|giving|specify|specifying)\s+"
+_PASSED = re.compile(r"(?<!\bif\s)(?<!\bonly\s)(?<!\bwhen\s)(?<!\bunless\s)(?<!\byou\s)"
+                     r"\b(?:pass|passes|passing|set|sets|setting|use|using|with|give|giving|specify|specifying)\s+"
                      r"(?:the\s+)?(?:argument\s+|option\s+|flag\s+)?['\"`]?[\w.]+['\"`]?\s*(?:=|\s+to\s+|\s+as\s+)\s*$",
                      re.I)
 _ARGUMENT = re.compile(r"[\w.]+\s*=|[\w.]+\s+to\s+(?:True|False|None)\b")
@@ -261,6 +262,9 @@ def _antonym(text, k: KeyReading, have, stems, said_cmp):
         for p in places:                                    # "the default is False" for "default True"; not
             if not negated_at(text, p) and _after_key_word(text, p, k, w) and not _PASSED.search(   # "pass
                     text, max(0, p - 80), p):                                                       # delete=False"
+                if conditional_at(text, p):                 # "If delete_on_close is False, it is deleted on exit"
+                    return Doubt((f"it says the opposite of {shown_word(k, w)} in a condition ('unless', 'if'): "
+                                  "the rule cannot tell what the answer says", [o]))
                 return f"it says the opposite of {shown_word(k, w)}", [o]
         if any(not negated_at(text, p) and not conditional_at(text, p) for p in places):
             return Doubt((f"it says both {shown_word(k, w)} and its opposite: the rule cannot tell which it "

@@ -24,7 +24,7 @@ _GIVES_VALUE = frozenset("is was are be been to of equals exactly only just than
                          "gives give yields becomes become set get gets make makes by from plus minus".split())
 # "unless you give one", "pass mtime to set one": "one" for a thing a person hands over, whatever comes after it
 _YOU_ONE = re.compile(r"(?i:\b(?:you|yourself|to)[ \t]+(?:can[ \t]+|must[ \t]+|may[ \t]+)?"
-                      r"(?:set|give|pass|supply|provide|choose|pick|specify|use|add|want|need|write)[ \t]+)one\b")
+                      r"(?:set|give|supply|provide|choose|pick|specify|want|need)[ \t]+)one\b")
 
 
 def asked_words(question: str | None) -> frozenset:

@@ -25,6 +25,7 @@ generation.answer_key's question, and a wrong source is repaired upstream, by th
 """
 from __future__ import annotations
 
+import itertools
 import re
 from typing import NamedTuple
 
@@ -158,6 +159,8 @@ def _mostly_in(bare: str, have: claims.Claims) -> bool:
     return bool(said) and 2 * len(said & span) > len(said)
 
 
+LITERALS = 20                   # quoted literals and formulas of a sentence looked up in its spans (the first ones:
+# each is a search of the whole span, and a 1 MB answer of quotes against a 1 MB span took minutes)
 _QUOTED = re.compile(r"""'([^'\s][^']{0,58})'|"([^"\s][^"]{0,58})"|`([^`\s][^`]{0,58})`|‘([^’]{1,59})’|“([^”]{1,59})”""")
 _FORMULA_TOKEN = re.compile(r"[!*/+\-^%<>=()]|\b[A-Za-z]\b|\d+(?:\.\d+)?|\w+|\S")   # an operator, a term, else a stop
 _OPERATOR = frozenset("!*/+-^%<>=")
@@ -188,8 +191,8 @@ def _literal_in(bare: str, span: str) -> bool:
     """Whether the sentence quotes something the span writes ("'*' and '?'", "`delete=True`"), or writes a formula
     of two operators or more the span writes, spaces aside ("n! / (k! * (n - k)!)"): a literal is a claim to check."""
     flat = "".join(span.split())
-    quoted = (next(g for g in m.groups() if g is not None) for m in _QUOTED.finditer(bare))
-    return any(x and x in flat for x in ("".join(t.split()) for t in (*quoted, *_formulas(bare))))
+    quoted = [next(g for g in m.groups() if g is not None) for m in itertools.islice(_QUOTED.finditer(bare), LITERALS)]
+    return any(x and x in flat for x in ("".join(t.split()) for t in (*quoted, *_formulas(bare)[:LITERALS])))
 
 
 def check_sentence(sentence: str, spans: list[str], mode: str = "strict", hints: bool = True,
