@@ -14,6 +14,27 @@ from rag_core.generation.prose import prose_counts
 from rag_core.generation.verifier import verify
 
 
+# made-up documents: (text, document id, anchor, the golden row's key, question and reply)
+DOCS = {
+    "fractions": ("## fractions\n\nFraction(8, 6) will produce a rational number equivalent to 4/3. The numerator "
+                  "defaults to 0 and the denominator to 1.", "fractions",
+                  "Fraction(8, 6) will produce a rational number equivalent to 4/3",
+                  dict(key="4/3", question="What does building a ratio from eight and six reduce to?")),
+    "statistics": ("## statistics\n\nThis runs faster than the mean() function and it always returns a float.\nIf the "
+                   "input dataset is empty, it raises a StatisticsError.", "statistics",
+                   "If the input dataset is empty, it raises a StatisticsError",
+                   dict(key="empty, it raises a StatisticsError", question="What does fmean do with an empty input?")),
+    "glob": ("## glob\n\nUnlike fnmatch, filenames starting with a dot are special cases that are not matched by '*' "
+             "and '?' patterns by default.", "glob", "not matched by '*' and '?' patterns by default",
+             dict(key="not matched by '*'", question="Does a wildcard pattern pick up hidden files?", reply="no")),
+    "tempfile": ("## tempfile\n\n'delete' -- whether the file is automatically deleted (default True).\n"
+                 "'delete_on_close' -- if 'delete', whether the file is deleted on close (default True) or otherwise "
+                 "on context manager exit.", "tempfile", "whether the file is automatically deleted (default True)",
+                 dict(key="deleted (default True)", question="Is a NamedTemporaryFile deleted automatically?")),
+}
+judged, stats, glob, tempfile = (judged_in(text, doc, anchor, **row) for text, doc, anchor, row in DOCS.values())
+
+
 @pytest.mark.parametrize("text, prose", [("unless you give one with mtime", True), ("pass mtime to set one", True),
                                          ("it returns one", False),
                                          ("set it to one", False)])
@@ -76,12 +97,6 @@ def test_i_think_before_a_committed_claim_is_no_hedge_but_maybe_is():
     assert hedged("It is probably 48 [S1].") == "probably" and hedged("48, I guess [S1].") == "I guess"
 
 
-FRACTIONS = ("## fractions\n\nFraction(8, 6) will produce a rational number equivalent to 4/3. The numerator defaults "
-             "to 0 and the denominator to 1.")
-judged = judged_in(FRACTIONS, "fractions", "Fraction(8, 6) will produce a rational number equivalent to 4/3",
-                   key="4/3", question="What does building a ratio from eight and six reduce to?")
-
-
 def test_a_comma_ends_the_words_that_introduce_the_keys_value():
     got = judged("It is 4/3 [S1]. Both args have to be Rational, and the defaults are numerator 0 and denominator 1 "
                  "[S1].")
@@ -112,23 +127,11 @@ def test_a_key_word_with_un_or_non_before_it_is_named(answer, word):
     assert undoes_key(answer, key) == word
 
 
-STATS = ("## statistics\n\nThis runs faster than the mean() function and it always returns a float.\nIf the input "
-         "dataset is empty, it raises a StatisticsError.")
-stats = judged_in(STATS, "statistics", "If the input dataset is empty, it raises a StatisticsError",
-                  key="empty, it raises a StatisticsError", question="What does fmean do with an empty input?")
-
-
 def test_a_key_word_negated_in_a_sentence_without_the_rest_of_the_key_is_grey_not_red():
     got = stats("`fmean([])` raises `StatisticsError` [S1]. Note that for non-empty input it always returns a float "
                 "[S1].")
     assert got.outcome == "not confirmed" and "another case" in got.sentence
     assert stats("A non-empty input raises a StatisticsError [S1].").outcome == "wrong answer"
-
-
-GLOB = ("## glob\n\nUnlike fnmatch, filenames starting with a dot are special cases that are not matched by '*' and "
-        "'?' patterns by default.")
-glob = judged_in(GLOB, "glob", "not matched by '*' and '?' patterns by default", key="not matched by '*'",
-                 question="Does a wildcard pattern pick up hidden files?", reply="no")
 
 
 def test_a_leading_no_does_not_vouch_for_a_later_sentence_with_nothing_to_check():
@@ -184,12 +187,6 @@ def test_what_is_kept_around_a_draft_set_aside_reads_as_it_was_written():
 def test_a_swap_names_first_what_is_given_up(text, pairs_read):
     from rag_core.generation.answer_forms import pairs
     assert pairs(text) == pairs_read
-
-
-TEMPFILE = ("## tempfile\n\n'delete' -- whether the file is automatically deleted (default True).\n'delete_on_close' -- "
-            "if 'delete', whether the file is deleted on close (default True) or otherwise on context manager exit.")
-tempfile = judged_in(TEMPFILE, "tempfile", "whether the file is automatically deleted (default True)",
-                     key="deleted (default True)", question="Is a NamedTemporaryFile deleted automatically?")
 
 
 def test_a_value_the_user_passes_is_not_the_opposite_of_the_default():

@@ -156,6 +156,7 @@ def judge_answer(answer: str, spans: list, span_ids, index, expected_doc: str | 
     sources = tuple((n, index.doc_id(int(span_ids[n - 1])), index.status(int(span_ids[n - 1]))) for n in cited)
     aside, rest = dismissed(answer)                                 # "the 0.9 in [S1] is only a draft note"
     aside, rest = (aside, rest) if len(aside) < len(cited) else (set(), answer)
+    kept = [spans[n - 1] for n in cited if n not in aside]         # the cited spans it relies on
     if unchecked and aside:                     # a clause set aside need not be checked against its draft
         again = verify(rest, spans, "strict", question, titles)
         unchecked = nothing_to_check(again) if again.verdict == "refused" else ""
@@ -193,8 +194,7 @@ def judge_answer(answer: str, spans: list, span_ids, index, expected_doc: str | 
             c.sentence, check, anchor, question, source).right            # nothing to check stays unchecked
             for i, c in enumerate(strict.sentences) if not c.ok) else unchecked
         check = replied
-    other = elsewhere(answer, check.key, anchor, [spans[n - 1] for n in cited if n not in aside]) \
-        if check.right and anchor else ""       # not in a span set aside: the draft's "never deleted" is no rival
+    other = elsewhere(answer, check.key, anchor, kept) if check.right and anchor else ""   # not a draft's words
     if other:                                   # the key in the words of another sentence of the span
         check = check._replace(right=None, doubt=f"it states the golden answer in the words of another sentence "
                                                  f"of the span, '{_short(other)}', not the golden answer's")
@@ -220,7 +220,6 @@ def judge_answer(answer: str, spans: list, span_ids, index, expected_doc: str | 
         if not claim:                           # "..., but librarians reshuffle them": not checked, so not green
             own_words, unchecked = unchecked, ""
     if check.right is True and not unchecked:    # a word beside the key that may add a claim: grey, and named
-        kept = [spans[n - 1] for n in cited if n not in aside]
         word, says = next(((w, says) for w, says in (
             (added_claim(rest, kept) if not own_words else "",  # "0.6, and it must also begin with the same letter"
              "adds a claim of its own that the rule cannot check"),

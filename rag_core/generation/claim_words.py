@@ -26,6 +26,7 @@ import re
 
 from rag_core.generation import lexicon, negation
 from rag_core.generation.citations import CITATION, strict_sentences, strip_citations
+from rag_core.generation.dismissal import about_a_note
 
 CONTRAST = ("but", "however", "while", "whereas", "although", "though", "yet", "except", "unlike", "instead")
 ABSOLUTE = ("completely", "entirely", "every", "everyone", "everybody", "everything", "anyone", "anybody",
@@ -34,18 +35,23 @@ ADDITION = ("also", "likewise", "similarly", "as well", "additionally", "in addi
 _EVEN_COUNT = r"(?<!\bis\s)(?<!\bare\s)even(?!\s+(?:count|counts|number|numbers|length|lengths|size|total|amount|n)\b)"
 
 
+def _pattern(words) -> re.Pattern:
+    """`words` as one pattern, whole words in any case, any spaces between the words of a phrase; "even" is not one
+    before "count", "number", ... or after "is": "an even count of numbers" is no claim of its own."""
+    return re.compile(r"\b(" + "|".join(_EVEN_COUNT if w == "even" else w.replace(" ", r"\s+") for w in words)
+                      + r")\b", re.I)
+
+
 def _finder(words):
-    """A function: the first of `words` in a text (lower case, its spaces one), or "". "even" is not one before
-    "count", "number", ... or after "is": "an even count of numbers" is no claim of its own."""
-    pattern = re.compile(r"\b(" + "|".join(_EVEN_COUNT if w == "even" else w.replace(" ", r"\s+") for w in words)
-                         + r")\b", re.I)
+    """A function: the first of `words` in a text (lower case, its spaces one), or ""."""
+    pattern = _pattern(words)
     return lambda text: " ".join(m[1].lower().split()) if (m := pattern.search(text)) else ""
 
 
 claim_word = _finder(CONTRAST + ABSOLUTE + ADDITION)   # the first word of an answer that may add a claim of its own
 contrast_word = _finder(CONTRAST)   # beside a wording the golden set accepts, read without its context, it may say
 #                                     what the wording is not ("costs less typing, yet it runs slower")
-_ADDITION = re.compile(r"\b(" + "|".join(w.replace(" ", r"\s+") for w in ADDITION) + r")\b", re.I)
+_ADDITION = _pattern(ADDITION)
 _SPAN_SENTENCE = re.compile(r"(?<=[.!?])\s+")
 _CLAUSE_END = re.compile(r"[,;:.!?()]|\b(?:and|but|so|because|since|which|while|whereas|then)\b", re.I)
 
@@ -83,12 +89,12 @@ def contrary_contrast(answer: str, key: str) -> str:
     a negation what the key denies, or says it with an auxiliary: "not matched by '*', but '?' does match them" or
     "..., but '?' does", lower case; or "". The rule cannot tell what the other subject is, so such an answer is
     not confirmed."""
-    if not any(negation.is_negation(t) for _, t in negation.tokens(key)):
+    if not negation.has_negation(key):
         return ""
     stems = _content_stems(key)
     for m in _CONTRARY.finditer(answer):
         clause = m[2]
-        if any(negation.is_negation(t) for _, t in negation.tokens(clause)):
+        if negation.has_negation(clause):
             continue
         if _ASSERTS.search(clause) or stems & lexicon.stem_set(clause):
             return m[1].lower()
@@ -103,12 +109,12 @@ def either_or(answer: str, key: str) -> str:
     alternatives: "either shorter than n or padded out to n"), else ""."""
     stems = _content_stems(key)
     for m in _EITHER.finditer(answer):
-        if stems & lexicon.stem_set(m[1]) or any(
-                lit in m[1] for lit in re.findall(r"\d+(?:\.\d+)?", key)):
+        if stems & lexicon.stem_set(m[1]) or any(n in m[1] for n in _NUMBER.findall(key)):
             return "either"
     return ""
 
 
+_NUMBER = re.compile(r"\d+(?:\.\d+)?")
 _UN = re.compile(r"\b(?:un|non-?)([a-z]{3,})\b", re.I)
 
 
@@ -123,8 +129,6 @@ def undoes_key(answer: str, key: str) -> str:
 
 _TAIL = re.compile(r"\s*(?:[,;]|\s-\s|\u2014)\s*(?:and|because|since|so|which|provided|but|while|whereas|as|then)?\b",
                    re.I)
-_NUMBER = re.compile(r"\d+(?:\.\d+)?")
-_NOTE_OR_STATUS = re.compile(r"\b(?:note|draft|outdated|wrong|obsolete|stale|superseded|deprecated)\b", re.I)
 
 
 def uncited_tail(answer: str, key: str, spans) -> str:
@@ -138,7 +142,7 @@ def uncited_tail(answer: str, key: str, spans) -> str:
         last = None
         for last in CITATION.finditer(sentence):
             pass
-        if last is None or not _TAIL.match(sentence, last.end()) or _NOTE_OR_STATUS.search(sentence):
+        if last is None or not _TAIL.match(sentence, last.end()) or about_a_note(sentence):
             continue
         tail = sentence[last.end():].strip(" ,;:.!?\u2014-")
         said = _content_stems(tail)
@@ -148,7 +152,7 @@ def uncited_tail(answer: str, key: str, spans) -> str:
     return ""
 
 
-_ALWAYS = re.compile(r"\b(always|never|completely|entirely|" + _EVEN_COUNT + r")\b", re.I)
+_ALWAYS = _pattern(("always", "never", "completely", "entirely", "even"))
 
 
 def unwritten_always(answer: str, key: str, spans) -> str:

@@ -38,7 +38,7 @@ _BACK = re.compile(r"^\W*(?:and\s+|so\s+)?(?:that|this|which|it|they|those|these
 _LEAD = re.compile(r"^\s*(?:but|while|whereas)\b", re.I)     # the word that opens a clause, not what it says
 NAMES_NOTE = re.compile(r"\b(?:note|draft)\b", re.I)      # a clause or sentence about a note or a draft
 # a citation right after the note it cites ("the note claiming 0.9 [S2]"): within six words, no document between
-_NOTED = re.compile(r"\b(?:note|draft)\b(?:(?!\b(?:documentation|docs)\b)[^\[\]()]){0,60}?"
+_NOTED = re.compile(NAMES_NOTE.pattern + r"(?:(?!\b(?:documentation|docs)\b)[^\[\]()]){0,60}?"
                     r"[\[(][ \t]*[Ss]\d+[ \t]*[\])]", re.I)
 # "..., so the note is outdated": a status clause about the note, not about the clause just before it
 _NOTE_BACK = re.compile(r"^\W*(?:and\s+|so\s+)?(?:the|that|this)\s+(?:(?:draft|old|older|earlier)\s+)?"
@@ -78,7 +78,7 @@ def dismissed(answer: str) -> tuple[set[int], str]:
         cites = set(cited_numbers(clause))
         words = strip_citations(_LEAD.sub("", clause))
         named = _SOURCE_NAMED.search(words) or _CITED_FIRST.match(_LEAD.sub("", clause))
-        status = bool(_STATUS.search(words) or _ASIDE.search(words) and named) and not _NOT_STATUS.search(words)
+        status = bool(_aside(words) if named else _STATUS.search(words)) and not _NOT_STATUS.search(words)
         mark = [clause, False]
         if status and not cites and note is not None and _NOTE_BACK.search(words):
             out |= note[1]
@@ -107,6 +107,12 @@ def dismissed(answer: str) -> tuple[set[int], str]:
     pieces = [_LEAD.sub("", text) if i == 0 or not marks[i - 1][1] else text     # "but" after a clause set
               for i, (text, keep) in enumerate(marks) if keep]                  # aside opens nothing
     return out - kept, "".join(pieces).strip()
+
+
+def about_a_note(text: str) -> bool:
+    """Whether a sentence names a note or a draft or calls something outdated, wrong, obsolete ...: it speaks of a
+    source set aside, not of the answer ("[S1], but that is outdated")."""
+    return bool(NAMES_NOTE.search(text) or _STATUS.search(text))
 
 
 def _aside(words: str) -> bool:

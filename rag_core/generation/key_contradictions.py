@@ -21,8 +21,8 @@ from rag_core.generation.key_reading import Doubt, KeyReading, fraction_places, 
     number_places, shown_word, word_places
 from rag_core.generation.lexicon import ASIDE_OPPOSITE, OPPOSITE as _OPPOSITE, same as fold, \
     stem_set as folded_words, stems as words_of
-from rag_core.generation.negation import WINDOW, condition_in_phrase, conditional_at, is_negation, negated_at, \
-    sentence_head as _sentence_head, tokens, uncertain_at
+from rag_core.generation.negation import WINDOW, condition_in_phrase, conditional_at, has_negation, is_negation, \
+    negated_at, sentence_around, sentence_head as _sentence_head, tokens, uncertain_at
 from rag_core.generation.hedge import hedged
 from rag_core.generation.rival import rival_value
 
@@ -105,7 +105,7 @@ def _same_word_both_ways(text: str, places: list, negated: list) -> bool:
     word = lambda p: re.match(r"\w+", text[p:])
     plain = {w[0].lower() for p, n in zip(places, negated) if not n and (w := word(p))}
     return any(n and (w := word(p)) and w[0].lower() in plain for p, n in zip(places, negated)) and \
-        any(is_negation(t) for _, t in tokens(text))
+        has_negation(text)
 
 
 def _negation(text, k: KeyReading, have, stems, said_cmp):
@@ -129,7 +129,7 @@ def _negation(text, k: KeyReading, have, stems, said_cmp):
         said = [negated_at(text, p) for p in sure]
         if key_negated and not any(said):
             why = f"it drops the negation: the golden answer says it is not {shown_word(k, what)}"
-            if not any(is_negation(t) for _, t in tokens(text)):
+            if not has_negation(text):
                 return why, [what]
             doubt = doubt or Doubt((why + ", but it has a negation of its own elsewhere: the rule cannot tell "
                                      "what that negates", [what]))
@@ -162,14 +162,9 @@ def _negation(text, k: KeyReading, have, stems, said_cmp):
     return doubt or _anchor_word_negated(text, k, stems)
 
 
-_SENTENCE_END = re.compile(r"[.!?;](?:\s|$)")
-
-
 def _sentence_has(text: str, pos: int, words) -> bool:
     """Whether the sentence around text[pos] writes one of `words` (key stems, numbers, names as written)."""
-    start = max((m.end() for m in _SENTENCE_END.finditer(text, 0, pos)), default=0)
-    end = next((m.start() for m in _SENTENCE_END.finditer(text, pos)), len(text))
-    sentence = text[start:end]
+    sentence = sentence_around(text, pos)
     return bool(folded_words(sentence) & set(words)) or any(w in sentence for w in words)
 
 
@@ -209,7 +204,7 @@ def _anchor_word_negated(text, k: KeyReading, stems):
     no longer returned" against the key "smaller" of "the smaller of the two middle values is returned". A key
     with a negation of its own ("not matched by '*'"), or an answer whose "No" negates the question's words, is read
     by the key's words only."""
-    if k.replied or any(is_negation(t) for _, t in tokens(k.text)):
+    if k.replied or has_negation(k.text):
         return None
     for w in key_words(k.context):
         if w in k.words or w not in stems or any(negated_at(k.context, p) for p in word_places(k.context, w)):

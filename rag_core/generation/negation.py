@@ -47,6 +47,11 @@ def is_negation(token: str) -> bool:
     return t in NEGATIONS or bool(_CONTRACTED.match(t))
 
 
+def has_negation(text: str) -> bool:
+    """Whether any word of `text` is a negation: "it isn't" -> True."""
+    return any(is_negation(t) for _, t in tokens(text))
+
+
 REACH = 1000                    # characters either side of a word searched for its sentence (time stays linear)
 
 
@@ -56,6 +61,11 @@ def _sentence_of(text: str, pos: int) -> tuple[str, str]:
     window = text[lo:pos + REACH]
     m = next((m for m in _SENTENCE.finditer(window) if m.start() <= pos - lo <= m.end()), None)
     return (m[0][:pos - lo - m.start()], m[0][pos - lo - m.start():]) if m else ("", "")
+
+
+def sentence_around(text: str, pos: int) -> str:
+    """The sentence around text[pos], within REACH characters either side."""
+    return "".join(_sentence_of(text, pos))
 
 
 def negated_at(text: str, pos: int) -> bool:
