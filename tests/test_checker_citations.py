@@ -157,7 +157,8 @@ def test_an_uncited_sentence_is_covered_by_the_next_citation_of_its_paragraph(an
 @pytest.mark.parametrize("answer, why", [
     ("It returns 3. The smaller of the two middle values is returned [S1].", "number '3'"),     # still checked
     ("The smaller of the two middle values is returned [S1]. It is fast.", "No citation"),    # nothing after it
-    ("It is the smaller one.\n\nThe smaller of the two middle values is returned [S1].", "No citation"),  # paragraph
+    ("The smaller one is returned [S1].\n\nIt is fast.\n\nThe smaller of the two middle values is returned [S1].",
+     "No citation"),                            # a paragraph in the middle: only an opening one is a headline
 ])
 def test_what_a_following_citation_does_not_cover(answer, why):
     v = verify(answer, MEDIAN)

@@ -68,7 +68,7 @@ def test_a_case_may_carry_a_reply_and_a_bad_one_costs_only_its_line():
 
 @pytest.mark.parametrize("answer,reply", [("Yes, it is [S1].", "yes"), ("yes by default [S1]", "yes"),
                                           ("**No**, not by default [S1].", "no"), ("No. It is kept [S1].", "no"),
-                                          ("No one but you [S1].", ""), ("Nope [S1].", ""), ("Not really [S1].", ""),
+                                          ("No one but you [S1].", ""), ("Nope [S1].", "no"), ("Not really [S1].", ""),
                                           ("No data is kept [S1].", "")])
 def test_the_opening_reply_is_a_yes_or_a_no_that_stands_alone(answer, reply):
     assert opening_reply(answer)[0] == reply

@@ -198,8 +198,8 @@ def test_a_value_the_user_passes_is_not_the_opposite_of_the_default():
 
 
 def test_an_uncited_last_sentence_is_grey_and_the_rest_is_judged():
-    got = tempfile("Yes, it is deleted automatically by default (default True) [S1]. Keep a copy elsewhere if you "
-                   "need the data later.")
+    got = tempfile("Yes, it is deleted automatically by default (default True) [S1]. The data is gone for good "
+                   "after that.")
     assert got.verdict.verdict == "refused"                 # the checker's own verdict stays
     assert got.outcome == "not confirmed" and "cites no span" in got.sentence and "The rest:" in got.sentence
     wrong = tempfile("No: the default is delete=False, so it is not deleted automatically [S1]. Remove it yourself.")
@@ -227,5 +227,5 @@ def test_a_passive_swap_and_a_false_value_in_a_condition():
 
 
 def test_repeated_uncited_last_sentences_are_read_once():
-    got = tempfile("Yes, it is deleted automatically (default True) [S1]." + " Keep it." * 2000)
+    got = tempfile("Yes, it is deleted automatically (default True) [S1]." + " It is handy." * 2000)
     assert got.outcome == "not confirmed" and got.sentence.count("The rest:") == 1

@@ -87,7 +87,8 @@ GLOSSARY = {
                                "answer is right (drawn blue, a colour of its own).",
     "Refused": "The checker found a sentence without a citation, a citation to a span that does not exist, or a "
                "number or name that the cited span lacks. An answer whose only fault is uncited last sentences (a "
-               "tip, a recommendation) is judged on the rest instead, and never green.",
+               "tip, a recommendation) is judged on the rest instead, and never green unless those sentences are "
+               "only advice, a question to the reader, or examples that Python runs and agrees with.",
     "Abstained": "The answer says NOT IN THE CONTEXT: the spans do not hold the answer.",
     "False refusal": "A refused answer although the anchor was among the spans handed over.",
     "p-value": "The chance of a split of questions at least this lopsided if the two setups were equally good. "

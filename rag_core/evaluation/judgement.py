@@ -18,8 +18,11 @@ Outcomes (vocabulary.OUTCOMES), each with one colour on every page (TONES for ba
                            (KeyCheck.doubt), or a sentence has nothing to check (verifier.nothing_to_check) and
                            the answer does not state the key, or states it beside a "but", an "every", an "also"
                            (generation.claim_words), or the answer ends with sentences that cite no span (the
-                           rest is judged, and never green): it may be right in other words; the page says why,
-                           shows the key
+                           rest is judged, and never green, unless they are advice, a question to the reader, a
+                           note set aside or examples Python runs and agrees with: generation.advice,
+                           generation.examples), or an
+                           example in it gives another result when run: it may be right in other words; the page
+                           says why and shows the key
     grounded       gray    a question with no golden anchor: grounded on trusted spans, nothing to compare with
     wrong source   orange  grounded on a draft, outdated or other document (a faithful quote of the wrong page)
     refused        red     the checker refused it
@@ -36,17 +39,23 @@ right source"), which its tables keep (evaluation.outcomes).
 """
 from __future__ import annotations
 
+import re
 from typing import NamedTuple
 
+from rag_core.generation.advice import advice, asks, for_another_case
 from rag_core.generation.answer_key import KeyCheck, check_again, check_key, key_words, read_accepted, read_reply
 from rag_core.generation.bounds import restricted_reply, unsupported_bound, unsupported_restriction
-from rag_core.generation.dismissal import NAMES_NOTE, dismissed
+from rag_core.generation.examples import only_examples, outside, run as run_examples
+from rag_core.generation.dismissal import NAMES_NOTE, dismissed, sets_aside
+from rag_core.generation.hedge import hedged
 from rag_core.generation.passage import elsewhere
-from rag_core.generation.citations import canonical_citations
+from rag_core.generation.citations import canonical_citations, strip_citations
 from rag_core.generation.claim_words import added_claim, claim_word, contrary_contrast, contrast_word, either_or, \
+    widens_only, \
     uncited_tail, undoes_key, unwritten_always
 from rag_core.generation.two_checkers import disagreement_of
 from rag_core.generation.verifier import Verdict, nothing_to_check, verify
+from rag_core.generation.prose import asked_words, documented as is_documented, titled_words
 from rag_core.generation.yes_no import bare_reply
 from rag_core.text.invisible import visible
 from rag_core.text.messages import listing
@@ -64,7 +73,8 @@ MEANING = {
                     "question.",
     "not confirmed": "From the right document, but it neither states the golden answer key nor contradicts it, "
                      "or the rule cannot be sure, or a sentence has nothing in it to check against its span, or "
-                     "its last sentences cite no span: it may be right in other words; compare it with the key.",
+                     "its last sentences cite no span and are more than advice, a question to the reader or an "
+                     "example Python agrees with: it may be right in other words; compare it with the key.",
     "grounded": "Grounded on trusted documents; the question has no golden answer to compare with, so nobody can "
                 "say whether it is right.",
     "wrong source": "Grounded, but on a draft, an outdated note or another document: a faithful quote of the wrong "
@@ -135,12 +145,18 @@ def judge_answer(answer: str, spans: list, span_ids, index, expected_doc: str | 
     unchecked = nothing_to_check(strict)         # a paraphrase ("After them [S1].") is not a grounding fault
     last = _uncited_last(strict) if strict.verdict == "refused" and not unchecked else ()
     if last:                                    # "... [S1]. Tip: pass delete=False to keep it.": the rest, to the
-        cited = strict.sentences[-len(last) - 1].sentence      # end of its last cited sentence, judged; never green
-        head = answer[:answer.rfind(cited) + len(cited)]
+        head = _before(answer, last)                            # end of its last cited sentence, judged; green only
+        #                                                         beside advice, a question or an example (_read_on)
         inner = judge_answer(head, spans, span_ids, index, expected_doc, anchor, trusted, with_article, None, key,
                              question, reply, accept)
         said = (f"Its last sentence{'s' if len(last) > 1 else ''} ('{_short(' '.join(last), 60)}') "
                 f"cite{'' if len(last) > 1 else 's'} no span: a claim the rule cannot check")
+        read = _read_on(last, strict, head, spans, question, titles, inner, anchor) if inner.outcome == "answered" \
+            else ""
+        if read:
+            return inner._replace(sentence=f"{inner.sentence} Its last sentence{'s' if len(last) > 1 else ''} "
+                                           f"('{_short(' '.join(last), 60)}') cite{'' if len(last) > 1 else 's'} no "
+                                           f"span; {read}.", verdict=strict)
         if inner.outcome == "answered":
             doubt = f"{said[0].lower()}{said[1:]}"
             return Judgement("not confirmed", f"{said}. The rest: {inner.sentence} So it is not confirmed.", strict,
@@ -148,7 +164,9 @@ def judge_answer(answer: str, spans: list, span_ids, index, expected_doc: str | 
                              inner.sources)
         return inner._replace(sentence=f"{said}. The rest: {inner.sentence}", verdict=strict)
     if strict.verdict == "refused" and not unchecked:
-        return Judgement("refused", f"The checker refused this answer. {strict.reason}", strict, **extra)
+        unchecked = _refused_only_aside(answer, strict, spans, question, titles)
+        if unchecked is None:
+            return Judgement("refused", f"The checker refused this answer. {strict.reason}", strict, **extra)
     if strict.verdict == "abstained":
         return Judgement("abstained", "The answer says the spans do not contain it: nothing was claimed.", strict,
                          **extra)
@@ -202,6 +220,11 @@ def judge_answer(answer: str, spans: list, span_ids, index, expected_doc: str | 
     if bound:                                   # "above 0.6" where the span says "at least"
         check = check._replace(right=None, doubt=f"it says '{bound}' next to the golden answer's value, which no "
                                                  "cited span says: the rule cannot tell whether it means the same")
+    wrong_example = next((e for e in run_examples(rest) if not e.agrees), None) if check.right else None
+    if wrong_example:                           # "median_low([1, 3, 5, 7]) gives 5"
+        check = check._replace(right=None, doubt=f"its example '{_short(wrong_example.call, 60)}' gives "
+                                                 f"{_short(wrong_example.got, 60)} when Python runs it, not "
+                                                 f"{_short(wrong_example.said, 60)}")
     limit = unsupported_restriction(answer, check.key, [spans[n - 1] for n in cited]) if check.right else ""
     if limit:                                   # "only more efficient for small heaps"
         check = check._replace(right=None, doubt=f"it limits the golden answer with '{_short(limit, 60)}', a "
@@ -213,6 +236,11 @@ def judge_answer(answer: str, spans: list, span_ids, index, expected_doc: str | 
             for c in strict.sentences if not c.ok):
         unchecked = ""      # each unchecked sentence states the key on its own: a key of symbols ("'-' instead of
         #                     '+'"), or a bare "Yes [S1]." that says the question's statement
+    advised = [c.sentence for c in strict.sentences if not c.ok] if unchecked and check.right is True else []
+    if advised and all(_plain_advice(a, check, anchor, question) for a in advised):
+        unchecked = ""                          # "You can pass mtime to set one yourself [S1].": advice, not a claim
+    else:
+        advised = []
     own_words = claim = ""
     if unchecked and check.right is True and all(check_again(c.sentence, check, anchor, question, source).right
                                                  for c in strict.sentences if not c.ok):
@@ -231,6 +259,8 @@ def judge_answer(answer: str, spans: list, span_ids, index, expected_doc: str | 
              "may say the opposite of the golden answer about something else"),
             (either_or(rest, check.key),                        # "either shorter than n or padded out to n"
              "offers it as one of two alternatives"),
+            (widens_only(rest, check.key, kept),                # "only the creating user and their group"
+             "widens the golden answer's 'only' with what no cited span writes"),
             (undoes_key(rest, check.key),                       # "the uncollapsed text is returned"
              "denies a word of the golden answer"),
             (uncited_tail(rest, check.key, kept),               # "[S1], because it skips the heap invariant"
@@ -255,7 +285,9 @@ def judge_answer(answer: str, spans: list, span_ids, index, expected_doc: str | 
         return Judgement("not confirmed", f"{where}, but {said}: it may be right in other words; compare it with "
                                           f"the golden answer '{_short(check.golden)}'.", strict, key=check,
                          sources=sources, **extra)
-    set_aside = (f" It cites {_spans(sorted(aside))} only to call it a draft or outdated." if aside else "")
+    set_aside = (f" It cites {_spans(sorted(aside))} only to call it a draft or outdated." if aside else "") + (
+        f" Its '{_short(' '.join(advised), 60)}' is advice to the reader, not a claim about the document." if advised
+        else "")
     if own_words:
         return Judgement("answered", f"It cites {_spans(cited)}, from {expected_doc}, the document that holds the "
                                      f"answer, states {_stated(check)} and contradicts none "
@@ -280,6 +312,101 @@ def _uncited_last(strict: Verdict) -> tuple:
             bad != list(range(bad[0], len(strict.sentences))):
         return ()
     return tuple(strict.sentences[i].sentence for i in bad)
+
+
+TAIL = 5        # uncited last sentences read as advice, questions or examples (1,000 characters in all): more is
+#                 more than a closing tip
+
+
+def _read_on(last: tuple, strict: Verdict, head: str, spans: list, question, titles, inner: Judgement,
+             anchor) -> str:
+    """Why the uncited last sentences of an answer whose rest is answered leave it answered, else "": read with the
+    spans its last cited sentence cites, they name nothing those spans lack, and they are advice or questions to
+    the reader (generation.advice: "Tip: pass delete=False to keep it.", "Quick check: which argument keeps it?"),
+    or examples Python runs and agrees with (generation.examples), with at most advice beside them; none
+    contradicts, hedges or adds to the answer (a "but", an "also"). A sentence that
+    says something of the document is not read so: "Note: it is cut mid-word at width." has most of its words in
+    the span, and is false."""
+    cited = strict.sentences[-len(last) - 1].cited
+    tag = "".join(f"[S{n}]" for n in cited)
+    whole = " ".join(last)                      # a session's code block is cut at its "...": read it whole
+    if not tag or len(last) > TAIL or len(whole) > 200 * TAIL:
+        return ""
+    again = verify(" ".join([head, *(_tagged(t, tag) for t in last)]), spans, "strict", question, titles)
+    if len(again.sentences) < len(last) + 1 or any(
+            not asks(t) and (c.out_of_range or c.missing_names or c.missing_numbers and not (
+                advice(t) and all(re.search(r"=\s*" + re.escape(x) + r"(?!\w)", t) for x in c.missing_numbers)))
+            for t, c in zip(last, again.sentences[-len(last):])):   # "try cutoff=0.8": a value to pass, suggested
+        return ""
+    asked = asked_words(question).union(*(titled_words(titles[n - 1]) for n in cited if titles and n <= len(titles)))
+    documented = lambda name: is_documented(name, asked)       # "mean([40, 60]) gives 50" beside harmonic_mean: no
+    if only_examples(whole, documented):
+        return (f"{'they are examples' if len(last) > 1 else 'it is an example'} of the documented function that "
+                "Python runs and agrees with")
+    kinds = [_tail_kind(t, inner.key, anchor, question) for t in last]
+    if all(kinds):
+        kinds = list(dict.fromkeys(kinds))
+    elif _plain_advice(outside(whole, documented) or "", inner.key, anchor, question):
+        kinds = ["an example Python agrees with", "advice to the reader"]
+    else:
+        return ""
+    return (f"{'they are' if len(last) > 1 else 'it is'} {listing(kinds, 'and')}, naming nothing {_spans(cited)} "
+            "lacks: not a claim about the document")
+
+
+def _tail_kind(sentence: str, check: KeyCheck, anchor, question) -> str:
+    """What an uncited last sentence is when it claims nothing of the document, else ""."""
+    return ("a question to the reader" if asks(sentence) else "a note set aside" if _note_aside(sentence) else
+            "advice to the reader" if _plain_advice(sentence, check, anchor, question) else "")
+
+
+def _note_aside(sentence: str) -> bool:
+    """Whether a sentence only sets a note aside ("ignore the 0.9 note, that's off", "the current-time note is
+    outdated"): it speaks of a draft, not of the document. Each of its clauses names the note, says its status or
+    is three words at most ("Ignore the old note, it evicts only after 128 entries" says more)."""
+    return bool(NAMES_NOTE.search(sentence)) and sets_aside(sentence) and not claim_word(sentence) and all(
+        NAMES_NOTE.search(c) or sets_aside(c) or len(c.split()) <= 3 for c in re.split(r"[,;:\u2014]", sentence))
+
+
+def _plain_advice(sentence: str, check: KeyCheck, anchor, question) -> bool:
+    """Whether a sentence is advice (generation.advice) with no hedge, no claim word ("but", "also"; "use X
+    instead" is advice) and nothing that contradicts the key; advice for the other case is read by the values it
+    passes, which must not be the key's ("Pass delete=False if you need the file to persist." is advice; "Pass
+    mtime=0 if you want the current time stored." is not)."""
+    word = claim_word(sentence)                 # "use X instead" and "Never compare secrets with ==" are advice
+    if not (advice(strip_citations(sentence)) and not hedged(sentence) and not added_claim(sentence) and (
+            word in ("", "instead") or word == "never" and sentence.lower().lstrip(" *_`\"'").startswith("never"))):
+        return False
+    passed = for_another_case(sentence)         # "Pass delete=False if you need it to persist": the other case, by
+    if passed:                                  # a value that is not the key's ("Pass delete=True if ...": grey)
+        return not any(re.search(r"(?<![\w.])" + re.escape(v) + r"(?![\w.])", check.key, re.I) for v in passed)
+    return check_again(sentence, check, anchor, question).right is not False
+
+
+def _tagged(sentence: str, tag: str) -> str:
+    """The sentence with a citation before its closing punctuation: "Pass mtime." -> "Pass mtime [S1]."."""
+    body = sentence.rstrip()
+    stop = len(body.rstrip(".!?"))
+    return f"{body[:stop]} {tag}{body[stop:]}"
+
+
+def _refused_only_aside(answer: str, strict: Verdict, spans: list, question, titles) -> str | None:
+    """When the checker refused only words of clauses that set a draft aside ("[S2] says before the leftmost, but
+    that's how insort_left behaves": insort_left is not in S2), what is unchecked in the rest ("" for nothing), as
+    judged without those clauses; else None: the refusal stands."""
+    aside, rest = dismissed(answer)
+    if not aside or len(aside) >= len(strict.cited_spans):
+        return None
+    again = verify(rest, spans, "strict", question, titles)
+    return "" if again.verdict == "anchored" else (nothing_to_check(again) or None)
+
+
+def _before(answer: str, last: tuple) -> str:
+    """The answer before its last uncited sentences (each a piece of it, found from the end, in order)."""
+    end = len(answer)
+    for piece in reversed(last):
+        end = max(0, answer.rfind(piece, 0, end))
+    return answer[:end].rstrip()
 
 
 def _check_call(answer, spans, span_ids, index, accept, reply) -> None:

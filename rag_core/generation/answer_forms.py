@@ -20,7 +20,8 @@ from fractions import Fraction
 from rag_core.generation.citations import strip_citations
 
 SYMBOL = re.compile(r"(?<!\S)['\"`(\[]*([-+*/%=<>!?^&|~_]{1,2})['\"`)\],.;:]*(?!\S)")   # '-', ">", (*), '?'
-FRACTION = re.compile(r"(?<![\w./'\"])(\d+)\s*/\s*(\d+)(?![\w/'\"]|\.\d)")  # "4/3", "4 / 3"; not "'123/456'", a string
+FRACTION = re.compile(r"(?<![\w./'\"])(\d+)\s*/\s*(\d+)(?![\w/]|\.\d|['\"](?![\s\[.,;:)!?]|$))")  # "4/3", "4 / 3",
+# '"equivalent to 4/3" [S1]' (a quotation that ends with it); not "'123/456'", a string
 CALL = re.compile(r"(?<![\w.])([A-Za-z_][\w.]*)\(([^()]{1,200})\)")                         # "Fraction(8, 6)"
 _OP = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
 _WORD_OP = {"greater": ">", "larger": ">", "bigger": ">", "more": ">", "less": "<", "smaller": "<", "fewer": "<"}

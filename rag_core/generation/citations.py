@@ -7,7 +7,8 @@
 A citation is [S1], [s1], [S1, S2], [S1; S3], [S1][S2] or (S1); canonical_citations also turns [Source 1],
 [source: S2], (see S2), a sentence's or a clause's last [1] and a line's last ", S1" into [Sn]. An abbreviation
 (i.e., e.g., etc., approx., vs., cf., resp.) does not end a sentence; a piece of citations only joins the sentence
-before it; a sentence without a citation is covered by the next citation of its paragraph. The article's checker
+before it; a sentence without a citation is covered by the next citation of its paragraph, or of the answer for an
+opening paragraph with none (a headline); the items of a list after "[S1]:" are read with it. The article's checker
 reads [S1] only and splits after every full stop (ARTICLE_CITATION, ARTICLE_SENTENCE_END).
 
 Left out on purpose: what a sentence claims (verifier, claims) and which of its words are no claim (prose).
@@ -83,18 +84,39 @@ def _citations_join_their_sentence(sentences: list[str]) -> list[str]:
 def strict_sentences(answer: str) -> list[str]:
     """The sentences of an answer as a person reads their citations: a piece of citations only belongs to the
     sentence before it, and a sentence without one is covered by the next citation of its paragraph ("Yes. The
-    file is deleted on close [S1]." is one claim on S1, checked whole); a paragraph's last uncited sentence stays
-    uncited."""
-    out: list[str] = []
-    for paragraph in _PARAGRAPH.split(answer):
+    file is deleted on close [S1]." is one claim on S1, checked whole), or, in an opening paragraph with no
+    citation (a headline: "48 km/h.", a blank line, "harmonic_mean([40, 60]) is 48.0 [S1]."), by the first citation
+    after it; the items after a citation that ends in a colon ("Two effects [S1]:", "1. ...", "2. ...") are read
+    with it; a paragraph's last uncited sentence stays uncited."""
+    out: list[list[str]] = []                   # each sentence as its pieces, joined at the end
+    waiting: list[str] = []                     # uncited pieces waiting for the next citation
+    listing = False                             # the last cited piece opens a list: "Two effects [S1]:"
+    for p, paragraph in enumerate(_PARAGRAPH.split(answer)):
         pieces = _citations_join_their_sentence([f.strip() for f in STRICT_SENTENCE_END.split(paragraph)
                                                  if f.strip()])
-        waiting: list[str] = []
         for s in pieces:
             if CITATION.search(quantities.normalize(s)):
-                out.append(" ".join(waiting + [s]))
-                waiting = []
+                out.append(waiting + [s])
+                waiting, listing = [], _opens_list(s)
+            elif listing:
+                out[-1].append(s)
             else:
                 waiting.append(s)
-        out += waiting
-    return out
+        if p > 0 or out:                        # only a headline waits for the next paragraph's citation
+            out += [[w] for w in waiting]
+            waiting = []
+    return [" ".join(x) for x in out + [[w] for w in waiting]]
+
+
+
+
+def _opens_list(piece: str) -> bool:
+    """Whether a cited piece's last citation opens a list: a colon, then a new line or an item ("Two effects
+    [S1]:", "Two defaults [S1]:\n- delete defaults to True."), not "0.6 [S1]: the default"."""
+    last = None
+    for last in CITATION.finditer(quantities.normalize(piece)):
+        pass
+    return last is not None and bool(_LIST_AFTER.match(last.string, last.end()))
+
+
+_LIST_AFTER = re.compile(r"[ \t]*:[ \t]*(?:\n|\(?\d{1,2}[.)][ \t]|[-*\u2022][ \t]|$)")   # ":" then a line or an item

@@ -37,9 +37,13 @@ _EVEN_COUNT = r"(?<!\bis\s)(?<!\bare\s)even(?!\s+(?:count|counts|number|numbers|
 
 def _pattern(words) -> re.Pattern:
     """`words` as one pattern, whole words in any case, any spaces between the words of a phrase; "even" is not one
-    before "count", "number", ... or after "is": "an even count of numbers" is no claim of its own."""
-    return re.compile(r"\b(" + "|".join(_EVEN_COUNT if w == "even" else w.replace(" ", r"\s+") for w in words)
-                      + r")\b", re.I)
+    before "count", "number", ... or after "is": "an even count of numbers" is no claim of its own; nor is the
+    "except" of "try/except" or "except ValueError"."""
+    return re.compile(r"\b(" + "|".join(_EVEN_COUNT if w == "even" else _EXCEPT if w == "except" else
+                                        w.replace(" ", r"\s+") for w in words) + r")\b", re.I)
+
+
+_EXCEPT = r"(?<![/\-])(?<!try\s)except(?!\s+\w*(?:Error|Exception)\b)"     # not the "except" of "try/except"
 
 
 def _finder(words):
@@ -114,6 +118,24 @@ def either_or(answer: str, key: str) -> str:
     return ""
 
 
+_ONLY = re.compile(r"\bonly\b([^,;:.!?\[(]{1,120})", re.I)
+_WIDER = re.compile(r"\b(?:and|or|plus|as\s+well\s+as)\s+(?!(?:no(?:body|\s+one)?|none|nothing|not|never)\b)"
+                    r"([a-z][\w'-]*(?:\s+[a-z][\w'-]*){0,4})", re.I)
+
+
+def widens_only(answer: str, key: str, spans) -> str:
+    """The words an answer adds to a key's "only ..." with an "and" or an "or" that no cited span writes ("only the
+    creating user and members of that user's group"), else "": an "only" widened is another claim."""
+    if not re.search(r"\bonly\b", key, re.I):
+        return ""
+    span_stems = set().union(*(lexicon.stem_set(s) for s in spans)) if spans else set()
+    for m in _ONLY.finditer(answer):
+        for w in _WIDER.finditer(m[1]):
+            if lexicon.stem_set(w[1]) - span_stems - _FUNCTION_STEMS:
+                return w[0].strip()
+    return ""
+
+
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
 _UN = re.compile(r"\b(?:un|non-?)([a-z]{3,})\b", re.I)
 
@@ -152,12 +174,16 @@ def uncited_tail(answer: str, key: str, spans) -> str:
     return ""
 
 
-_ALWAYS = _pattern(("always", "never", "completely", "entirely", "even"))
+_EVERYONE = ("everyone", "everybody", "anyone", "anybody", "every user", "all users")
+_ALWAYS = _pattern(("always", "never", "completely", "entirely", "even") + _EVERYONE)
 
 
 def unwritten_always(answer: str, key: str, spans) -> str:
-    """The first "always", "never", "completely", "entirely" or "even" ("even in mid-word") of `answer` that
-    neither `key` nor any of `spans` writes (lower case), or "". "every", "anything", "at all" are left to answers
-    in words of their own: "None at all", "before anything else" are how people restate a span."""
-    written = {w.lower() for w in _ALWAYS.findall(" ".join([key, *spans]))}
-    return next((m[1].lower() for m in _ALWAYS.finditer(answer) if m[1].lower() not in written), "")
+    """The first "always", "never", "completely", "entirely" or "even" ("even in mid-word"), or "everyone", "anyone",
+    "every user" ... outside a sentence about a note ("readable by every user, but writable only by ..."), of
+    `answer` that neither `key` nor any of `spans` writes (lower case), or "". "every" alone, "anything", "at all"
+    are left to answers in words of their own: "None at all", "before anything else" are how people restate a
+    span."""
+    written = {" ".join(w.lower().split()) for w in _ALWAYS.findall(" ".join([key, *spans]))}
+    return next((said for m in _ALWAYS.finditer(answer) if (said := " ".join(m[1].lower().split())) not in written and
+                 not (said in _EVERYONE and about_a_note(negation.sentence_around(answer, m.start())))), "")

@@ -34,7 +34,10 @@ _CLAUSE = re.compile(r"[.;:!?][\"'\u201d\u2019)]*(?:\s+|$)|\b(?:but|while|wherea
 _CONCESSION = re.compile(r"\b(?:although|even though|though|even if|despite|in spite of)\b"    # to its comma
                          r"(?:[^,.;:!?]|\.(?=\w)){0,300},\s", re.I)     # bounded: linear on a comma-less text
 _BACK = re.compile(r"^\W*(?:and\s+|so\s+)?(?:that|this|which|it|they|those|these|the\s+latter|the\s+former)"
-                   r"(?:['\u2019]s|['\u2019]re|\s+(?:is|was|are|were|seems|looks|has\s+been|have\s+been))\b", re.I)
+                   r"(?:['\u2019]s|['\u2019]re|\s+(?:is|was|are|were|seems|looks|has\s+been|have\s+been|contradicts|"
+                   r"conflicts|disagrees|does\s*n[o'\u2019]t\s+match))\b"
+                   r"|^\W*(?:and\s+|so\s+)?the\s+(?:current\s+|official\s+)?(?:documentation|docs)\s+"      # "but the docs
+                   r"(?:contradicts?\s+(?:that|this|it)|disagrees?|says?\s+otherwise|says?\s+the\s+opposite)\b", re.I)
 _LEAD = re.compile(r"^\s*(?:but|while|whereas)\b", re.I)     # the word that opens a clause, not what it says
 NAMES_NOTE = re.compile(r"\b(?:note|draft)\b", re.I)      # a clause or sentence about a note or a draft
 # a citation right after the note it cites ("the note claiming 0.9 [S2]"): within six words, no document between
@@ -51,20 +54,42 @@ _STATUS = re.compile(r"\b(?:draft|outdated|out of date|obsolete|superseded|stale
                      r"|\b(?:contradicts?|conflicts?\s+with|does\s+not\s+match|doesn['\u2019]t\s+match)\s+"
                      r"(?:the\s+(?:current\s+|official\s+)?(?:documentation|docs|documented)|this|that)\b"
                      r"|\bno\s+longer\s+(?:appl(?:y|ies)|holds?|true|valid)\b"
-                     r"|\bnot\s+(?:the\s+)?current\b", re.I)
+                     r"|\bnot\s+(?:the\s+)?current\b"
+                    r"|\bnot\s+what\s+the\s+(?:current\s+|official\s+)?(?:documentation|docs)\s+says?\b"
+                    r"|\b(?:that['\u2019]s|that\s+is|it['\u2019]s|it\s+is)\s+(?:really\s+|actually\s+|just\s+)?"
+                    r"(?:how\s+(?:the\s+)?[`'\"]?[\w.\- ]{1,40}?[`'\"]?\s+(?:behaves|works)"
+                    r"|(?:what\s+)?(?:the\s+)?[`'\"]?[A-Za-z][\w.]*_\w+(?:\(\))?[`'\"]?"
+                    r"(?:\s+(?:behaves|does|returns|works|is\s+for))?)(?=\s*(?:[,;.)!?]|$))", re.I)   # nothing after it:
+# "that's how fmean behaves on Python 3.12" says more than that the note speaks of another function
 # words that set aside whatever their clause speaks of: they dismiss a citation only in a clause that names a note,
 # a draft or a source, or opens with the citation ("The note in [S2] is about fmean and doesn't apply", "[S2] is
 # unrelated"; not "... 0.9 [S2], since the documented value is irrelevant")
 _ASIDE = re.compile(r"\b(?:should|can)\s+be\s+(?:ignored|disregarded)\b|\b(?:ignore|disregard)\s+it\b"
+                    r"|\b(?:ignore|disregard)\s+(?:the|that|this)\s+(?:[\w.\-]+\s+){0,3}?(?:note|draft)s?\b"
                     r"|\bset\s+(?:it|this|that)\s+aside\b"
                     r"|\b(?:does\s+not|doesn['\u2019]t|do\s+not|don['\u2019]t)\s+"
                     r"(?:apply|change\s+(?:this|that|the\s+answer|anything))\b"
-                    r"|\bhas\s+no\s+bearing\b|\b(?:unrelated|irrelevant)\b"
+                    r"|\bhas\s+no\s+bearing\b|\b(?:unrelated|irrelevant)\b|\bhas\s+nothing\s+to\s+do\s+with\b"
+                    r"|\b(?:does\s+not|doesn['\u2019]t)\s+affect\s+(?:this|that|it|the\s+answer)\b"
+                    r"|\b(?:do\s+not|don['\u2019]t)\s+trust\b"
+                    r"|\b(?:is|talks|speaks)\s+about\s+[\w.()]+,?\s+not\s+(?:about\s+)?(?:this|the\s+one|[\w.()]+)"
+                    r"|\bconcerns\s+[\w.()]+\s+rather\s+than\b"
                     r"|\bnot\s+the\s+(?:[^,;.]|\.(?=\d)){0,40}?\b(?:claimed|stated|given|suggested|said)\s+(?:in|by)\b",
                     re.I)
+# "..., but the docs say otherwise": the documentation disagrees with the clause before
+_DOCS_DISAGREE = re.compile(r"^\W*(?:and\s+|so\s+)?the\s+(?:current\s+|official\s+)?(?:documentation|docs)\s+"
+                            r"(?:contradicts?\s+(?:that|this|it)|disagrees?|says?\s+otherwise|says?\s+the\s+opposite)\b",
+                            re.I)
+# a citation a status clause trusts: "..., but that contradicts the documentation, so go with [S1]"
+_ENDORSED = re.compile(r"\b(?:go\s+with|trust|stick\s+(?:with|to)|rely\s+on|follow|believe)\s+(?:the\s+)?"
+                       r"[\[(][ \t]*[Ss]\d+[ \t]*[\])]", re.I)
+_NOT_AS_NOTE = re.compile(r"\bnot\s+(?:[^,;.\[\]]|\.(?=\d)){0,40}?\bas\s+(?:the\s+|that\s+|this\s+)?(?:\w+\s+){0,2}?"
+                          r"(?:note|draft)\b", re.I)           # "0.6, not 0.9 as the draft note [S2] claims [S1]"
+_IGNORE_CITED = re.compile(r"\b(?:ignore|disregard)\s+(?:the\s+)?[\[(]\s*[Ss]\d", re.I)     # "Ignore [S2], ..."
 _SOURCE_NAMED = re.compile(r"\b(?:note|draft|source)\b", re.I)
 _CITED_FIRST = re.compile(r"\s*(?:the\s+)?[\[(]\s*[Ss]\d")     # "[S2] is about fmean and doesn't apply"
-_NOT_STATUS = re.compile(r"(?:\b(?:not|no|never|hardly|barely|scarcely)|n't|n\u2019t)\s+(?:\w+\s+){0,2}?"
+_NOT_STATUS = re.compile(r"(?:\b(?:not|no|never|hardly|barely|scarcely)|n't|n\u2019t)\s+"
+                         r"(?!(?:trust|rely|believe|follow|use)\b)(?:\w+\s+){0,2}?"
                          r"(?:a\s+|an\s+|the\s+)?(?:draft|outdated|obsolete|stale|wrong|incorrect|mistaken)\b", re.I)
 
 
@@ -78,19 +103,25 @@ def dismissed(answer: str) -> tuple[set[int], str]:
         cites = set(cited_numbers(clause))
         words = strip_citations(_LEAD.sub("", clause))
         named = _SOURCE_NAMED.search(words) or _CITED_FIRST.match(_LEAD.sub("", clause))
-        status = bool(_aside(words) if named else _STATUS.search(words)) and not _NOT_STATUS.search(words)
+        status = bool(_aside(words) if named else _STATUS.search(words)) and not _NOT_STATUS.search(words) or \
+            bool(_IGNORE_CITED.search(clause)) or bool(_DOCS_DISAGREE.search(words))
+        endorsed = set(cited_numbers("".join(m[0] for m in _ENDORSED.finditer(clause)))) | (   # "so go with [S1]",
+            cites if _DOCS_DISAGREE.search(words) else set())          # "but the documentation [S1] says otherwise"
+        kept |= endorsed if status else set()
+        cites -= endorsed if status else set()
         mark = [clause, False]
         if status and not cites and note is not None and _NOTE_BACK.search(words):
             out |= note[1]
             kept -= note[1]
             note[0][1] = False
         elif status and not cites and previous and _BACK.search(words):
-            out |= previous
-            kept -= previous
+            out |= previous - endorsed
+            kept -= previous - endorsed
             marks[-1][1] = False
         elif status and len(cites) == 1:          # a clause citing two spans sets neither aside: "although the
             out |= cites                            # default is 1 [S1] and the draft [S2] is wrong, ..."
-        elif len(cites) > 1 and _aside(strip_citations(_NOTED.sub(" ", clause))) and len(noted := set(
+        elif len(cites) > 1 and (_aside(strip_citations(_NOTED.sub(" ", clause))) or _NOT_AS_NOTE.search(clause)) \
+                and len(noted := set(
                 cited_numbers("".join(m[0] for m in _NOTED.finditer(clause))))) < len(cites):
             out |= noted                            # "The note [S2] is a draft and conflicts with the docs [S1]":
             kept |= cites - noted                   # the note is set aside, the document stays a source, and
@@ -113,6 +144,12 @@ def about_a_note(text: str) -> bool:
     """Whether a sentence names a note or a draft or calls something outdated, wrong, obsolete ...: it speaks of a
     source set aside, not of the answer ("[S1], but that is outdated")."""
     return bool(NAMES_NOTE.search(text) or _STATUS.search(text))
+
+
+def sets_aside(text: str) -> bool:
+    """Whether a text calls something a draft, outdated, wrong, beside the point ... (as a clause that dismisses
+    its citation does)."""
+    return _aside(strip_citations(text)) and not _NOT_STATUS.search(text) or bool(_IGNORE_CITED.search(text))
 
 
 def _aside(words: str) -> bool:

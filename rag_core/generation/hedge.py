@@ -3,6 +3,7 @@ not sign it as right whatever else it states, so the answer-key rule makes it a 
 and never red.
 
     hedged("0, or maybe it errors, depends on the version [S1]") -> "maybe"
+    hedged("it's private-ish, depends on your umask [S1]") -> "private-ish"
     hedged("The last batch may be shorter than n [S1].") -> ""      # "may" says what can happen, not a doubt
 
 Left out on purpose: "may", "might", "can", "could" and "possibly" ("a possibly shorter tuple"): the
@@ -16,7 +17,8 @@ from __future__ import annotations
 import re
 
 _HEDGE = re.compile(r"\b(?:maybe|perhaps|probably|not\s+sure|unsure|i\s+guess|"
-                    r"depends\s+on\s+the\s+(?:version|platform|system|implementation))\b", re.I)
+                    r"depends\s+on\s+(?:the\s+(?:version|platform|system|implementation)|your\s+\w+)|"
+                    r"[a-z]{3,}-ish)\b", re.I)
 
 
 def hedged(text: str) -> str:

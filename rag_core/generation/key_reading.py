@@ -32,8 +32,14 @@ class Doubt(tuple):
 
 
 def as_read(text: str) -> str:
-    """The text as the rule reads it: NFKC, one apostrophe, citations out, whitespace collapsed."""
-    return normalize(strip_citations(_APOSTROPHES.sub("'", quantities.normalize(text))))
+    """The text as the rule reads it: NFKC, one apostrophe, citations out, a list's bullets out (the "- " of "- `+` is
+    replaced by `_`" is no '-'), whitespace collapsed."""
+    text = quantities.normalize(text)
+    text = _BULLET.sub("", text) if len(_BULLET.findall(text)) > 1 else text   # a list: two bullets or more ("- for
+    return normalize(strip_citations(_APOSTROPHES.sub("'", text)))              # +, _ for /" is the answer's '-')
+
+
+_BULLET = re.compile(r"^[ \t]*[-*\u2022+][ \t]+", re.M)
 
 
 def key_words(key: str) -> list[str]:

@@ -6,7 +6,8 @@
     negated_at("non-empty", 4) -> True;  negated_at("it matches unless hidden", 3) -> True
 
 A negation counts within the WINDOW words before a word in the same phrase (a comma, a bracket, a colon, a dash,
-"but", "and", "or" end a phrase; "instead of" and "rather than" negate what follows), as "non-" right before it,
+"but", "and", "or" end a phrase; "instead of" and "rather than" negate what follows, up to a "when" or an "if"),
+as "non-" right before it,
 before it in its sentence for "unless" (not after an "Unless ...," clause that opens the sentence), and anywhere
 in its sentence for "isn't true" / "not the case". A word followed by "unless" in its sentence is uncertain
 (`uncertain_at`): "it matches unless ..." says both. Negations: not, no, never, nothing, neither, nor, without,
@@ -34,6 +35,7 @@ _SENTENCE = re.compile(r"(?:[^.;!?\u2014\u2013]|[.!?](?=\S))+")     # how far "u
 _WIDE_TRUE = re.compile(r"\b(?:is|was|are)\s*n't\s+(?:true|correct|right|the\s+case)\b"
                         r"|\bnot\s+(?:true|correct|the\s+case)\b", re.I)
 _UNLESS = re.compile(r"\bunless\b", re.I)
+_IF_WORDS = frozenset("when whenever if where while for".split())   # a condition the whole clause is under
 WINDOW = 4                      # words before a key word that a negation may stand in
 _TOKEN = re.compile(r"[\w']+(?:[.-]\w+)*|[^\w\s]")
 
@@ -78,10 +80,11 @@ def negated_at(text: str, pos: int) -> bool:
     if text[max(0, pos - 4):pos].lower() in ("non-", "non "):
         return True
     before = [t.lower() for _, t in tokens(text[max(0, pos - 200):pos])]
-    seen = 0
+    seen, condition = 0, False
     for i in range(len(before) - 1, -1, -1):
         t = before[i]
-        if i and (before[i - 1], t) in (("instead", "of"), ("rather", "than")):
+        condition = condition or t in _IF_WORDS   # "0 rather than raising when k > n": the "when" is not negated
+        if i and (before[i - 1], t) in (("instead", "of"), ("rather", "than")) and not condition:
             return True
         if _PHRASE_END.fullmatch(t) or t in _PHRASE_WORDS:
             break

@@ -10,6 +10,8 @@ which stay claims.
 """
 from __future__ import annotations
 
+import functools
+import importlib
 import re
 
 from rag_core.generation import claims, quantities
@@ -25,6 +27,33 @@ _GIVES_VALUE = frozenset("is was are be been to of equals exactly only just than
 # "unless you give one", "pass mtime to set one": "one" for a thing a person hands over, whatever comes after it
 _YOU_ONE = re.compile(r"(?i:\b(?:you|yourself|to)[ \t]+(?:can[ \t]+|must[ \t]+|may[ \t]+)?"
                       r"(?:set|give|supply|provide|choose|pick|specify|want|need)[ \t]+)one\b")
+
+
+def titled_words(title: str | None) -> frozenset:
+    """The words of a span's place (data.sections.section_title: "bisect bisect.insort"), and the other names the
+    standard library gives the same function ("insort_right" for bisect.insort, which is insort_right): a span
+    under "bisect.insort" speaks of insort_right too."""
+    words = asked_words(title)
+    return words | frozenset(f"{name.split('.')[0]}.{w}" for name in words if "." in name for w in _same_object(name)) \
+        | frozenset(w for name in words if "." in name for w in _same_object(name))
+
+
+_ALIAS_MODULES = frozenset("bisect heapq statistics math textwrap itertools functools difflib base64 glob fnmatch "
+                           "tempfile secrets gzip fractions".split())     # pure modules whose names are looked up
+
+
+@functools.lru_cache(maxsize=256)
+def _same_object(name: str) -> tuple:
+    """The names under which `module.function` is the same object in this interpreter's standard library
+    ("bisect.insort" -> ("insort", "insort_right")); () for any other module or name."""
+    module, _, attr = name.lower().partition(".")
+    if module not in _ALIAS_MODULES or not attr.isidentifier():
+        return ()
+    mod = importlib.import_module(module)
+    target = next((getattr(mod, n) for n in dir(mod) if n.lower() == attr), None)
+    if target is None or not callable(target):
+        return ()
+    return tuple(n.lower() for n in dir(mod) if not n.startswith("_") and getattr(mod, n) is target)
 
 
 def asked_words(question: str | None) -> frozenset:
@@ -55,6 +84,15 @@ def _pronoun(bare: str, p: int) -> bool:
         return True
     m = _PRONOUN_ONE.search(bare, max(0, p - 40), p + 3)
     return bool(m) and m.end() == p + 3 and m[1].lower() not in _GIVES_VALUE
+
+
+def documented(name: str, asked: frozenset) -> bool:
+    """Whether a function is the one the question or a cited span's section is about: the last part of a dotted
+    name among their words ("harmonic_mean" for "statistics.harmonic_mean", "insort_right" for "bisect.insort"),
+    or a name with an underscore the question writes ("get_close_matches"). Not a name the span only mentions
+    ("fnmatch" in glob's "unlike fnmatch") nor a module ("bisect" under "bisect.bisect_left")."""
+    name = name.lower()
+    return any("." in w and w.rsplit(".", 1)[1] == name for w in asked) or "_" in name and name in asked
 
 
 def asked(name: str, asked: frozenset) -> bool:

@@ -8,8 +8,11 @@ Two modes. `article` is the article's checker, exactly: it compares strings, so 
 value, dates, versions, units, names whole with their case) and adds: an abstention is the whole answer; a sentence
 that claims one and cites a span is refused; citations are read as a person writes them and cover the uncited
 sentences before them (`citations`); names the question asks about or a span's title gives may be written
-(`prose`); and every sentence must carry something to check (a number, a name, or most of its content words),
-else "Nothing to check". The README ("Checking an answer on its own") lists every rule with its examples.
+(`prose`); what a sentence writes without asserting it is not looked for (`unasserted`: a list's "1.", the 50 of
+"48, not 50", what a rejected note says), nor an example Python runs and agrees with, nor its numbers said again
+(`examples`: "comb(3, 5) gives 0, ..."); and every sentence must carry something to check (a number, a name, or
+most of its content words, or an example run), else "Nothing to check". The README ("Checking an answer on its
+own") lists every rule with its examples.
 
     verify("The default cutoff is 0 [S1].", ["Optional arg cutoff (default 0.6)"], "article").verdict -> "anchored"
     verify("The default cutoff is 0 [S1].", ["Optional arg cutoff (default 0.6)"]).reason
@@ -29,13 +32,14 @@ import itertools
 import re
 from typing import NamedTuple
 
-from rag_core.generation import claims, quantities
+from rag_core.generation import claims, examples, quantities
 from rag_core.generation.citations import ARTICLE_CITATION, ARTICLE_SENTENCE_END, BIG, CITATION, canonical_citations, \
     cited as _cited, strict_sentences
 from rag_core.generation import prose
-from rag_core.generation.prose import asked_words
+from rag_core.generation.prose import asked_words, titled_words
 from rag_core.generation.lexicon import FUNCTION, same
 from rag_core.generation.prompt import ABSTAIN
+from rag_core.generation.unasserted import blank
 from rag_core.text.messages import listing
 from rag_core.text.invisible import visible
 from rag_core.text.tokens import words as content_words
@@ -56,6 +60,7 @@ STARTS_ABSTAINING = re.compile(_DRESS + r"not\s+in\s+the\s+context\b", re.I)
 # a sentence that says the phrase: in capitals anywhere, or in any case as its last words
 _CLAIMS_ABSTAINING = re.compile(r"NOT\s+IN\s+THE\s+CONTEXT|(?i:not\s+in\s+the\s+context)" + _TAIL + r"\Z")
 CITED_ABSTENTION = "a claimed abstention with a citation is not an answer"
+RUN = 200                       # sentences whose examples are run (each is parsed and run: 20,000 examples took 6 s)
 HINTED = 20                     # sentences whose missing claims get "the span says ... instead" (with claims.NEAREST:
 # a 1 MB answer of missing names against a 1 MB span of names takes 2.2 s; hints for all its sentences, minutes)
 VERDICTS = ("anchored", "refused", "abstained")
@@ -117,7 +122,8 @@ def spans_named(cited, joiner: str) -> str:
     return listing(names, joiner)
 
 
-def _missing(bare: str, cited: tuple, spans: list[str], mode: str, hints: bool = True, asked: frozenset = frozenset()):
+def _missing(bare: str, cited: tuple, spans: list[str], mode: str, hints: bool = True, asked: frozenset = frozenset(),
+             run: bool = True):
     """(missing numbers, missing names, closest pairs, testable) of a sentence against its cited spans; `asked`:
     the question's words (asked_words), whose names need not be in the spans."""
     if mode == "article":
@@ -127,12 +133,20 @@ def _missing(bare: str, cited: tuple, spans: list[str], mode: str, hints: bool =
         return numbers, names, (), True
     joined = " ".join(spans[n - 1] for n in cited)
     have = claims.of(joined)
+    written, bare = bare, blank(bare)           # not "1." of a list, "50" of "not 50", what a note says: its words
+    ran = examples.checked_places(bare, lambda n: prose.documented(n, asked)) if run else []
+    #                                             "comb(3, 5) gives 0": checked by running the documented function,
+    #                                             not in the span,
+    shown = {value for start, end in ran for _, value in quantities.numbers(bare[start:end])}   # nor its numbers
+    for start, end in ran:                      # said again ("..., so the new 2 goes at index 3")
+        bare = bare[:start] + " " * (end - start) + bare[end:]
     said, named = quantities.numbers(bare), claims.names(bare)
     units = [lit for lit, value, unit in quantities.with_units(bare)
              if have.other_unit(value, unit)]                                               # "5 ms" for "5 s"
     shares = {value for _, value, unit in quantities.with_units(bare) if unit == "%" and have.has_number(value / 100)}
     counts = prose.prose_counts(bare)
-    said = [(lit, value) for lit, value in said if lit.lower() not in counts]            # "the two calls": prose
+    said = [(lit, value) for lit, value in said if lit.lower() not in counts and value not in shown]   # "the two
+    #                                                                                         calls": prose
     numbers = tuple(dict.fromkeys([lit for lit, value in said if not have.has_claim(lit, value) and value not in shares]
                                   + units))                         # "60%" for a span's 0.6
     first = claims.WORD.search(bare)                                # "Base64 adds a third" may stand for base64
@@ -144,9 +158,17 @@ def _missing(bare: str, cited: tuple, spans: list[str], mode: str, hints: bool =
     near = [(x, have.near_number(x, values.get(x))) for x in numbers[:5]] + [(x, have.near_name(x)) for x in names[:5]] \
         if hints else []
     checked = [x for x in named if have.has_name(x) or not prose.asked(x, asked)]    # a name only restated checks nothing
-    testable = bool(said or checked) or _mostly_in(bare, have) or _literal_in(bare, joined)
+    testable = bool(said or checked or ran) or _mostly_in(written, have) or _literal_in(written, joined) or (
+        written != bare and _found_in(written, have))           # what a note says, when the span writes it, counts
     return numbers, names, tuple((x, c) for x, c in near if c), testable
 
+
+
+def _found_in(written: str, have: claims.Claims) -> bool:
+    """Whether a number or a name of the sentence is in the span: "the old note [S2] says bisect_left returns ..."
+    checks the note's words against S2."""
+    return any(have.has_claim(lit, value) for lit, value in quantities.numbers(written)) or \
+        any(have.has_name(x) for x in claims.names(written))
 
 
 def _mostly_in(bare: str, have: claims.Claims) -> bool:
@@ -196,10 +218,11 @@ def _literal_in(bare: str, span: str) -> bool:
 
 
 def check_sentence(sentence: str, spans: list[str], mode: str = "strict", hints: bool = True,
-                   asked: frozenset = frozenset()) -> SentenceCheck:
+                   asked: frozenset = frozenset(), run: bool = True) -> SentenceCheck:
     """One sentence against the spans it cites; hints: say what the span has instead of a missing claim (a search
     over the span's numbers and names, so `verify` asks it of its first HINTED sentences only); asked: strict, the
-    question's words (asked_words): a name of the question restated in the answer need not be in the span."""
+    question's words (asked_words): a name of the question restated in the answer need not be in the span; run:
+    strict, run its examples (`verify` runs those of its first RUN sentences)."""
     text = sentence if mode == "article" else quantities.normalize(sentence)     # strict: "［S1］" is [S1]
     cited = _cited(text, mode)                                                # "[S1][S1]" cites S1 once
     if not cited:
@@ -212,7 +235,7 @@ def check_sentence(sentence: str, spans: list[str], mode: str = "strict", hints:
                              f"Cites {spans_named(out, 'and')}, which {'does' if len(out) == 1 else 'do'} not exist: "
                              f"{_handed_over(len(spans))} handed over.")
     bare = (ARTICLE_CITATION if mode == "article" else CITATION).sub("", text)   # not the "3" of "[S3]"
-    numbers, names, near, testable = _missing(bare, cited, spans, mode, hints, asked)
+    numbers, names, near, testable = _missing(bare, cited, spans, mode, hints, asked, run)
     if numbers or names:
         parts = []
         if numbers:
@@ -292,8 +315,8 @@ def verify(answer: str, spans: list[str], mode: str = "strict", question: str | 
     if not sentences:
         return Verdict("refused", (), "The answer is empty.", mode)
     asked = asked_words(question) if strict else frozenset()
-    placed = [asked_words(t) for t in titles] if strict and titles else []
-    checks = tuple(check_sentence(s, spans, mode, hints=i < HINTED, asked=asked | _titled(s, placed))
+    placed = [titled_words(t) for t in titles] if strict and titles else []
+    checks = tuple(check_sentence(s, spans, mode, hints=i < HINTED, asked=asked | _titled(s, placed), run=i < RUN)
                    for i, s in enumerate(sentences))
     if strict and ABSTENTION.fullmatch(CITATION.sub("", norm)):                       # "NOT IN THE CONTEXT [S1]."
         return _claimed_abstention(checks, next((i for i, c in enumerate(checks) if c.cited), 0))

@@ -11,7 +11,8 @@ should, has and the like, ends with "?", and offers no alternatives ("before or 
 "not" before each word of the question's statement, stop words aside, so that a negation reaches every word the
 key may hold.
 
-Left out on purpose: "Not by default", "Nope", "Correct" and other ways to say yes or no; questions with a
+"Yep", "Yup", "Yeah" are a Yes; "Nope", "Nah" and "Not by default" a No. Left out on purpose: "Correct", "Right"
+and other ways to say yes or no that also open claims ("Right of the rightmost"); questions with a
 negation of their own ("Isn't it ...?" is read like "Is it ...?"); what the rest of the answer says (the rule
 reads it as written, after the statement).
 """
@@ -24,7 +25,9 @@ from rag_core.text.tokens import STOP
 
 _AUX = r"is|are|was|were|does|do|did|can|could|will|would|should|has|have|had|may|might|must|shall"
 _QUESTION = re.compile(rf"(?:^|[:;,]\s*)(?:{_AUX})(?:n't|n’t)?\s+([^:;?]+?)\s*\?\s*$", re.I)
-_REPLY = re.compile(r"[\s*_\"'`]*(yes|no)\b[*_\"'`]*[\s,.;:!\u2014\u2013-]*", re.I)
+_YES = r"yes|yep|yup|yeah"
+_NO = r"no|nope|nah|not\s+by\s+default"           # "Not by default." answers "Does it store the time?"
+_REPLY = re.compile(rf"[\s*_\"'`]*({_YES}|{_NO})\b[*_\"'`]*[\s,.;:!\u2014\u2013-]*", re.I)
 _ALTERNATIVE = re.compile(r"\b(?:or|either|whether)\b", re.I)
 _WORD = re.compile(r"[A-Za-z_][\w.]*")
 
@@ -39,12 +42,12 @@ def as_statement(answer: str, question: str | None) -> str:
     if not q or not reply or _ALTERNATIVE.search(q[1]):
         return answer
     said = q[1].strip()
-    if reply[1].lower() == "no":
+    if not re.fullmatch(_YES, reply[1], re.I):
         said = _WORD.sub(lambda m: m[0] if m[0].lower() in STOP else f"not {m[0]}", said)
     return f"{said}. {answer[reply.end():]}"
 
 
-_OPENING = re.compile(r"[\s*_\"'`]*(?:(yes)\b|(no)\b(?=[*_\"'`]*\s*(?:[,.;:!\u2014\u2013-]|\[|\(|$)))", re.I)
+_OPENING = re.compile(rf"[\s*_\"'`]*(?:({_YES})\b|({_NO})\b(?=[*_\"'`]*\s*(?:[,.;:!\u2014\u2013-]|\[|\(|$)))", re.I)
 
 
 def opening_reply(answer: str) -> tuple[str, str]:
