@@ -432,3 +432,15 @@ def test_a_list_s_bullets_are_no_symbols_of_the_key_but_one_leading_dash_is():
     assert check_key(swapped, key, anchor).right is not True
     assert check_key("- `+` is replaced by `-` [S1].\n- `/` is replaced by `_` [S1].", key, anchor).right is True
     assert check_key("- for +, _ for / [S1]", key, anchor).right is True
+
+
+def test_a_function_the_question_names_with_its_module_is_the_documented_one():
+    from rag_core.generation.prose import asked_words, documented
+    asked = asked_words("What does math comb return when k is greater than n?")
+    assert documented("comb", asked) and not documented("perm", asked) and not documented("mean", asked)
+    # the Ask page's S1 for this question is the module's head (title "math"): the example still runs comb
+    got = judge_answer("It evaluates to zero when k > n [S1]. For instance, math.comb(3, 5) gives 0.", [COMB], [0],
+                       Documents(("math", "current")), "math", "evaluates to zero when k > n", key="zero when k > n",
+                       question="What does math comb return when k is greater than n?")
+    assert got.outcome == "answered" and "example" in got.sentence, got.sentence
+    assert not documented("bisect", asked_words("Which position does bisect.bisect_left return?"))   # the module

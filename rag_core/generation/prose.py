@@ -89,10 +89,13 @@ def _pronoun(bare: str, p: int) -> bool:
 def documented(name: str, asked: frozenset) -> bool:
     """Whether a function is the one the question or a cited span's section is about: the last part of a dotted
     name among their words ("harmonic_mean" for "statistics.harmonic_mean", "insort_right" for "bisect.insort"),
-    or a name with an underscore the question writes ("get_close_matches"). Not a name the span only mentions
+    or a name with an underscore the question writes ("get_close_matches"), or a function of a module both written
+    there ("What does math comb return ...?": comb). Not a name the span only mentions
     ("fnmatch" in glob's "unlike fnmatch") nor a module ("bisect" under "bisect.bisect_left")."""
     name = name.lower()
-    return any("." in w and w.rsplit(".", 1)[1] == name for w in asked) or "_" in name and name in asked
+    return any("." in w and w.rsplit(".", 1)[1] == name for w in asked) or "_" in name and name in asked or \
+        name in asked and name not in _ALIAS_MODULES and any(w in _ALIAS_MODULES and _same_object(f"{w}.{name}")
+                                                             for w in asked)      # not "bisect" of "bisect.bisect_left"
 
 
 def asked(name: str, asked: frozenset) -> bool:
