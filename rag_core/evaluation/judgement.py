@@ -45,7 +45,7 @@ from typing import NamedTuple
 from rag_core.generation.advice import advice, asks, for_another_case
 from rag_core.generation.answer_key import KeyCheck, check_again, check_key, key_words, read_accepted, read_reply
 from rag_core.generation.bounds import restricted_reply, unsupported_bound, unsupported_restriction
-from rag_core.generation.examples import only_examples, outside, run as run_examples
+from rag_core.generation.examples import few_words, outside, run as run_examples
 from rag_core.generation.dismissal import NAMES_NOTE, dismissed, sets_aside
 from rag_core.generation.hedge import hedged
 from rag_core.generation.passage import elsewhere
@@ -54,7 +54,7 @@ from rag_core.generation.claim_words import added_claim, claim_word, contrary_co
     widens_only, \
     uncited_tail, undoes_key, unwritten_always
 from rag_core.generation.two_checkers import disagreement_of
-from rag_core.generation.verifier import Verdict, nothing_to_check, verify
+from rag_core.generation.verifier import Verdict, check_sentence, nothing_to_check, verify
 from rag_core.generation.prose import asked_words, documented as is_documented, titled_words
 from rag_core.generation.yes_no import bare_reply
 from rag_core.text.invisible import visible
@@ -151,8 +151,7 @@ def judge_answer(answer: str, spans: list, span_ids, index, expected_doc: str | 
                              question, reply, accept)
         said = (f"Its last sentence{'s' if len(last) > 1 else ''} ('{_short(' '.join(last), 60)}') "
                 f"cite{'' if len(last) > 1 else 's'} no span: a claim the rule cannot check")
-        read = _read_on(last, strict, head, spans, question, titles, inner, anchor) if inner.outcome == "answered" \
-            else ""
+        read = _read_on(last, strict, spans, question, titles, inner, anchor) if inner.outcome == "answered" else ""
         if read:
             return inner._replace(sentence=f"{inner.sentence} Its last sentence{'s' if len(last) > 1 else ''} "
                                            f"('{_short(' '.join(last), 60)}') cite{'' if len(last) > 1 else 's'} no "
@@ -318,8 +317,7 @@ TAIL = 5        # uncited last sentences read as advice, questions or examples (
 #                 more than a closing tip
 
 
-def _read_on(last: tuple, strict: Verdict, head: str, spans: list, question, titles, inner: Judgement,
-             anchor) -> str:
+def _read_on(last: tuple, strict: Verdict, spans: list, question, titles, inner: Judgement, anchor) -> str:
     """Why the uncited last sentences of an answer whose rest is answered leave it answered, else "": read with the
     spans its last cited sentence cites, they name nothing those spans lack, and they are advice or questions to
     the reader (generation.advice: "Tip: pass delete=False to keep it.", "Quick check: which argument keeps it?"),
@@ -332,21 +330,20 @@ def _read_on(last: tuple, strict: Verdict, head: str, spans: list, question, tit
     whole = " ".join(last)                      # a session's code block is cut at its "...": read it whole
     if not tag or len(last) > TAIL or len(whole) > 200 * TAIL:
         return ""
-    again = verify(" ".join([head, *(_tagged(t, tag) for t in last)]), spans, "strict", question, titles)
-    if len(again.sentences) < len(last) + 1 or any(
-            not asks(t) and (c.out_of_range or c.missing_names or c.missing_numbers and not (
-                advice(t) and all(re.search(r"=\s*" + re.escape(x) + r"(?!\w)", t) for x in c.missing_numbers)))
-            for t, c in zip(last, again.sentences[-len(last):])):   # "try cutoff=0.8": a value to pass, suggested
-        return ""
     asked = asked_words(question).union(*(titled_words(titles[n - 1]) for n in cited if titles and n <= len(titles)))
-    documented = lambda name: is_documented(name, asked)       # "mean([40, 60]) gives 50" beside harmonic_mean: no
-    if only_examples(whole, documented):
+    checks = [check_sentence(_tagged(t, tag), spans, "strict", hints=False, asked=asked) for t in last]  # as verify
+    if any(not asks(t) and (c.out_of_range or c.missing_names or c.missing_numbers and not (   # would with the tag
+            advice(t) and all(re.search(r"=\s*" + re.escape(x) + r"(?!\w)", t) for x in c.missing_numbers)))
+            for t, c in zip(last, checks)):    # "try cutoff=0.8": a value to pass, suggested
+        return ""
+    beside = outside(whole, lambda name: is_documented(name, asked))   # "mean([40, 60]) gives 50" beside
+    if beside is not None and few_words(beside):                       # harmonic_mean: not the documented one
         return (f"{'they are examples' if len(last) > 1 else 'it is an example'} of the documented function that "
                 "Python runs and agrees with")
     kinds = [_tail_kind(t, inner.key, anchor, question) for t in last]
     if all(kinds):
         kinds = list(dict.fromkeys(kinds))
-    elif _plain_advice(outside(whole, documented) or "", inner.key, anchor, question):
+    elif _plain_advice(beside or "", inner.key, anchor, question):
         kinds = ["an example Python agrees with", "advice to the reader"]
     else:
         return ""

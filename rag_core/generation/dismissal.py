@@ -33,11 +33,14 @@ _CLAUSE = re.compile(r"[.;:!?][\"'\u201d\u2019)]*(?:\s+|$)|\b(?:but|while|wherea
                      r"|,\s+(?=so\s+(?:the|that|this)\s+(?:(?:draft|old|older|earlier)\s+)?(?:note|draft)\b)", re.I)
 _CONCESSION = re.compile(r"\b(?:although|even though|though|even if|despite|in spite of)\b"    # to its comma
                          r"(?:[^,.;:!?]|\.(?=\w)){0,300},\s", re.I)     # bounded: linear on a comma-less text
+# "..., but the docs say otherwise": the documentation disagrees with the clause before
+_DOCS_DISAGREE = re.compile(r"^\W*(?:and\s+|so\s+)?the\s+(?:current\s+|official\s+)?(?:documentation|docs)\s+"
+                            r"(?:contradicts?\s+(?:that|this|it)|disagrees?|says?\s+otherwise|says?\s+the\s+opposite)\b",
+                            re.I)
 _BACK = re.compile(r"^\W*(?:and\s+|so\s+)?(?:that|this|which|it|they|those|these|the\s+latter|the\s+former)"
                    r"(?:['\u2019]s|['\u2019]re|\s+(?:is|was|are|were|seems|looks|has\s+been|have\s+been|contradicts|"
                    r"conflicts|disagrees|does\s*n[o'\u2019]t\s+match))\b"
-                   r"|^\W*(?:and\s+|so\s+)?the\s+(?:current\s+|official\s+)?(?:documentation|docs)\s+"      # "but the docs
-                   r"(?:contradicts?\s+(?:that|this|it)|disagrees?|says?\s+otherwise|says?\s+the\s+opposite)\b", re.I)
+                   r"|" + _DOCS_DISAGREE.pattern, re.I)        # "..., but the docs say otherwise" points back too
 _LEAD = re.compile(r"^\s*(?:but|while|whereas)\b", re.I)     # the word that opens a clause, not what it says
 NAMES_NOTE = re.compile(r"\b(?:note|draft)\b", re.I)      # a clause or sentence about a note or a draft
 # a citation right after the note it cites ("the note claiming 0.9 [S2]"): within six words, no document between
@@ -76,10 +79,6 @@ _ASIDE = re.compile(r"\b(?:should|can)\s+be\s+(?:ignored|disregarded)\b|\b(?:ign
                     r"|\bconcerns\s+[\w.()]+\s+rather\s+than\b"
                     r"|\bnot\s+the\s+(?:[^,;.]|\.(?=\d)){0,40}?\b(?:claimed|stated|given|suggested|said)\s+(?:in|by)\b",
                     re.I)
-# "..., but the docs say otherwise": the documentation disagrees with the clause before
-_DOCS_DISAGREE = re.compile(r"^\W*(?:and\s+|so\s+)?the\s+(?:current\s+|official\s+)?(?:documentation|docs)\s+"
-                            r"(?:contradicts?\s+(?:that|this|it)|disagrees?|says?\s+otherwise|says?\s+the\s+opposite)\b",
-                            re.I)
 # a citation a status clause trusts: "..., but that contradicts the documentation, so go with [S1]"
 _ENDORSED = re.compile(r"\b(?:go\s+with|trust|stick\s+(?:with|to)|rely\s+on|follow|believe)\s+(?:the\s+)?"
                        r"[\[(][ \t]*[Ss]\d+[ \t]*[\])]", re.I)
@@ -103,10 +102,11 @@ def dismissed(answer: str) -> tuple[set[int], str]:
         cites = set(cited_numbers(clause))
         words = strip_citations(_LEAD.sub("", clause))
         named = _SOURCE_NAMED.search(words) or _CITED_FIRST.match(_LEAD.sub("", clause))
+        docs_disagree = bool(_DOCS_DISAGREE.search(words))
         status = bool(_aside(words) if named else _STATUS.search(words)) and not _NOT_STATUS.search(words) or \
-            bool(_IGNORE_CITED.search(clause)) or bool(_DOCS_DISAGREE.search(words))
+            bool(_IGNORE_CITED.search(clause)) or docs_disagree
         endorsed = set(cited_numbers("".join(m[0] for m in _ENDORSED.finditer(clause)))) | (   # "so go with [S1]",
-            cites if _DOCS_DISAGREE.search(words) else set())          # "but the documentation [S1] says otherwise"
+            cites if docs_disagree else set())                          # "but the documentation [S1] says otherwise"
         kept |= endorsed if status else set()
         cites -= endorsed if status else set()
         mark = [clause, False]

@@ -375,9 +375,14 @@ def outside(text: str, documented=lambda name: True) -> str | None:
     return " ".join(_CODE_DRESS.sub(" ", _IMPORT.sub(" ", " ".join(rest))).split())
 
 
+def few_words(words: str) -> bool:
+    """Whether the words beside a text's examples are three at most ("For instance")."""
+    return len(re.findall(r"[A-Za-z]{2,}", words)) <= 3
+
+
 def only_examples(text: str, documented=lambda name: True) -> bool:
     """Whether a text is examples Python agrees with and little else: at most three words beside them ("For
     instance, `comb(3, 5)` gives 0."), not a claim that holds an example ("the average is simply (40 + 60) / 2 =
     50 km/hr, since ...")."""
     words = outside(text, documented)
-    return words is not None and len(re.findall(r"[A-Za-z]{2,}", words)) <= 3
+    return words is not None and few_words(words)

@@ -34,8 +34,8 @@ def titled_words(title: str | None) -> frozenset:
     standard library gives the same function ("insort_right" for bisect.insort, which is insort_right): a span
     under "bisect.insort" speaks of insort_right too."""
     words = asked_words(title)
-    return words | frozenset(f"{name.split('.')[0]}.{w}" for name in words if "." in name for w in _same_object(name)) \
-        | frozenset(w for name in words if "." in name for w in _same_object(name))
+    others = [(name.split(".")[0], w) for name in words if "." in name for w in _same_object(name)]
+    return words | {w for _, w in others} | {f"{module}.{w}" for module, w in others}
 
 
 _ALIAS_MODULES = frozenset("bisect heapq statistics math textwrap itertools functools difflib base64 glob fnmatch "
