@@ -181,6 +181,7 @@ APP_ROOT = '[data-testid="stApp"]'
 MAIN = '[data-testid="stMain"]'
 POLL_MS = 40          # page-side polling interval of the waits below (expect's own backoff grows to 500 ms)
 WAIT_MS = 60_000      # default timeout of every wait: generous for a 2-core machine kept busy by other work
+OPEN_MS = 10_000      # how long a selectbox list may take to open before choose() opens it again
 SLOW_MS = 120_000     # for what computes a lot at once (a model run over the golden set, indexing an upload)
 
 # Streamlit's own flag on its root element: "initial", "running", "notRunning", ...
@@ -306,13 +307,26 @@ def choose(page, label: str, option: str, within=None, typed: bool = False, exac
     typed: type `option` into the box first (it filters the list; a click alone has left a list shut on a busy
     machine). exact: click the option named `option` exactly; else the first one holding it."""
     from playwright.sync_api import expect
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
     box = (within or page).get_by_role("combobox", name=label, exact=True)
-    box.scroll_into_view_if_needed()              # at the window's bottom edge a list did not open
-    box.click()
-    if typed:
-        box.fill(option)
     found = page.get_by_role("option", name=option, exact=True) if exact else \
         page.get_by_role("option").filter(has_text=option).first
+    deadline = time.monotonic() + timeout / 1000
+    while True:
+        # a run that ends just after the click redraws the box and shuts its list (seen in CI on the Ablations
+        # page): open it again once the app is idle, until the option shows or the time is up
+        wait_idle(page, timeout=timeout)
+        box.scroll_into_view_if_needed()          # at the window's bottom edge a list did not open
+        box.click()
+        if typed:
+            box.fill(option)
+        try:
+            found.wait_for(state="visible", timeout=min(OPEN_MS, max(1, (deadline - time.monotonic()) * 1000)))
+            break
+        except PlaywrightTimeout:
+            if time.monotonic() >= deadline:
+                raise
+            page.keyboard.press("Escape")
     with rerun(page, timeout=timeout):
         found.click()
     expect(box).to_have_value(re.compile(re.escape(option)), timeout=timeout)
