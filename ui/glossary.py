@@ -88,7 +88,8 @@ GLOSSARY = {
     "Refused": "The checker found a sentence without a citation, a citation to a span that does not exist, or a "
                "number or name that the cited span lacks. An answer whose only fault is uncited last sentences (a "
                "tip, a recommendation) is judged on the rest instead, and never green unless those sentences are "
-               "only advice, a question to the reader, or examples that Python runs and agrees with.",
+               "only advice, a question to the reader, a summary that says again what the cited sentences said, or "
+               "examples that Python runs and agrees with. A letter's greeting and sign-off are not read.",
     "Abstained": "The answer says NOT IN THE CONTEXT: the spans do not hold the answer.",
     "False refusal": "A refused answer although the anchor was among the spans handed over.",
     "p-value": "The chance of a split of questions at least this lopsided if the two setups were equally good. "

@@ -19,8 +19,8 @@ Outcomes (vocabulary.OUTCOMES), each with one colour on every page (TONES for ba
                            the answer does not state the key, or states it beside a "but", an "every", an "also"
                            (generation.claim_words), or the answer ends with sentences that cite no span (the
                            rest is judged, and never green, unless they are advice, a question to the reader, a
-                           note set aside or examples Python runs and agrees with: generation.advice,
-                           generation.examples), or an
+                           note set aside, a summary of what it said or examples Python runs and agrees with:
+                           generation.advice, generation.restatement, generation.examples), or an
                            example in it gives another result when run: it may be right in other words; the page
                            says why and shows the key
     grounded       gray    a question with no golden anchor: grounded on trusted spans, nothing to compare with
@@ -49,6 +49,7 @@ from rag_core.generation.examples import few_words, outside, run as run_examples
 from rag_core.generation.dismissal import NAMES_NOTE, dismissed, sets_aside
 from rag_core.generation.hedge import hedged
 from rag_core.generation.passage import elsewhere
+from rag_core.generation.restatement import restates
 from rag_core.generation.citations import canonical_citations, strip_citations
 from rag_core.generation.claim_words import added_claim, claim_word, contrary_contrast, contrast_word, either_or, \
     widens_only, \
@@ -73,8 +74,9 @@ MEANING = {
                     "question.",
     "not confirmed": "From the right document, but it neither states the golden answer key nor contradicts it, "
                      "or the rule cannot be sure, or a sentence has nothing in it to check against its span, or "
-                     "its last sentences cite no span and are more than advice, a question to the reader or an "
-                     "example Python agrees with: it may be right in other words; compare it with the key.",
+                     "its last sentences cite no span and are more than advice, a question to the reader, a summary "
+                     "of what it said or an example Python agrees with: it may be right in other words; compare it "
+                     "with the key.",
     "grounded": "Grounded on trusted documents; the question has no golden answer to compare with, so nobody can "
                 "say whether it is right.",
     "wrong source": "Grounded, but on a draft, an outdated note or another document: a faithful quote of the wrong "
@@ -340,7 +342,8 @@ def _read_on(last: tuple, strict: Verdict, spans: list, question, titles, inner:
     if beside is not None and few_words(beside):                       # harmonic_mean: not the documented one
         return (f"{'they are examples' if len(last) > 1 else 'it is an example'} of the documented function that "
                 "Python runs and agrees with")
-    kinds = [_tail_kind(t, inner.key, anchor, question) for t in last]
+    before = " ".join(c.sentence for c in strict.sentences[:-len(last)])
+    kinds = [_tail_kind(t, inner.key, anchor, question, before) for t in last]
     if all(kinds):
         kinds = list(dict.fromkeys(kinds))
     elif _plain_advice(beside or "", inner.key, anchor, question):
@@ -351,10 +354,19 @@ def _read_on(last: tuple, strict: Verdict, spans: list, question, titles, inner:
             "lacks: not a claim about the document")
 
 
-def _tail_kind(sentence: str, check: KeyCheck, anchor, question) -> str:
-    """What an uncited last sentence is when it claims nothing of the document, else ""."""
+def _tail_kind(sentence: str, check: KeyCheck, anchor, question, before: str = "") -> str:
+    """What an uncited last sentence is when it claims nothing of the document but what the cited sentences
+    `before` it do, else ""."""
     return ("a question to the reader" if asks(sentence) else "a note set aside" if _note_aside(sentence) else
-            "advice to the reader" if _plain_advice(sentence, check, anchor, question) else "")
+            "advice to the reader" if _plain_advice(sentence, check, anchor, question) else
+            "a summary of what it said" if _summary(sentence, check, anchor, question, before) else "")
+
+
+def _summary(sentence: str, check: KeyCheck, anchor, question, before: str) -> bool:
+    """Whether a sentence says again what the cited sentences said (generation.restatement), with no hedge, no
+    claim word and nothing against the key ("In summary, the answer is 48.0 km/hr.")."""
+    return bool(before) and restates(sentence, before, question) and not hedged(sentence) and \
+        not claim_word(sentence) and check_again(sentence, check, anchor, question).right is not False
 
 
 def _note_aside(sentence: str) -> bool:

@@ -32,7 +32,7 @@ CONTRAST = ("but", "however", "while", "whereas", "although", "though", "yet", "
 ABSOLUTE = ("completely", "entirely", "every", "everyone", "everybody", "everything", "anyone", "anybody",
             "anything", "even", "always", "never", "at all")
 ADDITION = ("also", "likewise", "similarly", "as well", "additionally", "in addition", "moreover", "furthermore")
-_EVEN_COUNT = r"(?<!\bis\s)(?<!\bare\s)even(?!\s+(?:count|counts|number|numbers|length|lengths|size|total|amount|n)\b)"
+_EVEN_COUNT = r"(?<!\bis\s)(?<!\bare\s)even(?!(?:\s+|-)(?:count|counts|number|numbers|length|lengths|size|sized|total|amount|n)\b)"
 
 
 def _pattern(words) -> re.Pattern:
@@ -153,18 +153,24 @@ _TAIL = re.compile(r"\s*(?:[,;]|\s-\s|\u2014)\s*(?:and|because|since|so|which|pr
                    re.I)
 
 
+_ATTRIBUTION = re.compile(r"^\W*(?:(?:based\s+on|according\s+to|per|as\s+(?:(?:stated|said|noted|documented|described|"
+                          r"explained|written)\s+)?in|from|in)\s+(?:the\s+)?(?:source\s+|span\s+|excerpt\s+)?)$", re.I)
+
+
 def uncited_tail(answer: str, key: str, spans) -> str:
     """The first clause after the last citation of a sentence ("... [S1], because it skips restoring the heap", "...
     [S1]; those items come back as a list") with three content words or more, most of them in none of `spans` (the
     cited spans): a claim no span is cited for, its first 60 characters; or "". A clause about a note or a status
     ("[S1], but that is outdated") is the draft set aside, and one that restates `key` ("[S1], so the average speed
-    is 48.0 km/hr") the answer, not a claim of its own."""
+    is 48.0 km/hr") the answer, not a claim of its own; a citation that opens its sentence ("According to [S1], ...")
+    cites all of it."""
     written = lexicon.stem_set(" ".join(spans)) | lexicon.stem_set(key)
     for sentence in strict_sentences(answer):
         last = None
         for last in CITATION.finditer(sentence):
             pass
-        if last is None or not _TAIL.match(sentence, last.end()) or about_a_note(sentence):
+        if last is None or not _TAIL.match(sentence, last.end()) or about_a_note(sentence) or \
+                _ATTRIBUTION.match(sentence[:last.start()]):        # "According to [S1], ...": cited whole
             continue
         tail = sentence[last.end():].strip(" ,;:.!?\u2014-")
         said = _content_stems(tail)

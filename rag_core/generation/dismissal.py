@@ -38,6 +38,7 @@ _DOCS_DISAGREE = re.compile(r"^\W*(?:and\s+|so\s+)?the\s+(?:current\s+|official\
                             r"(?:contradicts?\s+(?:that|this|it)|disagrees?|says?\s+otherwise|says?\s+the\s+opposite)\b",
                             re.I)
 _BACK = re.compile(r"^\W*(?:and\s+|so\s+)?(?:that|this|which|it|they|those|these|the\s+latter|the\s+former)"
+                   r"(?:\s+(?:(?:draft|old|older|earlier)\s+)?(?:note|draft|claim|statement|one))?"   # "that note is"
                    r"(?:['\u2019]s|['\u2019]re|\s+(?:is|was|are|were|seems|looks|has\s+been|have\s+been|contradicts|"
                    r"conflicts|disagrees|does\s*n[o'\u2019]t\s+match))\b"
                    r"|" + _DOCS_DISAGREE.pattern, re.I)        # "..., but the docs say otherwise" points back too
@@ -54,7 +55,7 @@ _NOTE_TALK = frozenset("a an the and or of to in is it its this that these those
                        "although though despite".split())       # what a clause about a note says of it, no claim
 _STATUS = re.compile(r"\b(?:draft|outdated|out of date|obsolete|superseded|stale|deprecated|wrong|incorrect|mistaken)\b"
                      r"|\bold(?:er)?(?:-version)?\s+(?:note|docs?|version|text)\b"
-                     r"|\b(?:contradicts?|conflicts?\s+with|does\s+not\s+match|doesn['\u2019]t\s+match)\s+"
+                     r"|\b(?:contradicts?|conflicts?\s+with|disagrees?\s+with|(?:does\s+not|doesn['\u2019]t)\s+(?:match|agree\s+with))\s+"
                      r"(?:the\s+(?:current\s+|official\s+)?(?:documentation|docs|documented)|this|that)\b"
                      r"|\bno\s+longer\s+(?:appl(?:y|ies)|holds?|true|valid)\b"
                      r"|\bnot\s+(?:the\s+)?current\b"
@@ -69,7 +70,7 @@ _STATUS = re.compile(r"\b(?:draft|outdated|out of date|obsolete|superseded|stale
 # unrelated"; not "... 0.9 [S2], since the documented value is irrelevant")
 _ASIDE = re.compile(r"\b(?:should|can)\s+be\s+(?:ignored|disregarded)\b|\b(?:ignore|disregard)\s+it\b"
                     r"|\b(?:ignore|disregard)\s+(?:the|that|this)\s+(?:[\w.\-]+\s+){0,3}?(?:note|draft)s?\b"
-                    r"|\bset\s+(?:it|this|that)\s+aside\b"
+                    r"|\bset\s+(?:it|this|that|(?:this|that)\s+one)\s+aside\b"
                     r"|\b(?:does\s+not|doesn['\u2019]t|do\s+not|don['\u2019]t)\s+"
                     r"(?:apply|change\s+(?:this|that|the\s+answer|anything))\b"
                     r"|\bhas\s+no\s+bearing\b|\b(?:unrelated|irrelevant)\b|\bhas\s+nothing\s+to\s+do\s+with\b"
@@ -80,7 +81,12 @@ _ASIDE = re.compile(r"\b(?:should|can)\s+be\s+(?:ignored|disregarded)\b|\b(?:ign
                     r"|\bnot\s+the\s+(?:[^,;.]|\.(?=\d)){0,40}?\b(?:claimed|stated|given|suggested|said)\s+(?:in|by)\b",
                     re.I)
 # a citation a status clause trusts: "..., but that contradicts the documentation, so go with [S1]"
-_ENDORSED = re.compile(r"\b(?:go\s+with|trust|stick\s+(?:with|to)|rely\s+on|follow|believe)\s+(?:the\s+)?"
+# and the one it measures the note against: "..., but that note is a draft and contradicts [S1]", "which conflicts
+# with the documentation in [S1]"
+_ENDORSED = re.compile(r"\b(?:(?:go\s+with|trust|stick\s+(?:with|to)|rely\s+on|follow|believe)\s+(?:the\s+)?"
+                       r"|(?:contradicts?|conflicts?\s+with|disagrees?\s+with|(?:does\s+not|doesn['\u2019]t)\s+(?:match|agree\s+with)"
+                       r"|differs?\s+from|is\s+at\s+odds\s+with)\s+(?:(?:what\s+)?the\s+(?:current\s+|official\s+)?"
+                       r"(?:documentation|docs)\s+(?:says\s+)?(?:in|at|from)\s+)?)"
                        r"[\[(][ \t]*[Ss]\d+[ \t]*[\])]", re.I)
 _NOT_AS_NOTE = re.compile(r"\bnot\s+(?:[^,;.\[\]]|\.(?=\d)){0,40}?\bas\s+(?:the\s+|that\s+|this\s+)?(?:\w+\s+){0,2}?"
                           r"(?:note|draft)\b", re.I)           # "0.6, not 0.9 as the draft note [S2] claims [S1]"

@@ -351,10 +351,12 @@ def documents(e: Example, documented) -> bool:
     return bool(called) and all(documented(n) for n in called)
 
 
-def checked_places(text: str, documented=lambda name: True) -> list[tuple[int, int]]:
+def checked_places(text: str, documented=lambda name: True, in_span=lambda said: False) -> list[tuple[int, int]]:
     """Where the examples of a text that agree with Python and run a documented function are (from the call to the
-    end of its result)."""
-    return [(e.start, e.end) for e in run(text) if e.agrees and documents(e, documented)]
+    end of its result), and the sums whose result `in_span` accepts: "2 / (1/40 + 1/60) = 48" shows how the span's
+    48.0 comes about ("(40 + 60) / 2 = 50" is true and the span has no 50: its numbers stay claims)."""
+    return [(e.start, e.end) for e in run(text) if e.agrees and (
+        documents(e, documented) or not _CALLED.search(e.call) and in_span(e.said))]
 
 
 _IMPORT = re.compile(r"^[ \t]*(?:>>>[ \t]*)?(?:from[ \t]+[\w.]+[ \t]+)?import[ \t]+[\w., \t]+$", re.M)

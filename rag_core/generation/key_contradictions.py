@@ -240,6 +240,9 @@ def _antonym(text, k: KeyReading, have, stems, said_cmp):
         if not places:
             continue
         if w not in stems:
+            places = [p for p in places if not _PASSED.search(text, max(0, p - 80), p)]    # "pass delete=False if
+            if not places:                                                  # you want to keep it": what a caller
+                continue                                                    # may pass, not the default
             why = f"it says the opposite of {shown_word(k, w)}"
             if w == fold("true") and all(_after_unless(text, p) for p in places) and (
                     by_default(k, stems, text) or any(x in stems for x in k.words if x not in (w, fold("default")))):

@@ -33,12 +33,14 @@ class Doubt(tuple):
 
 def as_read(text: str) -> str:
     """The text as the rule reads it: NFKC, one apostrophe, citations out, a list's bullets out (the "- " of "- `+` is
-    replaced by `_`" is no '-'), whitespace collapsed."""
-    text = quantities.normalize(text)
+    replaced by `_`" is no '-'), a number or fraction in backticks bare ("`4/3`" shows 4/3 in code type, not a
+    string), whitespace collapsed."""
+    text = _CODE_VALUE.sub(r"\1", quantities.normalize(text))
     text = _BULLET.sub("", text) if len(_BULLET.findall(text)) > 1 else text   # a list: two bullets or more ("- for
     return normalize(strip_citations(_APOSTROPHES.sub("'", text)))              # +, _ for /" is the answer's '-')
 
 
+_CODE_VALUE = re.compile(r"`(-?\d+(?:\.\d+)?(?:\s*/\s*\d+)?)`")
 _BULLET = re.compile(r"^[ \t]*[-*\u2022+][ \t]+", re.M)
 
 

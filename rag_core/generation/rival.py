@@ -14,7 +14,9 @@ left one" stays a doubt).
 A rival in an example ("e.g. ... returns 3"), against a key whose numbers only count things ("the three
 values" for "the two middle values"), or counting things the key does not name ("up to 3 matches"), is a doubt: the rule cannot tell whether it is another value.
 
-Left out on purpose: units ("48 km/hr" is 48), arithmetic, and numbers further than WINDOW words from the words
+The calls and sums of examples Python agrees with are not read ("2 / (1/40 + 1/60) = 48" offers no 1/40).
+
+Left out on purpose: units ("48 km/hr" is 48), other arithmetic, and numbers further than WINDOW words from the words
 that introduce the key's value.
 """
 from __future__ import annotations
@@ -26,6 +28,7 @@ from fractions import Fraction
 
 from rag_core.generation import quantities
 from rag_core.generation.answer_forms import FRACTION, fractions
+from rag_core.generation.examples import run as run_examples
 from rag_core.generation.key_reading import Doubt, KeyReading, fraction_places, number_places
 from rag_core.generation.lexicon import same as fold, stem_set, stems as words_of
 from rag_core.generation.negation import WINDOW, tokens
@@ -38,10 +41,20 @@ _NEW_CLAUSE = frozenset("and but so or while whereas yet because since which".sp
 _ONE_IS_VALUE = frozenset("is was are be been to of equals equal exactly only just than at".split()) | {"="}
 
 
+def _calls_blanked(text: str) -> str:
+    """The text with the calls and sums of its examples that Python agrees with blanked: "2 / (1/40 + 1/60) = 48"
+    offers no 1/40; the result it states is read."""
+    for e in run_examples(text):
+        if e.agrees and text[e.start:e.start + len(e.call)] == e.call:
+            text = text[:e.start] + " " * len(e.call) + text[e.start + len(e.call):]
+    return text
+
+
 def rival_value(text: str, k: KeyReading, have) -> tuple | Doubt | None:
     """(why, [the number]) for the first rival value of the answer, a Doubt, or None."""
     if not k.has_value:
         return None
+    text = _calls_blanked(text)
     key_values = {v for _, v in k.numbers if isinstance(v, Decimal)}
     shown = ", ".join([lit for lit, v in k.numbers if isinstance(v, Decimal)] +
                       [f"{f.numerator}/{f.denominator}" for f in k.fractions])

@@ -37,6 +37,7 @@ from rag_core.generation.citations import ARTICLE_CITATION, ARTICLE_SENTENCE_END
     cited as _cited, strict_sentences
 from rag_core.generation import prose
 from rag_core.generation.prose import asked_words, titled_words
+from rag_core.generation.letter import body
 from rag_core.generation.lexicon import FUNCTION, same
 from rag_core.generation.prompt import ABSTAIN
 from rag_core.generation.unasserted import blank
@@ -134,9 +135,10 @@ def _missing(bare: str, cited: tuple, spans: list[str], mode: str, hints: bool =
     joined = " ".join(spans[n - 1] for n in cited)
     have = claims.of(joined)
     written, bare = bare, blank(bare)           # not "1." of a list, "50" of "not 50", what a note says: its words
-    ran = examples.checked_places(bare, lambda n: prose.documented(n, asked)) if run else []
-    #                                             "comb(3, 5) gives 0": checked by running the documented function,
-    #                                             not in the span,
+    ran = examples.checked_places(bare, lambda n: prose.documented(n, asked), lambda said: any(
+        have.has_claim(lit, value) for lit, value in quantities.numbers(said))) if run else []
+    #                                             "comb(3, 5) gives 0": checked by running the documented function
+    #                                             (or a sum giving the span's number), not in the span,
     shown = {value for start, end in ran for _, value in quantities.numbers(bare[start:end])}   # nor its numbers
     for start, end in ran:                      # said again ("..., so the new 2 goes at index 3")
         bare = bare[:start] + " " * (end - start) + bare[end:]
@@ -305,7 +307,8 @@ def verify(answer: str, spans: list[str], mode: str = "strict", question: str | 
     if not isinstance(answer, str):
         raise ValueError(f"The answer must be text, got {type(answer).__name__}.")
     strict = mode == "strict"
-    answer = canonical_citations(visible(answer)) if strict else answer     # "0\u200f.6" is 0.6, as it shows
+    answer = body(canonical_citations(visible(answer))) if strict else answer     # "0\u200f.6" is 0.6, as it
+    #                                                                      shows; a letter's greeting and sign-off out
     norm = quantities.normalize(answer) if strict else answer
     abstains = ABSTENTION.fullmatch(norm) if strict else answer.strip().startswith(ABSTAIN)
     if abstains:

@@ -1,0 +1,47 @@
+"""An answer written as a letter: its greeting ("Hi Sam,") and its sign-off ("Best regards,\\nDana") frame it and
+claim nothing, so the checker reads the letter without them.
+
+    body("Hi Sam,\\n\\nThe default is 0.6 [S1].\\n\\nBest regards,\\nDana") -> "The default is 0.6 [S1]."
+
+A greeting is the answer's first line when it is only a salutation and a name ("Hi Sam,", "Hello!", "Dear Ms. Lee:",
+"Good morning, team,"). A sign-off is a closing word on a line of its own ("Best regards,", "Cheers,", "Thanks,",
+"Kind regards", "All the best,") or a dash before a name ("-- Dana"), with at most two short lines after it
+(a name, a role, a team), at the end of the answer. Left out on purpose: a salutation inside a line that goes on
+("Hi Sam, the default is 0.6 [S1]." keeps its words; they are no claim the checker would look for anyway), a
+closing word that goes on ("Thanks to the cache, ..."), and what a line after the sign-off says when it has a
+citation, a digit or more than six words: it is read as a claim (a "P.S." says something).
+"""
+from __future__ import annotations
+
+import re
+
+_GREETING = re.compile(r"\A\s*(?:hi|hello|hey|hiya|dear|greetings|good\s+(?:morning|afternoon|evening|day))\b"
+                       r"[^\S\n]*[\w.'\u2019\- ]{0,40}?[^\S\n]*[,!:.]?[^\S\n]*\n", re.I)
+_CLOSING = (r"(?:(?:best|kind|kindest|warm|warmest|many|with)\s+(?:regards|wishes|thanks)|regards|cheers|thanks"
+            r"(?:\s+again)?|thank\s+you(?:\s+again)?|many\s+thanks|all\s+the\s+best|best|sincerely|yours(?:\s+truly|"
+            r"\s+sincerely)?|take\s+care|talk\s+soon|speak\s+soon)")
+# the closing word alone on its line, then up to two short lines; or a dash and a name
+_SIGN_OFF = re.compile(rf"\n[^\S\n]*(?:{_CLOSING}[^\S\n]*[,.!]?|(?:--|\u2014|\u2013)[^\S\n]*[A-Z][\w.'\u2019\- ]{{0,40}})"
+                       r"(?:[^\S\n]*\n[^\S\n]*[^\n\[\]\d]{1,60}?){0,2}\s*\Z", re.I)
+_NAME_LINE = 6          # words at most on a line after the closing word (a name, "Support Engineer, Acme")
+
+
+def body(answer: str) -> str:
+    """The answer without the greeting on its first line and the sign-off at its end (see the module)."""
+    start = _GREETING.match(answer)
+    begin = start.end() if start else 0
+    end = _sign_off(answer, begin)
+    return answer[begin:end].strip() if (begin or end < len(answer)) and answer[begin:end].strip() else answer
+
+
+def _sign_off(answer: str, begin: int) -> int:
+    """Where the sign-off starts (len(answer) for none): the last match whose lines after the closing word are
+    short (each _NAME_LINE words at most)."""
+    tail = answer[-400:]                        # a sign-off is short: a 1 MB answer is not searched whole
+    m = _SIGN_OFF.search(tail)
+    if m is None:
+        return len(answer)
+    lines = m[0].strip().splitlines()[1:]
+    if any(len(line.split()) > _NAME_LINE for line in lines):
+        return len(answer)
+    return max(begin, len(answer) - len(tail) + m.start())

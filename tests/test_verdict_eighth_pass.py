@@ -1,0 +1,167 @@
+"""The eighth pass of the verdict, rule by rule, on made-up spans: a number or fraction written as code, a letter's
+greeting and sign-off, a note measured against the documentation it contradicts, a value passed for another case,
+sums that show how the span's number comes about, a closing summary, a citation that opens its sentence."""
+import pytest
+
+from one_document import Documents, judged_in
+from rag_core.evaluation.judgement import judge_answer
+from rag_core.generation.answer_key import check_key
+from rag_core.generation.dismissal import dismissed
+from rag_core.generation.letter import body
+from rag_core.generation.restatement import restates
+from rag_core.generation.verifier import verify
+
+FRACTION_ANCHOR = "Fraction(8, 6) will produce a rational number equivalent to 4/3"
+FRACTION_QUESTION = "What rational number does Fraction(8, 6) produce?"
+CUTOFF = "Optional arg cutoff (default 0.6) is a float in [0, 1]. Possibilities that don't score at least that " \
+         "similar to word are ignored."
+DRAFT = "NOTE (draft): the default cutoff of get_close_matches is 0.9, so only near identical words are returned."
+MEAN = "## statistics.harmonic_mean\n\nharmonic_mean([40, 60]) returns 48.0 for equal distances."
+TEMP = "## tempfile.NamedTemporaryFile\n\nIf delete is true (the default) and delete_on_close is true (the default), " \
+       "the file is deleted as soon as it is closed. delete: whether the file is automatically deleted (default True)."
+COMB = "## math.comb\n\nEvaluates to n! / (k! * (n - k)!) when k <= n and evaluates to zero when k > n."
+MEDIAN = "## statistics.median_low\n\nWhen the number of data points is even, the smaller of the two middle values " \
+         "is returned."
+
+mean = judged_in(MEAN, "statistics", "returns 48.0", key="48.0",
+                 question="I drive one leg at 40 and back at 60: what is my overall speed?")
+temp = judged_in(TEMP, "tempfile", "whether the file is automatically deleted (default True)",
+                 key="deleted (default True)", question="Is a NamedTemporaryFile deleted automatically?")
+comb = judged_in(COMB, "math", "evaluates to zero when k > n", key="zero when k > n",
+                 question="What does math.comb return when k is greater than n?")
+median = judged_in(MEDIAN, "statistics", "the smaller of the two middle values", key="smaller",
+                   question="Which middle value does median_low return?")
+
+
+def cutoff(answer: str):
+    """An answer judged against the documentation (S1) and a draft note (S2)."""
+    return judge_answer(answer, [CUTOFF, DRAFT], [0, 1], Documents(("difflib", "current"), ("note-difflib", "draft")),
+                        "difflib", "Optional arg cutoff (default 0.6)", key="0.6",
+                        question="What is the default cutoff of get_close_matches?")
+
+
+def fraction(answer: str):
+    return check_key(answer, "4/3", FRACTION_ANCHOR, FRACTION_QUESTION).right
+
+
+def test_a_fraction_or_a_number_in_backticks_is_the_value_it_shows():
+    assert fraction("`4/3`, it's reduced to lowest terms [S1].") is True
+    assert fraction("It is `4/3` [S1].") is True
+    assert fraction("It is `3/4` [S1].") is False                # the inverse, in code type, is still the inverse
+    assert fraction("You get `Fraction(4, 3)` [S1].") is True
+    assert check_key("The default cutoff is `0.6` [S1].", "0.6", "Optional arg cutoff (default 0.6)").right is True
+    assert check_key("The default cutoff is `0.9` [S1].", "0.6", "Optional arg cutoff (default 0.6)").right is False
+    # a string of digits in quotes is still a string, not the fraction: Fraction('4/3') builds it from text
+    assert fraction("It gives 4/3; fractions can also be built from strings such as '123/456' [S1].") is True
+
+
+# --- a letter ------------------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("letter, inside", [
+    ("Hi Sam,\n\nThe default is 0.6 [S1].\n\nBest regards,\nDana", "The default is 0.6 [S1]."),
+    ("Hello!\nThe default is 0.6 [S1].\nCheers,\nDana\nSupport Engineer, Acme", "The default is 0.6 [S1]."),
+    ("Dear Ms. Lee:\n\nThe default is 0.6 [S1].\n\nKind regards", "The default is 0.6 [S1]."),
+    ("The default is 0.6 [S1].\n\n-- Dana", "The default is 0.6 [S1]."),
+    ("The default is 0.6 [S1].\nThanks!", "The default is 0.6 [S1]."),
+])
+def test_a_letter_s_greeting_and_sign_off_are_not_read(letter, inside):
+    assert body(letter) == inside
+    assert cutoff(letter).outcome == "answered"
+
+
+@pytest.mark.parametrize("text", [
+    "Hi Sam, the default is 0.6 [S1].",                          # the salutation goes on: the line stays whole
+    "Best practice: pass cutoff=0.6 [S1].",                      # a closing word that goes on
+    "The default is 0.6 [S1].\n\nThanks to the cache, it is fast.",
+    "The default is 0.6 [S1].\n\nBest regards,\nDana\nP.S. it was 0.9 in 2019 [S2].",     # a P.S. says something
+    "The default is 0.6 [S1].\n\nCheers,\nDana, who thinks that the default was changed to 0.9 last year",
+    "Best regards,\nDana",                                      # nothing but a sign-off: nothing to read
+])
+def test_what_is_not_a_greeting_or_a_sign_off_stays(text):
+    assert body(text) == text
+
+
+def test_a_wrong_letter_is_still_wrong():
+    assert cutoff("Hi Sam,\n\nThe default is 0.9 [S2].\n\nBest regards,\nDana").outcome == "wrong source"
+    assert cutoff("Hi Sam,\n\nThe default is 0.6 [S1]. It is also the maximum.\n\nBest regards,\nDana").outcome \
+        != "answered"
+
+
+# --- a note measured against the documentation ----------------------------------------------------------------------
+
+@pytest.mark.parametrize("aside", [
+    "[S2] states that the default is 0.9, but this is a draft note and contradicts the documentation in [S1].",
+    "[S2] says it is 0.9, but that note is marked as an old version and conflicts with [S1].",
+    "The note in [S2] says 0.9, but that is a draft and contradicts [S1].",
+    "[S2] is an old note saying 0.9, which conflicts with [S1].",
+    "[S2] claims 0.9, but that draft contradicts [S1].",
+    "The note saying 0.9 [S2] doesn't agree with the documentation, so I'd set that one aside.",
+])
+def test_a_note_set_aside_against_the_span_it_contradicts(aside):
+    answer = f"The default cutoff is 0.6 [S1]. {aside}"
+    assert dismissed(answer) == ({2}, "The default cutoff is 0.6 [S1].")
+    assert cutoff(answer).outcome == "answered"
+
+
+def test_the_span_a_clause_calls_wrong_is_the_one_set_aside_even_when_it_is_the_documentation():
+    answer = "The default is 0.9 [S2]. [S1] says 0.6, but that is outdated and contradicts [S2]."
+    assert dismissed(answer)[0] == {1}
+    assert cutoff(answer).outcome != "answered"
+    assert dismissed("The default is 0.9 [S2], which contradicts [S1].")[0] == set()    # no status: nothing set aside
+
+
+# --- what a caller may pass, sums, summaries, attributions ----------------------------------------------------------
+
+def test_a_value_passed_for_another_case_is_no_opposite_of_the_default():
+    right = temp("Yes, by default it's deleted automatically when closed [S1]. If you need it to survive the close, "
+                 "pass delete_on_close=False; pass delete=False if you want to keep it entirely [S1].")
+    assert right.outcome != "wrong answer"
+    assert temp("By default delete is False, so the file is kept [S1].").outcome == "wrong answer"
+    assert temp("It is not deleted: the default is delete=False [S1].").outcome == "wrong answer"
+
+
+def test_a_sum_that_gives_the_span_s_number_needs_no_span_for_its_terms():
+    assert verify("It is the harmonic mean, 2 / (1/40 + 1/60) = 48 [S1].", [MEAN]).verdict == "anchored"
+    assert verify("It is the plain mean, (40 + 60) / 2 = 50 [S1].", [MEAN]).verdict == "refused"    # no 50 in S1
+    assert mean("It comes out at 48, not 50 [S1]. Over equal distances it is 2 / (1/40 + 1/60) = 48, which matches "
+                "harmonic_mean([40, 60]) [S1].").outcome == "answered"
+    assert mean("It is 2 / (1/40 + 1/60) = 48, so about 50 [S1].").outcome != "answered"
+
+
+@pytest.mark.parametrize("closing, green", [
+    ("In summary, the answer is 48.0 km/hr.", True),
+    ("So the overall speed is 48.0.", True),
+    ("In summary, the answer is 50 km/hr.", False),                 # a number not said before
+    ("In summary, the answer is 48.0 km/hr, not the plain mean.", False),   # a negation not said before
+    ("In summary, it is roughly 48.0 km/hr.", False),               # a word not said before
+    ("In summary, the answer is probably 48.0 km/hr.", False),      # a hedge
+])
+def test_a_closing_sentence_that_only_says_again_what_was_cited(closing, green):
+    answer = f"According to [S1], harmonic_mean([40, 60]) returns 48.0, so the overall speed is 48.0 km/hr [S1]. " \
+             f"{closing}"
+    assert (mean(answer).outcome == "answered") is green, mean(answer).sentence
+
+
+def test_restates_reads_numbers_names_and_words():
+    before = "According to [S1], the average speed is 48.0 km/hr."
+    assert restates("In summary, the answer is 48.0 km/hr.", before)
+    assert not restates("In summary, it is 50 km/hr.", before)
+    assert not restates("In summary, median_low gives 48.0.", before)
+    assert not restates("", before)
+    assert not restates("In summary, " + "48.0 " * 100, before)    # too long to be a summary
+
+
+def test_a_citation_that_opens_the_sentence_cites_all_of_it():
+    assert comb("According to [S1], comb evaluates to zero when k > n, so for example math.comb(3, 5) returns 0. "
+                "When k <= n it evaluates to n! / (k! * (n - k)!) [S1].").outcome == "answered"
+    assert comb("Based on [S1], it evaluates to zero when k > n.").outcome == "answered"
+    # a citation at the end, then a clause of other words, is still a claim no span is cited for
+    assert comb("It evaluates to zero when k > n [S1], because the universe forbids picking more marbles than you "
+                "own.").outcome != "answered"
+
+
+def test_even_before_a_count_or_with_a_hyphen_is_no_claim_word():
+    assert median("According to [S1], median_low returns the smaller of the two middle values for an even-length "
+                  "dataset.").outcome == "answered"
+    assert median("It always returns the smaller of the two middle values, even for floats [S1].").outcome \
+        != "answered"
