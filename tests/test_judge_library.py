@@ -129,7 +129,7 @@ def test_the_bundled_examples_read_whole_and_every_span_is_found():
                                                                ("labelled_answers_fresh12.jsonl", 72, 0, 33),
                                                                ("labelled_answers_fresh13.jsonl", 72, 1, 30),
                                                                ("labelled_answers_fresh14.jsonl", 72, 1, 27),
-                                                               ("labelled_answers_fresh15.jsonl", 72, 1, 35),
+                                                               ("labelled_answers_fresh15.jsonl", 72, 1, 34),
                                                                ("labelled_answers_fresh16.jsonl", 72, 2, 26),
                                                                ("labelled_answers_fresh17.jsonl", 72, 2, 26),
                                                                ("labelled_answers_fresh18.jsonl", 72, 2, 32),

@@ -165,3 +165,71 @@ def test_even_before_a_count_or_with_a_hyphen_is_no_claim_word():
                   "dataset.").outcome == "answered"
     assert median("It always returns the smaller of the two middle values, even for floats [S1].").outcome \
         != "answered"
+
+
+# --- round 2: quotations, examples without a citation, two possibilities -------------------------------------------
+
+def test_a_quotation_that_ends_a_sentence_ends_it_and_its_citation_stays_with_it():
+    from rag_core.generation.citations import strict_sentences
+    assert strict_sentences('It says "x goes right." [S1] For example, it lands at 3.') == \
+        ['It says "x goes right." [S1]', "For example, it lands at 3."]
+    assert strict_sentences("It returns 'Hello world!' for width 12 [S1].") == \
+        ["It returns 'Hello world!' for width 12 [S1]."]                      # a quoted string inside a sentence
+    assert strict_sentences("The note is outdated. [S2] says 0.9, but the docs say 0.6 [S1].") == \
+        ["The note is outdated. [S2] says 0.9, but the docs say 0.6 [S1]."]   # a citation as the subject
+    # the sentence after the quotation is not covered by its citation: a false claim there is no longer green
+    answer = 'The docs say "The default is 0.6." [S1] It is also the largest value allowed.'
+    assert cutoff(answer).outcome != "answered"
+    assert cutoff('The docs say "Optional arg cutoff (default 0.6)" [S1]').outcome == "answered"
+
+
+@pytest.mark.parametrize("aside", [
+    "The note [S2] is contradicting the documentation, so I am trusting [S1] here.",
+    "The note [S2] saying 0.9 is not correct for the default.",
+    'The draft note says 0.9 [S2], but that conflicts with the documentation; pass cutoff yourself if you want '
+    'another one [S1].',
+])
+def test_more_ways_to_measure_a_note_against_the_documentation(aside):
+    answer = f'The docs say "Optional arg cutoff (default 0.6)." [S1] {aside}'
+    assert 2 in dismissed(answer)[0]
+    assert cutoff(answer).outcome == "answered", cutoff(answer).sentence
+
+
+def test_examples_python_agrees_with_need_no_citation_but_are_no_source_alone():
+    answer = "It evaluates to zero when k > n [S1]. For example:\n\n    >>> math.comb(3, 5)\n    0\n\n" \
+             "When k <= n it evaluates to n! / (k! * (n - k)!) [S1]."
+    got = comb(answer)
+    assert got.outcome == "answered" and "checked by running" in got.sentence, got.sentence
+    wrong = comb("It evaluates to zero when k > n [S1]. For example:\n\n    >>> math.comb(3, 5)\n    1\n\n"
+                 "When k <= n it evaluates to n! / (k! * (n - k)!) [S1].")
+    assert wrong.outcome != "answered"
+    alone = verify("math.comb(3, 5) gives 0.", [COMB], question="What does math.comb return when k > n?")
+    assert alone.verdict == "refused" and "No citation" in alone.reason        # an example alone cites nothing
+    # an uncited sentence before an example at the end is read with it as the answer's uncited tail
+    tail = comb("It evaluates to 0 when k > n [S1]. You can't pick 5 cookies out of a jar of 3. Tiny example: "
+                "math.comb(3, 5) returns 0.")
+    assert tail.outcome == "not confirmed" and "cite no span" in tail.sentence, tail.sentence
+
+
+def test_two_possibilities_each_with_may_are_a_doubt():
+    from rag_core.generation.hedge import hedged
+    assert hedged("It may be zero or it may raise an error when k > n [S1].") == "may ... or may"
+    assert hedged("The last batch may be shorter than n [S1].") == ""
+    assert comb("It may be zero or it may raise an error when k > n [S1].").outcome == "not confirmed"
+
+
+def test_a_result_listed_with_and_then_is_read_whole():
+    from rag_core.generation.examples import run
+    (e,) = run("batched('ABCDEFG', 3) gives ('A', 'B', 'C'), ('D', 'E', 'F') and then ('G',)")
+    assert e.agrees
+    (e,) = run("batched('ABCDEFG', 3) gives ('A', 'B', 'C') and ('D', 'E', 'F', 'G')")
+    assert not e.agrees
+
+
+def test_a_closing_denial_and_a_number_the_key_has_are_no_new_claims():
+    assert mean("harmonic_mean([40, 60]) is giving 48.0, not the normal average [S1]. It is 48, not 50.").outcome \
+        == "answered"
+    assert mean('The docs show "harmonic_mean([40, 60])" returning "48.0" [S1], so the average speed is 48 '
+                "km/hr.").outcome == "answered"
+    assert mean('The docs show "harmonic_mean([40, 60])" returning "48.0" [S1], so the average speed is 50 '
+                "km/hr.").outcome != "answered"

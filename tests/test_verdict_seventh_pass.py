@@ -158,7 +158,7 @@ def test_an_example_is_run_and_compared_with_the_result_it_states(text, said, go
     "__import__('os').getcwd() returns 1",
     "math.comb.__globals__ is 1",
     "fmean() raises StatisticsError when the dataset is empty",     # a name, not a call
-    "batched('ABCDEFG', 3) gives ('A', 'B', 'C'), ('D', 'E', 'F') and then ('G',)",     # a result in pieces
+    "batched('ABCDEFG', 3) gives ('A', 'B', 'C'), ('D', 'E', 'F'), or ('G',)",          # a result in pieces
     "comb(3, 5) is the number of ways",             # no result stated
     "(" * 100_000 + "1" + ")" * 100_000 + " = 1",   # deep: not read
 ])

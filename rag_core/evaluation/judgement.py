@@ -288,7 +288,8 @@ def judge_answer(answer: str, spans: list, span_ids, index, expected_doc: str | 
                          sources=sources, **extra)
     set_aside = (f" It cites {_spans(sorted(aside))} only to call it a draft or outdated." if aside else "") + (
         f" Its '{_short(' '.join(advised), 60)}' is advice to the reader, not a claim about the document." if advised
-        else "")
+        else "") + (" Its examples without a citation give what Python gives when it runs them: checked by running, "
+                     "not in a span." if any(c.ok and not c.cited for c in strict.sentences) else "")
     if own_words:
         return Judgement("answered", f"It cites {_spans(cited)}, from {expected_doc}, the document that holds the "
                                      f"answer, states {_stated(check)} and contradicts none "
@@ -309,10 +310,14 @@ def _uncited_last(strict: Verdict) -> tuple:
     """The sentences that end the answer with no citation, when they are its checker's only fault and a sentence
     before them cites a span ("... [S1]. Keep == for values that aren't secret."), else ()."""
     bad = [i for i, c in enumerate(strict.sentences) if not c.ok]
-    if not bad or any(strict.sentences[i].cited for i in bad) or bad[0] == 0 or \
-            bad != list(range(bad[0], len(strict.sentences))):
+    if not bad:
         return ()
-    return tuple(strict.sentences[i].sentence for i in bad)
+    start = bad[0]                          # with the examples just before it, which need no citation when run
+    while start > 0 and not strict.sentences[start - 1].cited:
+        start -= 1
+    if start == 0 or any(c.cited for c in strict.sentences[start:]):
+        return ()
+    return tuple(c.sentence for c in strict.sentences[start:])
 
 
 TAIL = 5        # uncited last sentences read as advice, questions or examples (1,000 characters in all): more is
@@ -411,10 +416,11 @@ def _refused_only_aside(answer: str, strict: Verdict, spans: list, question, tit
 
 
 def _before(answer: str, last: tuple) -> str:
-    """The answer before its last uncited sentences (each a piece of it, found from the end, in order)."""
+    """The answer before its last uncited sentences (each a piece of it, found from the end, in order, by its
+    first line: "For example:" and its code block are one sentence, joined)."""
     end = len(answer)
     for piece in reversed(last):
-        end = max(0, answer.rfind(piece, 0, end))
+        end = max(0, answer.rfind(piece.split("\n", 1)[0], 0, end))
     return answer[:end].rstrip()
 
 

@@ -30,8 +30,11 @@ _BARE_NUMBER = re.compile(r"(?<![\w\])])\[(\d{1,2})\](?=[ \t]*(?:[.!?]+(?:\s|$)|
 _TRAILING_S = re.compile(r"(?:,|;|\s)[ \t]*(S\d{1,9})[ \t]*[.!?]?[ \t]*$", re.M)
 ARTICLE_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")    # the article's split
 # strict: an abbreviation does not end a sentence ("i.e.", "e.g.", "etc.", "approx.", "vs.", "cf.", "resp.")
+# and a quotation that ends a sentence ('... "the smaller of the two middle values is returned." [S1] The note'),
+# when a citation or a capital follows (not "returns 'Hello world!' for width 12")
 STRICT_SENTENCE_END = re.compile(r"(?<!\b[iI]\.e\.)(?<!\b[eE]\.g\.)(?<!\b[eE]tc\.)(?<!\bapprox\.)(?<!\bvs\.)"
-                                  r"(?<!\bcf\.)(?<!\bresp\.)(?<=[.!?])\s+")
+                                  r"(?<!\bcf\.)(?<!\bresp\.)(?<=[.!?])\s+"
+                                  r"|(?<=[.!?][\"'\u201d\u2019])\s+(?=[\[(][ \t]*[Ss]\d|[A-Z])")
 BIG = 10 ** 18                 # a span number of more than 18 digits: out of range, shown by its first digits
 _PARAGRAPH = re.compile(r"\n[ \t]*\n\s*")
 
@@ -70,15 +73,24 @@ def strip_citations(text: str) -> str:
 
 def _citations_join_their_sentence(sentences: list[str]) -> list[str]:
     """A piece that holds only citations belongs to the sentence before it, as models often write:
-    ["The cutoff is 0.6.", "[S1]"] -> ["The cutoff is 0.6. [S1]"]."""
+    ["The cutoff is 0.6.", "[S1]"] -> ["The cutoff is 0.6. [S1]"]; so do the citations that open a piece before a
+    new sentence, after a sentence without one: ['It says "x is returned."', '[S1] For example, ...'] ->
+    ['It says "x is returned." [S1]', 'For example, ...'] ("[S2] says 0.9" keeps its citation: it is its subject)."""
     out: list[str] = []
     for s in sentences:
         norm = quantities.normalize(s)
+        lead = LEADING_CITATIONS.match(s)
         if out and CITATION.search(norm) and not CITATION.sub("", norm).strip(" .!?;:,"):
             out[-1] = f"{out[-1]} {s}"
+        elif out and lead and not CITATION.search(quantities.normalize(out[-1])):
+            out[-1] = f"{out[-1]} {lead[1].rstrip()}"
+            out.append(s[lead.end():])
         else:
             out.append(s)
     return out
+
+
+LEADING_CITATIONS = re.compile(r"((?:" + CITATION.pattern + r"[ \t]*)+)\s*(?=[A-Z])")
 
 
 def strict_sentences(answer: str) -> list[str]:
@@ -87,13 +99,17 @@ def strict_sentences(answer: str) -> list[str]:
     file is deleted on close [S1]." is one claim on S1, checked whole), or, in an opening paragraph with no
     citation (a headline: "48 km/h.", a blank line, "harmonic_mean([40, 60]) is 48.0 [S1]."), by the first citation
     after it; the items after a citation that ends in a colon ("Two effects [S1]:", "1. ...", "2. ...") are read
-    with it; a paragraph's last uncited sentence stays uncited."""
+    with it; a paragraph's last uncited sentence stays uncited, but one that ends in a colon ("For example:") opens
+    the next paragraph (a code block): they are one sentence."""
     out: list[list[str]] = []                   # each sentence as its pieces, joined at the end
     waiting: list[str] = []                     # uncited pieces waiting for the next citation
     listing = False                             # the last cited piece opens a list: "Two effects [S1]:"
+    lead_in = ""                                # "For example:" ending a paragraph, before its code block
     for p, paragraph in enumerate(_PARAGRAPH.split(answer)):
         pieces = _citations_join_their_sentence([f.strip() for f in STRICT_SENTENCE_END.split(paragraph)
                                                  if f.strip()])
+        if lead_in and pieces:
+            pieces[0], lead_in = f"{lead_in}\n{pieces[0]}", ""
         for s in pieces:
             if CITATION.search(quantities.normalize(s)):
                 out.append(waiting + [s])
@@ -103,9 +119,11 @@ def strict_sentences(answer: str) -> list[str]:
             else:
                 waiting.append(s)
         if p > 0 or out:                        # only a headline waits for the next paragraph's citation
+            if waiting and waiting[-1].endswith(":"):
+                lead_in = waiting.pop()
             out += [[w] for w in waiting]
             waiting = []
-    return [" ".join(x) for x in out + [[w] for w in waiting]]
+    return [" ".join(x) for x in out + [[w] for w in waiting + ([lead_in] if lead_in else [])]]
 
 
 

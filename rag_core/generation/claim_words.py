@@ -23,8 +23,9 @@ labelled sets measure both (README, "judge the judge").
 from __future__ import annotations
 
 import re
+from decimal import Decimal
 
-from rag_core.generation import lexicon, negation
+from rag_core.generation import examples, lexicon, negation
 from rag_core.generation.citations import CITATION, strict_sentences, strip_citations
 from rag_core.generation.dismissal import about_a_note
 
@@ -161,10 +162,12 @@ def uncited_tail(answer: str, key: str, spans) -> str:
     """The first clause after the last citation of a sentence ("... [S1], because it skips restoring the heap", "...
     [S1]; those items come back as a list") with three content words or more, most of them in none of `spans` (the
     cited spans): a claim no span is cited for, its first 60 characters; or "". A clause about a note or a status
-    ("[S1], but that is outdated") is the draft set aside, and one that restates `key` ("[S1], so the average speed
-    is 48.0 km/hr") the answer, not a claim of its own; a citation that opens its sentence ("According to [S1], ...")
+    ("[S1], but that is outdated") is the draft set aside, one that restates `key` ("[S1], so the average speed
+    is 48 km/hr") the answer, and examples Python agrees with ("so math.comb(3, 5) returns 0") are run: none is a
+    claim of its own; a citation that opens its sentence ("According to [S1], ...")
     cites all of it."""
     written = lexicon.stem_set(" ".join(spans)) | lexicon.stem_set(key)
+    key_values = {Decimal(n) for n in _NUMBER.findall(key)}             # "48 km/hr" for the key 48.0
     for sentence in strict_sentences(answer):
         last = None
         for last in CITATION.finditer(sentence):
@@ -175,9 +178,17 @@ def uncited_tail(answer: str, key: str, spans) -> str:
         tail = sentence[last.end():].strip(" ,;:.!?\u2014-")
         said = _content_stems(tail)
         if len(said) >= 3 and 2 * len(said & written) <= len(said) and \
-                not any(n in tail for n in _NUMBER.findall(key)):
+                not key_values & {Decimal(n) for n in _NUMBER.findall(tail)} and not _examples_only(tail, spans):
             return tail[:60]
     return ""
+
+
+def _examples_only(tail: str, spans) -> bool:
+    """Whether a clause is examples of functions the spans name, which Python runs and agrees with, and three words
+    at most beside them ("so math.comb(3, 5) returns 0"): checked by running, no claim of its own."""
+    joined = " ".join(spans)
+    beside = examples.outside(tail, lambda name: name in joined)
+    return beside is not None and examples.few_words(beside)
 
 
 _EVERYONE = ("everyone", "everybody", "anyone", "anybody", "every user", "all users")

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import re
 
-from rag_core.generation.citations import cited_numbers, strip_citations
+from rag_core.generation.citations import LEADING_CITATIONS, cited_numbers, strip_citations
 
 _CLAUSE = re.compile(r"[.;:!?][\"'\u201d\u2019)]*(?:\s+|$)|\b(?:but|while|whereas)\b"
                      r"|,\s+(?=so\s+(?:the|that|this)\s+(?:(?:draft|old|older|earlier)\s+)?(?:note|draft)\b)", re.I)
@@ -54,8 +54,10 @@ _NOTE_TALK = frozenset("a an the and or of to in is it its this that these those
                        "documentation docs doc source sources says said saying claims claiming states current "
                        "although though despite".split())       # what a clause about a note says of it, no claim
 _STATUS = re.compile(r"\b(?:draft|outdated|out of date|obsolete|superseded|stale|deprecated|wrong|incorrect|mistaken)\b"
+                     r"|\b(?:is\s+not|isn['\u2019]t|not)\s+(?:correct|accurate|right)\b"
                      r"|\bold(?:er)?(?:-version)?\s+(?:note|docs?|version|text)\b"
-                     r"|\b(?:contradicts?|conflicts?\s+with|disagrees?\s+with|(?:does\s+not|doesn['\u2019]t)\s+(?:match|agree\s+with))\s+"
+                     r"|\b(?:contradict(?:s|ing)?|conflict(?:s|ing)?\s+with|disagree(?:s|ing)?\s+with|(?:does\s+not|doesn['\u2019]t)\s+"
+                     r"(?:match|agree\s+with))\s+"
                      r"(?:the\s+(?:current\s+|official\s+)?(?:documentation|docs|documented)|this|that)\b"
                      r"|\bno\s+longer\s+(?:appl(?:y|ies)|holds?|true|valid)\b"
                      r"|\bnot\s+(?:the\s+)?current\b"
@@ -83,8 +85,9 @@ _ASIDE = re.compile(r"\b(?:should|can)\s+be\s+(?:ignored|disregarded)\b|\b(?:ign
 # a citation a status clause trusts: "..., but that contradicts the documentation, so go with [S1]"
 # and the one it measures the note against: "..., but that note is a draft and contradicts [S1]", "which conflicts
 # with the documentation in [S1]"
-_ENDORSED = re.compile(r"\b(?:(?:go\s+with|trust|stick\s+(?:with|to)|rely\s+on|follow|believe)\s+(?:the\s+)?"
-                       r"|(?:contradicts?|conflicts?\s+with|disagrees?\s+with|(?:does\s+not|doesn['\u2019]t)\s+(?:match|agree\s+with)"
+_ENDORSED = re.compile(r"\b(?:(?:go(?:ing)?\s+with|trust(?:ing)?|stick(?:ing)?\s+(?:with|to)|rely(?:ing)?\s+on|"
+                       r"follow(?:ing)?|believ(?:e|ing))\s+(?:the\s+)?"
+                       r"|(?:contradict(?:s|ing)?|conflict(?:s|ing)?\s+with|disagree(?:s|ing)?\s+with|(?:does\s+not|doesn['\u2019]t)\s+(?:match|agree\s+with)"
                        r"|differs?\s+from|is\s+at\s+odds\s+with)\s+(?:(?:what\s+)?the\s+(?:current\s+|official\s+)?"
                        r"(?:documentation|docs)\s+(?:says\s+)?(?:in|at|from)\s+)?)"
                        r"[\[(][ \t]*[Ss]\d+[ \t]*[\])]", re.I)
@@ -175,4 +178,9 @@ def _clauses(answer: str) -> list[str]:
         m = _CONCESSION.search(clause)
         out += [clause[:m.start()], clause[m.start():m.end()], clause[m.end():]] if m else [clause]
         start = end
+    out = [c for c in out if c]
+    for i in range(1, len(out)):            # '"... for reproducibility." [S1] The draft note says ...': S1 is the
+        lead = LEADING_CITATIONS.match(out[i])      # quotation's
+        if lead and not cited_numbers(out[i - 1]):
+            out[i - 1], out[i] = out[i - 1] + out[i][:lead.end()], out[i][lead.end():]
     return [c for c in out if c]

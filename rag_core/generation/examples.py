@@ -199,9 +199,10 @@ _START = re.compile(r"(?<![\w.])(?:(?:" + "|".join(sorted(_MODULES)) + r")\.)?(?
 _SAYS = re.compile(r"[`\s]*(?:#\s*)?(?:->|\u2192|=>|==|=(?!=)|returns?|gives?(?:\s+(?:you|back))?|yields?|is|"
                    r"evaluates\s+to|comes\s+(?:back|out)\s+as|produces|raises|\n)[\s`]*(?:(?:a|an)\s+)?", re.I)
 _SUM_SIGN = re.compile(r"\d\s*[-+*/]")
-_NEXT_ITEM = re.compile(r"`?[ \t]*,[ \t]*`?(?=[\[('\"])")      # ", (" or ", '": another item of the result
+_NEXT_ITEM = re.compile(r"`?[ \t]*(?:,[ \t]*(?:and[ \t]+)?|[ \t]+and[ \t]+)(?:then[ \t]+|finally[ \t]+)?`?"
+                        r"(?=[\[('\"])")     # ", (", ", '", " and then (": another item of the result
 _CODE_SAYS = re.compile(r"[`\s]*(?:#\s*)?(?:->|\u2192|=>|==)")
-_GOES_ON = re.compile(r"[`'\"]?\s*(?:,\s*[\[({'\"]|and\s+(?:then\s+)?(?:just\s+)?[\[({'\"])")
+_GOES_ON = re.compile(r"[`'\"]?\s*(?:,\s*[\[({'\"]|,?\s*(?:and|or)\s+(?:then\s+)?(?:just\s+)?[\[({'\"])")
 _NUMBER = re.compile(r"-?(?:\d{1,3}(?:,\d{3})+(?!\d)|\d+)(?:\.\d+)?(?:[eE]-?\d+)?(?:\s*/\s*\d+(?:\.\d+)?)?")   # 5,040
 _EXCEPTION = re.compile(r"(?:[a-z]+\.)?([A-Z]\w*(?:Error|Exception))\b")
 
@@ -323,15 +324,15 @@ def run(text: str) -> list[Example]:
         said, value, said_raised = stated
         items, end = [value], says.end() + len(said)
         while not said_raised and said[:1] in "([" and (comma := _NEXT_ITEM.match(text, end)) and len(items) < 100:
-            more = _stated(text, comma.end())          # "yields ('A', 'B', 'C'), ('D', 'E', 'F'), ('G',)": what it
-            if more is None or more[2]:                # yields, item by item
+            more = _stated(text, comma.end())          # "yields ('A', 'B', 'C'), ('D', 'E', 'F') and then ('G',)":
+            if more is None or more[2]:                # what it yields, item by item
                 break
             items.append(more[1])
             end = comma.end() + len(more[0])
         if len(items) > 1:
             value, said = tuple(items), text[says.end():end]
-        if _GOES_ON.match(text, says.end() + len(said)):     # "gives ('A', 'B', 'C'), ('D', 'E', 'F') and then
-            continue                                          # ('G',)": a result written in pieces
+        if _GOES_ON.match(text, says.end() + len(said)):     # "gives ('A', 'B', 'C'), ('D', 'E', 'F'), or":
+            continue                                          # a result written in pieces read no further
         got_shown = raised or repr(got)
         out.append(Example(call, said, got_shown, _same(got, raised, value, said_raised), m.start(),
                            says.end() + len(said)))

@@ -5,6 +5,7 @@ and never red.
     hedged("0, or maybe it errors, depends on the version [S1]") -> "maybe"
     hedged("it's private-ish, depends on your umask [S1]") -> "private-ish"
     hedged("The last batch may be shorter than n [S1].") -> ""      # "may" says what can happen, not a doubt
+    hedged("It may be zero or it may raise an error [S1].") -> "may ... or may"     # but two of them are a doubt
 
 Left out on purpose: "may", "might", "can", "could" and "possibly" ("a possibly shorter tuple"): the
 documentation's own words for what can happen; hedges of tone ("it seems", "apparently"), which say little about
@@ -21,7 +22,15 @@ _HEDGE = re.compile(r"\b(?:maybe|perhaps|probably|not\s+sure|unsure|i\s+guess|"
                     r"[a-z]{3,}-ish)\b", re.I)
 
 
+# two possibilities, each with "may", "might" or "could": "It may be zero or it may raise an error"
+_TWO_WAYS = re.compile(r"\b(may|might|could)\b[^.;!?\[]{1,80}?\bor\s+(?:else\s+)?(?:(?:it|they|you)\s+)?"
+                       r"(may|might|could)\b", re.I)
+
+
 def hedged(text: str) -> str:
     """The first hedge of the text, as written, or ""."""
     m = _HEDGE.search(text)
-    return m[0] if m else ""
+    if m:
+        return m[0]
+    two = _TWO_WAYS.search(text)
+    return f"{two[1]} ... or {two[2]}" if two else ""

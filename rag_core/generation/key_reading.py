@@ -34,12 +34,14 @@ class Doubt(tuple):
 def as_read(text: str) -> str:
     """The text as the rule reads it: NFKC, one apostrophe, citations out, a list's bullets out (the "- " of "- `+` is
     replaced by `_`" is no '-'), a number or fraction in backticks bare ("`4/3`" shows 4/3 in code type, not a
-    string), whitespace collapsed."""
-    text = _CODE_VALUE.sub(r"\1", quantities.normalize(text))
+    string), a paragraph that ends without punctuation closed with ";", whitespace collapsed."""
+    text = _OPEN_END.sub(";", _CODE_VALUE.sub(r"\1", quantities.normalize(text)))
     text = _BULLET.sub("", text) if len(_BULLET.findall(text)) > 1 else text   # a list: two bullets or more ("- for
     return normalize(strip_citations(_APOSTROPHES.sub("'", text)))              # +, _ for /" is the answer's '-')
 
 
+_OPEN_END = re.compile(r"(?<=[\w)\]'\"`])(?=[ \t]*\n[ \t]*\n)")   # a paragraph (a code block's result) ending
+#                                                                  without punctuation ends its clause: "0;\n\nWhen"
 _CODE_VALUE = re.compile(r"`(-?\d+(?:\.\d+)?(?:\s*/\s*\d+)?)`")
 _BULLET = re.compile(r"^[ \t]*[-*\u2022+][ \t]+", re.M)
 

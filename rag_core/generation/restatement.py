@@ -7,7 +7,8 @@ citation of its own.
 
 A sentence restates when every number and technical name of it, and every content word (folded: "defaults" is
 "default") but the words of a summary ("in short", "bottom line", "answer") and those of the question, is in the
-text before it, and it has no negation the text before lacks.
+text before it, and it has no negation the text before lacks; a number it denies ("It is 48, not 50.") is not
+read (generation.unasserted).
 
 Left out on purpose: a restatement in new words ("To sum up: sixty percent"), which stays a claim, and the order of
 the words: "the smaller one, not the larger" said again as "the larger one, not the smaller" passes here; the
@@ -18,6 +19,7 @@ from __future__ import annotations
 from rag_core.generation import claims, quantities
 from rag_core.generation.lexicon import FUNCTION, stem_set
 from rag_core.generation.negation import has_negation
+from rag_core.generation.unasserted import blank
 from rag_core.text.tokens import words
 
 _SUMMING = stem_set("summary sum summing summarize summarise summarized short answer answers bottom line tldr tl dr "
@@ -30,6 +32,7 @@ def restates(sentence: str, before: str, question: str | None = None) -> bool:
     """Whether `sentence` says nothing that `before` (the answer before it) and `question` do not."""
     if len(sentence) > _LONGEST or not words(sentence):
         return False
+    sentence = blank(sentence)                      # "It is 48, not 50.": a number denied is not said
     context = f"{before} {question or ''}"
     said = {v for _, v in quantities.numbers(before)}
     if any(v not in said for _, v in quantities.numbers(sentence)):

@@ -219,6 +219,10 @@ def _literal_in(bare: str, span: str) -> bool:
     return any(x and x in flat for x in ("".join(t.split()) for t in (*quoted, *_formulas(bare)[:LITERALS])))
 
 
+_NO_CITATION = ("No citation: the sentence does not say which span it comes from (it should end with a span number "
+                "such as [S1]).")
+
+
 def check_sentence(sentence: str, spans: list[str], mode: str = "strict", hints: bool = True,
                    asked: frozenset = frozenset(), run: bool = True) -> SentenceCheck:
     """One sentence against the spans it cites; hints: say what the span has instead of a missing claim (a search
@@ -227,10 +231,12 @@ def check_sentence(sentence: str, spans: list[str], mode: str = "strict", hints:
     strict, run its examples (`verify` runs those of its first RUN sentences)."""
     text = sentence if mode == "article" else quantities.normalize(sentence)     # strict: "［S1］" is [S1]
     cited = _cited(text, mode)                                                # "[S1][S1]" cites S1 once
+    if not cited and mode == "strict" and run and examples.only_examples(
+            blank(text), lambda n: prose.documented(n, asked)):        # "For example: >>> comb(3, 5) / 0"
+        return SentenceCheck(sentence, (), (), (), (), True, "Examples of the documented function that Python runs "
+                             "and agrees with: checked by running, with no span to cite.", (), True)
     if not cited:
-        return SentenceCheck(sentence, (), (), (), (), False,
-                             "No citation: the sentence does not say which span it comes from "
-                             "(it should end with a span number such as [S1]).")
+        return SentenceCheck(sentence, (), (), (), (), False, _NO_CITATION)
     out = tuple(n for n in cited if not 1 <= n <= len(spans))
     if out:
         return SentenceCheck(sentence, cited, out, (), (), False,
@@ -290,11 +296,12 @@ def _claimed_abstention(checks: tuple, i: int) -> Verdict:
 
 
 def _titled(sentence: str, placed: list) -> frozenset:
-    """The title words of the spans a sentence cites (empty when no titles were given)."""
+    """The title words of the spans a sentence cites, of every span when it cites none (an example run needs no
+    citation), empty when no titles were given."""
     if not placed:
         return frozenset()
-    return frozenset().union(*(placed[n - 1] for n in _cited(quantities.normalize(sentence))
-                               if 1 <= n <= len(placed)))
+    cited = _cited(quantities.normalize(sentence)) or range(1, len(placed) + 1)
+    return frozenset().union(*(placed[n - 1] for n in cited if 1 <= n <= len(placed)))
 
 
 def verify(answer: str, spans: list[str], mode: str = "strict", question: str | None = None,
@@ -321,6 +328,8 @@ def verify(answer: str, spans: list[str], mode: str = "strict", question: str | 
     placed = [titled_words(t) for t in titles] if strict and titles else []
     checks = tuple(check_sentence(s, spans, mode, hints=i < HINTED, asked=asked | _titled(s, placed), run=i < RUN)
                    for i, s in enumerate(sentences))
+    if strict and not any(c.cited for c in checks):            # examples run alone are no source of the answer
+        checks = tuple(c._replace(ok=False, explanation=_NO_CITATION) for c in checks)
     if strict and ABSTENTION.fullmatch(CITATION.sub("", norm)):                       # "NOT IN THE CONTEXT [S1]."
         return _claimed_abstention(checks, next((i for i, c in enumerate(checks) if c.cited), 0))
     if strict and STARTS_ABSTAINING.match(norm):
