@@ -233,3 +233,84 @@ def test_a_closing_denial_and_a_number_the_key_has_are_no_new_claims():
                 "km/hr.").outcome == "answered"
     assert mean('The docs show "harmonic_mean([40, 60])" returning "48.0" [S1], so the average speed is 50 '
                 "km/hr.").outcome != "answered"
+
+
+# --- round 3: structured answers, code blocks, notes that describe another function --------------------------------
+
+INSORT = "## bisect.insort_right\n\nIf x is already in a, insert it to the right of the rightmost x."
+NOTE_LEFT = "NOTE (draft): insort_right inserts x before the leftmost x already there."
+LRU_DOC = "## functools.lru_cache\n\nIf maxsize is set to None, the LRU features are disabled and the cache can grow " \
+          "without bound."
+
+
+def insort(answer: str):
+    return judge_answer(answer, [INSORT, NOTE_LEFT], [0, 1], Documents(("bisect", "current"), ("note-bisect", "draft")),
+                        "bisect", "to the right of the rightmost x", key="right of the rightmost",
+                        question="Where does insort_right put a value that is already in the list?")
+
+
+lru = judged_in(LRU_DOC, "functools", "the LRU features are disabled and the cache can grow without bound",
+                key="disabled and the cache can grow without bound", question="What does lru_cache do when maxsize "
+                                                                              "is None?")
+
+
+@pytest.mark.parametrize("answer", [
+    "To the right of the rightmost x [S1]. [S2] says before the leftmost, but that contradicts [S1]; that's "
+    "`insort_left` behaviour, not `insort_right`.",
+    "To the right of the rightmost x [S1]. [S2] says before the leftmost, which conflicts with [S1]; that behaviour "
+    "belongs to `insort_left()`.",
+    "To the right of the rightmost x [S1]. The draft note says before the leftmost [S2], but that is insort_left's "
+    "behaviour.",
+    "To the right of the rightmost x [S1]. [S2] describes putting it before the leftmost, which contradicts [S1].",
+])
+def test_a_note_that_describes_another_function_is_set_aside(answer):
+    got = insort(answer)
+    assert got.outcome == "answered", got.sentence
+    assert dismissed(answer)[0] == {2}
+
+
+def test_a_clause_that_says_a_note_contradicts_the_documentation_keeps_the_documentation():
+    answer = "To the right of the rightmost x [S1]. [S2] says before the leftmost, but that contradicts [S1]; that's " \
+             "`insort_left` behaviour, not `insort_right`."
+    assert 1 not in dismissed(answer)[0]
+    # trusting the draft and calling the documentation wrong is not green
+    assert insort("Before the leftmost x [S2]. [S1] says to the right, but that contradicts [S2].").outcome != "answered"
+
+
+def test_a_source_line_cites_the_sentence_before_it():
+    from rag_core.generation.citations import strict_sentences
+    assert strict_sentences("**Short answer: Yes.**\nDetails: delete defaults to True [S1].\nSource: [S1]") == \
+        ["**Short answer: Yes.**\nDetails: delete defaults to True [S1]. Source: [S1]"]
+    assert lru("**Short answer: unbounded.**\nDetails: with maxsize None the LRU features are disabled and the cache "
+               "can grow without bound.\nSource: [S1]").outcome == "answered"
+
+
+def test_a_related_line_is_advice():
+    from rag_core.generation.advice import advice
+    assert advice("Related: use `functools.cache` in new code.")
+    assert lru("The LRU features are disabled and the cache can grow without bound [S1].\n"
+               "Related: watch the memory use of the cache.").outcome == "answered"
+
+
+@pytest.mark.parametrize("block, green", [
+    ("```python\n@lru_cache(maxsize=None)\ndef fib(n): ...\n```", True),
+    ("```python\n@lru_cache(maxsize=None)\ndef fib(n):\n    ...\n```", True),      # "    ..." is a body, no prompt
+    ("```python\n@lru_cache(maxsize=None)  # the cache can grow without bound\ndef fib(n): ...\n```", True),
+    ("```python\n@lru_cache(maxsize=None)  # at most 128 entries\ndef fib(n): ...\n```", False),   # a new number
+    ("```python\n@lru_cache(maxsize=None)  # evicts the oldest entry\ndef fib(n): ...\n```", False),   # new words
+    ("```python\n>>> fib(10)\n55\n```", False),                                   # a result: not usage
+    ("```python\nthis is not python\n```", False),                               # parses, and does nothing
+    ("```python\nthe cache grows forever\n```", False),
+])
+def test_a_code_block_showing_a_call_claims_only_what_its_comments_say(block, green):
+    answer = f"The LRU features are disabled and the cache can grow without bound [S1].\n\n{block}"
+    assert (lru(answer).outcome == "answered") is green, lru(answer).sentence
+
+
+def test_a_fenced_block_is_never_cut_into_sentences():
+    from rag_core.generation.citations import strict_sentences
+    got = strict_sentences("It is unbounded [S1].\n\n```python\ndef fib(n): ...\n\n\nx = 1. y\n```\nDone.")
+    assert got == ["It is unbounded [S1].", "```python\ndef fib(n): ...\n\n\nx = 1. y\n```\nDone."]
+    assert strict_sentences("`0`:\n```python\n>>> math.comb(3, 5)\n0\n```\nIt is zero when k > n [S1].") == \
+        ["`0`:\n```python\n>>> math.comb(3, 5)\n0\n```\nIt is zero when k > n [S1]."]
+    assert strict_sentences("a\x00 [S1].") == ["a\x00 [S1]."]                 # the mark's character in the text

@@ -50,6 +50,7 @@ from rag_core.generation.dismissal import NAMES_NOTE, dismissed, sets_aside
 from rag_core.generation.hedge import hedged
 from rag_core.generation.passage import elsewhere
 from rag_core.generation.restatement import restates
+from rag_core.generation.usage import shows_usage
 from rag_core.generation.citations import canonical_citations, strip_citations
 from rag_core.generation.claim_words import added_claim, claim_word, contrary_contrast, contrast_word, either_or, \
     widens_only, \
@@ -364,7 +365,8 @@ def _tail_kind(sentence: str, check: KeyCheck, anchor, question, before: str = "
     `before` it do, else ""."""
     return ("a question to the reader" if asks(sentence) else "a note set aside" if _note_aside(sentence) else
             "advice to the reader" if _plain_advice(sentence, check, anchor, question) else
-            "a summary of what it said" if _summary(sentence, check, anchor, question, before) else "")
+            "a summary of what it said" if _summary(sentence, check, anchor, question, before) else
+            "code showing a call" if shows_usage(sentence, before, question) else "")
 
 
 def _summary(sentence: str, check: KeyCheck, anchor, question, before: str) -> bool:

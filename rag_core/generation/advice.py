@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 
 _LONGEST = 300                  # characters of a sentence read as advice
-_LABEL = r"(?:(?:handy|pro|quick|one)\s+)?(?:tip|note|edit|ps|p\.s\.)\s*[:\-\u2013\u2014]\s*"
+_LABEL = r"(?:(?:handy|pro|quick|one)\s+)?(?:tip|note|edit|ps|p\.s\.|related|see\s+also)\s*[:\-\u2013\u2014]\s*"
 _DO = (r"(?:use|pass|keep|prefer|wrap|check|match|write|remember|watch|try|consider|avoid|decode|encode|remove|"
        r"delete|call|bump|raise|lower|put|add|make\s+sure|be\s+sure|don['\u2019]t\s+forget|go\s+with|catch|guard|"
        r"inspect|compare|switch|supply|give|set|import|reach\s+for|include|pad|chmod)")

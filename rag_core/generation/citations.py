@@ -73,14 +73,14 @@ def strip_citations(text: str) -> str:
 
 def _citations_join_their_sentence(sentences: list[str]) -> list[str]:
     """A piece that holds only citations belongs to the sentence before it, as models often write:
-    ["The cutoff is 0.6.", "[S1]"] -> ["The cutoff is 0.6. [S1]"]; so do the citations that open a piece before a
+    ["The cutoff is 0.6.", "[S1]"] -> ["The cutoff is 0.6. [S1]"] (or "Source: [S1]"); so do the citations that open a piece before a
     new sentence, after a sentence without one: ['It says "x is returned."', '[S1] For example, ...'] ->
     ['It says "x is returned." [S1]', 'For example, ...'] ("[S2] says 0.9" keeps its citation: it is its subject)."""
     out: list[str] = []
     for s in sentences:
         norm = quantities.normalize(s)
         lead = LEADING_CITATIONS.match(s)
-        if out and CITATION.search(norm) and not CITATION.sub("", norm).strip(" .!?;:,"):
+        if out and CITATION.search(norm) and not _SOURCE_LABEL.sub("", CITATION.sub("", norm)).strip(" .!?;:,"):
             out[-1] = f"{out[-1]} {s}"
         elif out and lead and not CITATION.search(quantities.normalize(out[-1])):
             out[-1] = f"{out[-1]} {lead[1].rstrip()}"
@@ -90,6 +90,7 @@ def _citations_join_their_sentence(sentences: list[str]) -> list[str]:
     return out
 
 
+_SOURCE_LABEL = re.compile(r"^[\s*_(]*(?:sources?|references?|citations?|cited|see)[\s*_]*:?[\s*_)]*$", re.I)  # "Source: [S1]"
 LEADING_CITATIONS = re.compile(r"((?:" + CITATION.pattern + r"[ \t]*)+)\s*(?=[A-Z])")
 
 
@@ -100,14 +101,23 @@ def strict_sentences(answer: str) -> list[str]:
     citation (a headline: "48 km/h.", a blank line, "harmonic_mean([40, 60]) is 48.0 [S1]."), by the first citation
     after it; the items after a citation that ends in a colon ("Two effects [S1]:", "1. ...", "2. ...") are read
     with it; a paragraph's last uncited sentence stays uncited, but one that ends in a colon ("For example:") opens
-    the next paragraph (a code block): they are one sentence."""
+    the next paragraph (a code block): they are one sentence; a fenced code block is one piece, never cut."""
     out: list[list[str]] = []                   # each sentence as its pieces, joined at the end
     waiting: list[str] = []                     # uncited pieces waiting for the next citation
     listing = False                             # the last cited piece opens a list: "Two effects [S1]:"
     lead_in = ""                                # "For example:" ending a paragraph, before its code block
-    for p, paragraph in enumerate(_PARAGRAPH.split(answer)):
+    blocks: list[str] = []                      # a fenced block is never cut: it is read as a mark, then put back
+
+    def mark(m: re.Match) -> str:
+        blocks.append(m[0])
+        return f"\x00{len(blocks) - 1}\x00"
+
+    marked = answer if "\x00" in answer else _FENCED.sub(mark, answer)
+    for p, paragraph in enumerate(_PARAGRAPH.split(marked)):
         pieces = _citations_join_their_sentence([f.strip() for f in STRICT_SENTENCE_END.split(paragraph)
                                                  if f.strip()])
+        if blocks:
+            pieces = [_MARK.sub(lambda m: blocks[int(m[1])], piece) for piece in pieces]
         if lead_in and pieces:
             pieces[0], lead_in = f"{lead_in}\n{pieces[0]}", ""
         for s in pieces:
@@ -126,6 +136,10 @@ def strict_sentences(answer: str) -> list[str]:
     return [" ".join(x) for x in out + [[w] for w in waiting + ([lead_in] if lead_in else [])]]
 
 
+
+
+_FENCED = re.compile(r"```.*?```", re.S)
+_MARK = re.compile(r"\x00(\d+)\x00")
 
 
 def _opens_list(piece: str) -> bool:

@@ -38,9 +38,10 @@ _DOCS_DISAGREE = re.compile(r"^\W*(?:and\s+|so\s+)?the\s+(?:current\s+|official\
                             r"(?:contradicts?\s+(?:that|this|it)|disagrees?|says?\s+otherwise|says?\s+the\s+opposite)\b",
                             re.I)
 _BACK = re.compile(r"^\W*(?:and\s+|so\s+)?(?:that|this|which|it|they|those|these|the\s+latter|the\s+former)"
-                   r"(?:\s+(?:(?:draft|old|older|earlier)\s+)?(?:note|draft|claim|statement|one))?"   # "that note is"
+                   r"(?:\s+(?:(?:draft|old|older|earlier)\s+)?(?:note|draft|claim|statement|one|behaviou?r))?"
                    r"(?:['\u2019]s|['\u2019]re|\s+(?:is|was|are|were|seems|looks|has\s+been|have\s+been|contradicts|"
-                   r"conflicts|disagrees|does\s*n[o'\u2019]t\s+match))\b"
+                   r"conflicts|disagrees|does\s*n[o'\u2019]t\s+match|belongs\s+to|describes))\b"   # "that note is",
+                   #                                                              "that behaviour belongs to"
                    r"|" + _DOCS_DISAGREE.pattern, re.I)        # "..., but the docs say otherwise" points back too
 _LEAD = re.compile(r"^\s*(?:but|while|whereas)\b", re.I)     # the word that opens a clause, not what it says
 NAMES_NOTE = re.compile(r"\b(?:note|draft)\b", re.I)      # a clause or sentence about a note or a draft
@@ -58,14 +59,18 @@ _STATUS = re.compile(r"\b(?:draft|outdated|out of date|obsolete|superseded|stale
                      r"|\bold(?:er)?(?:-version)?\s+(?:note|docs?|version|text)\b"
                      r"|\b(?:contradict(?:s|ing)?|conflict(?:s|ing)?\s+with|disagree(?:s|ing)?\s+with|(?:does\s+not|doesn['\u2019]t)\s+"
                      r"(?:match|agree\s+with))\s+"
-                     r"(?:the\s+(?:current\s+|official\s+)?(?:documentation|docs|documented)|this|that)\b"
+                     r"(?:the\s+(?:current\s+|official\s+)?(?:documentation|docs|documented|defaults?)|this|that|"
+                     r"these|those)\b"
                      r"|\bno\s+longer\s+(?:appl(?:y|ies)|holds?|true|valid)\b"
                      r"|\bnot\s+(?:the\s+)?current\b"
                     r"|\bnot\s+what\s+the\s+(?:current\s+|official\s+)?(?:documentation|docs)\s+says?\b"
                     r"|\b(?:that['\u2019]s|that\s+is|it['\u2019]s|it\s+is)\s+(?:really\s+|actually\s+|just\s+)?"
                     r"(?:how\s+(?:the\s+)?[`'\"]?[\w.\- ]{1,40}?[`'\"]?\s+(?:behaves|works)"
                     r"|(?:what\s+)?(?:the\s+)?[`'\"]?[A-Za-z][\w.]*_\w+(?:\(\))?[`'\"]?"
-                    r"(?:\s+(?:behaves|does|returns|works|is\s+for))?)(?=\s*(?:[,;.)!?]|$))", re.I)   # nothing after it:
+                    r"(?:\s+(?:behaves|does|returns|works|is\s+for)|(?:['\u2019]s)?\s+(?:behaviou?r|job|rule))?)"
+                    r"(?=\s*(?:[,;.)!?]|$))"
+                    r"|\b(?:that|this|it)(?:\s+(?:behaviou?r|one|note|draft))?\s+(?:belongs\s+to|describes|is\s+about|"
+                    r"(?:actually|really)\s+describes)\s+[`'\"]?[A-Za-z][\w.]*_\w+", re.I)   # nothing after it:
 # "that's how fmean behaves on Python 3.12" says more than that the note speaks of another function
 # words that set aside whatever their clause speaks of: they dismiss a citation only in a clause that names a note,
 # a draft or a source, or opens with the citation ("The note in [S2] is about fmean and doesn't apply", "[S2] is
@@ -91,6 +96,9 @@ _ENDORSED = re.compile(r"\b(?:(?:go(?:ing)?\s+with|trust(?:ing)?|stick(?:ing)?\s
                        r"|differs?\s+from|is\s+at\s+odds\s+with)\s+(?:(?:what\s+)?the\s+(?:current\s+|official\s+)?"
                        r"(?:documentation|docs)\s+(?:says\s+)?(?:in|at|from)\s+)?)"
                        r"[\[(][ \t]*[Ss]\d+[ \t]*[\])]", re.I)
+_MEASURED = re.compile(r"\b(?:contradict(?:s|ing)?|conflict(?:s|ing)?\s+with|disagree(?:s|ing)?\s+with|"
+                       r"(?:does\s+not|doesn['\u2019]t)\s+(?:match|agree\s+with))\s+(?:the\s+(?:documentation|docs)\s+"
+                       r"(?:in|at|from)\s+)?[\[(][ \t]*[Ss]\d", re.I)
 _NOT_AS_NOTE = re.compile(r"\bnot\s+(?:[^,;.\[\]]|\.(?=\d)){0,40}?\bas\s+(?:the\s+|that\s+|this\s+)?(?:\w+\s+){0,2}?"
                           r"(?:note|draft)\b", re.I)           # "0.6, not 0.9 as the draft note [S2] claims [S1]"
 _IGNORE_CITED = re.compile(r"\b(?:ignore|disregard)\s+(?:the\s+)?[\[(]\s*[Ss]\d", re.I)     # "Ignore [S2], ..."
@@ -112,8 +120,10 @@ def dismissed(answer: str) -> tuple[set[int], str]:
         words = strip_citations(_LEAD.sub("", clause))
         named = _SOURCE_NAMED.search(words) or _CITED_FIRST.match(_LEAD.sub("", clause))
         docs_disagree = bool(_DOCS_DISAGREE.search(words))
+        measured = bool((named or _BACK.search(words)) and _MEASURED.search(clause))    # "[S2] describes X,
+        #                                         which contradicts [S1]", "[S2] says X, but that contradicts [S1]"
         status = bool(_aside(words) if named else _STATUS.search(words)) and not _NOT_STATUS.search(words) or \
-            bool(_IGNORE_CITED.search(clause)) or docs_disagree
+            bool(_IGNORE_CITED.search(clause)) or docs_disagree or measured
         endorsed = set(cited_numbers("".join(m[0] for m in _ENDORSED.finditer(clause)))) | (   # "so go with [S1]",
             cites if docs_disagree else set())                          # "but the documentation [S1] says otherwise"
         kept |= endorsed if status else set()
@@ -127,6 +137,9 @@ def dismissed(answer: str) -> tuple[set[int], str]:
             out |= previous - endorsed
             kept -= previous - endorsed
             marks[-1][1] = False
+        elif status and not cites and marks and not marks[-1][1] and _BACK.search(words):
+            pass                                    # "the draft [S2] says larger, but that is median_high's
+            #                                         behaviour": more said of a clause set aside, set aside too
         elif status and len(cites) == 1:          # a clause citing two spans sets neither aside: "although the
             out |= cites                            # default is 1 [S1] and the draft [S2] is wrong, ..."
         elif len(cites) > 1 and (_aside(strip_citations(_NOTED.sub(" ", clause))) or _NOT_AS_NOTE.search(clause)) \

@@ -24,7 +24,7 @@ from rag_core.text.tokens import words
 
 _SUMMING = stem_set("summary sum summing summarize summarise summarized short answer answers bottom line tldr tl dr "
                     "conclusion overall simply put word words other basically essentially recap again so yes no "
-                    "final verdict therefore thus hence") | stem_set(" ".join(FUNCTION))
+                    "final verdict therefore thus hence give gives return returns yield yields") | stem_set(" ".join(FUNCTION))
 _LONGEST = 300          # characters of a closing sentence read as a restatement: a summary is short
 
 
