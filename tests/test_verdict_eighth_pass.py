@@ -314,3 +314,58 @@ def test_a_fenced_block_is_never_cut_into_sentences():
     assert strict_sentences("`0`:\n```python\n>>> math.comb(3, 5)\n0\n```\nIt is zero when k > n [S1].") == \
         ["`0`:\n```python\n>>> math.comb(3, 5)\n0\n```\nIt is zero when k > n [S1]."]
     assert strict_sentences("a\x00 [S1].") == ["a\x00 [S1]."]                 # the mark's character in the text
+
+
+# --- round 4: a reasoning section, chat lines, a note reported then set aside ----------------------------------------
+
+@pytest.mark.parametrize("sentence, points", [
+    ("Reasoning: [S1] gives the default right in the parameter description.", True),
+    ("Reasoning: [S1] states what fmean does when given empty input.", True),
+    ("[S1] covers the k > n case explicitly.", True),
+    ("[S1] says the default is 0.9.", False),                  # says what the span says: a claim
+    ("[S1] describes the cutoff as strict.", False),
+    ("[S1] gives the default: 0.9.", False),                   # a number
+    ("[S1] states that the file is kept.", False),
+    ("The cutoff [S1] covers the case.", False),               # not opened by the citation
+])
+def test_a_sentence_that_only_points_at_a_span(sentence, points):
+    from rag_core.generation.source_talk import source_talk
+    assert source_talk(sentence) is points
+
+
+def test_a_reasoning_section_that_points_at_the_span_needs_nothing_to_check():
+    answer = "Reasoning: [S1] gives the default right in the parameter description.\nAnswer: 0.6 [S1]."
+    assert cutoff(answer).outcome == "answered", cutoff(answer).sentence
+    assert cutoff("Reasoning: [S1] gives the default right in the parameter description.").outcome != "answered"
+    assert cutoff("Reasoning: [S1] describes the cutoff as strict.\nAnswer: 0.6 [S1].").outcome != "answered"
+
+
+@pytest.mark.parametrize("answer", [
+    "default cutoff is 0.6 [S1]\nfwiw [S2] says 0.9 but that contradicts the doc, i'd ignore it \U0001F44D",
+    "it is 0.6 [S1]\n[S2] claims 0.9 but that's a draft and wrong afaik",
+    "Reasoning: [S1] says 0.6, whereas [S2] claims 0.9; [S2] is a draft that contradicts the docs.\nAnswer: 0.6 [S1].",
+])
+def test_chat_lines_and_a_note_reported_then_set_aside(answer):
+    assert dismissed(answer)[0] == {2}
+    assert cutoff(answer).outcome == "answered", cutoff(answer).sentence
+
+
+def test_a_note_reported_and_also_trusted_is_not_set_aside():
+    answer = "The default is 0.9 [S2]. [S2] claims 0.9. [S2] is a draft."
+    assert 2 not in dismissed(answer)[0]
+    assert cutoff(answer).outcome != "answered"
+
+
+def test_a_dash_between_spaces_ends_a_clause():
+    answer = "the default is 0.6 [S1] \u2014 ignore [S2], it says 0.9 but that's wrong"
+    assert dismissed(answer)[0] == {2}
+
+
+def test_a_line_that_ends_with_a_citation_ends_its_sentence():
+    from rag_core.generation.citations import strict_sentences
+    assert strict_sentences("no [S1] \U0001F648\nuse a pattern starting with a dot") == \
+        ["no [S1]", "use a pattern starting with a dot"]
+    assert strict_sentences("Two effects [S1]:\n1. a\n2. b") == ["Two effects [S1]:\n1. a\n2. b"]   # a list opens
+    # the uncited line after it is a tail: a false claim there is no longer read with the citation
+    assert cutoff("the default is 0.6 [S1]\nand it is also the maximum, so nothing above it is ever offered").outcome \
+        != "answered"

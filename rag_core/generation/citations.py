@@ -34,7 +34,9 @@ ARTICLE_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")    # the article's split
 # when a citation or a capital follows (not "returns 'Hello world!' for width 12")
 STRICT_SENTENCE_END = re.compile(r"(?<!\b[iI]\.e\.)(?<!\b[eE]\.g\.)(?<!\b[eE]tc\.)(?<!\bapprox\.)(?<!\bvs\.)"
                                   r"(?<!\bcf\.)(?<!\bresp\.)(?<=[.!?])\s+"
-                                  r"|(?<=[.!?][\"'\u201d\u2019])\s+(?=[\[(][ \t]*[Ss]\d|[A-Z])")
+                                  r"|(?<=[.!?][\"'\u201d\u2019])\s+(?=[\[(][ \t]*[Ss]\d|[A-Z])"
+                                  # and a line that ends with a citation, an emoji or a mark after it ("no [S1] 🙈")
+                                  r"|(?:(?<=[\[(][Ss]\d[\])])|(?<=[\[(][Ss]\d\d[\])]))(?:[ \t]*[^\x00-\x7f\w\s]{1,4})?[ \t]*\n\s*")
 BIG = 10 ** 18                 # a span number of more than 18 digits: out of range, shown by its first digits
 _PARAGRAPH = re.compile(r"\n[ \t]*\n\s*")
 

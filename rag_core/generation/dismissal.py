@@ -29,7 +29,7 @@ import re
 
 from rag_core.generation.citations import LEADING_CITATIONS, cited_numbers, strip_citations
 
-_CLAUSE = re.compile(r"[.;:!?][\"'\u201d\u2019)]*(?:\s+|$)|\b(?:but|while|whereas)\b"
+_CLAUSE = re.compile(r"[.;:!?][\"'\u201d\u2019)]*(?:\s+|$)|\b(?:but|while|whereas)\b|\s(?:\u2014|\u2013|--)\s|\n"
                      r"|,\s+(?=so\s+(?:the|that|this)\s+(?:(?:draft|old|older|earlier)\s+)?(?:note|draft)\b)", re.I)
 _CONCESSION = re.compile(r"\b(?:although|even though|though|even if|despite|in spite of)\b"    # to its comma
                          r"(?:[^,.;:!?]|\.(?=\w)){0,300},\s", re.I)     # bounded: linear on a comma-less text
@@ -59,7 +59,7 @@ _STATUS = re.compile(r"\b(?:draft|outdated|out of date|obsolete|superseded|stale
                      r"|\bold(?:er)?(?:-version)?\s+(?:note|docs?|version|text)\b"
                      r"|\b(?:contradict(?:s|ing)?|conflict(?:s|ing)?\s+with|disagree(?:s|ing)?\s+with|(?:does\s+not|doesn['\u2019]t)\s+"
                      r"(?:match|agree\s+with))\s+"
-                     r"(?:the\s+(?:current\s+|official\s+)?(?:documentation|docs|documented|defaults?)|this|that|"
+                     r"(?:the\s+(?:current\s+|official\s+)?(?:documentation|docs?|documented|defaults?)|this|that|"
                      r"these|those)\b"
                      r"|\bno\s+longer\s+(?:appl(?:y|ies)|holds?|true|valid)\b"
                      r"|\bnot\s+(?:the\s+)?current\b"
@@ -99,6 +99,10 @@ _ENDORSED = re.compile(r"\b(?:(?:go(?:ing)?\s+with|trust(?:ing)?|stick(?:ing)?\s
 _MEASURED = re.compile(r"\b(?:contradict(?:s|ing)?|conflict(?:s|ing)?\s+with|disagree(?:s|ing)?\s+with|"
                        r"(?:does\s+not|doesn['\u2019]t)\s+(?:match|agree\s+with))\s+(?:the\s+(?:documentation|docs)\s+"
                        r"(?:in|at|from)\s+)?[\[(][ \t]*[Ss]\d", re.I)
+# a clause that reports what a span says: "whereas [S2] claims it stores the current time", "the note in [S2] says"
+_REPORTS = re.compile(r"^\W*(?:(?:but|while|whereas|and)\s+)?(?:(?:the\s+)?(?:draft\s+|old\s+)?(?:note|draft)\s+"
+                      r"(?:in\s+)?)?[\[(][ \t]*[Ss]\d+[ \t]*[\])]\s+(?:says|said|claims|claimed|states|stated|suggests|"
+                      r"reports|gives|has)\b", re.I)
 _NOT_AS_NOTE = re.compile(r"\bnot\s+(?:[^,;.\[\]]|\.(?=\d)){0,40}?\bas\s+(?:the\s+|that\s+|this\s+)?(?:\w+\s+){0,2}?"
                           r"(?:note|draft)\b", re.I)           # "0.6, not 0.9 as the draft note [S2] claims [S1]"
 _IGNORE_CITED = re.compile(r"\b(?:ignore|disregard)\s+(?:the\s+)?[\[(]\s*[Ss]\d", re.I)     # "Ignore [S2], ..."
@@ -155,6 +159,13 @@ def dismissed(answer: str) -> tuple[set[int], str]:
             note = (mark, cites) if len(cites) == 1 and NAMES_NOTE.search(words) else note
         marks.append(mark)
         previous = cites if not status else set()
+    for n in out & kept:                    # "whereas [S2] claims X; [S2] is a draft": what it claims is reported
+        reports = [m for m in marks if m[1] and set(cited_numbers(m[0])) == {n}]
+        if reports and all(_REPORTS.search(m[0]) for m in reports) and \
+                not any(n in cited_numbers(m[0]) for m in marks if m[1] and m not in reports):
+            kept.discard(n)
+            for m in reports:
+                m[1] = False
     if not out - kept:
         return set(), answer
     pieces = [_LEAD.sub("", text) if i == 0 or not marks[i - 1][1] else text     # "but" after a clause set
@@ -180,7 +191,8 @@ def _aside(words: str) -> bool:
 
 
 def _clauses(answer: str) -> list[str]:
-    """The answer cut after . ; : ! ?, before "but", "while", "whereas", before "so the note", and after a
+    """The answer cut after . ; : ! ?, a dash between spaces and a line break, before "but", "while", "whereas",
+    before "so the note", and after a
     concession's comma: "although a draft [S2] says 0.9, the docs say 0.6 [S1]" is two clauses. The clauses
     together are the answer, character for character: what is kept of it reads as it was written ("not a number:
     an empty input" does not become "not a number an empty input")."""

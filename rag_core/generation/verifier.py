@@ -40,6 +40,7 @@ from rag_core.generation.prose import asked_words, titled_words
 from rag_core.generation.letter import body
 from rag_core.generation.lexicon import FUNCTION, same
 from rag_core.generation.prompt import ABSTAIN
+from rag_core.generation.source_talk import source_talk
 from rag_core.generation.unasserted import blank
 from rag_core.text.messages import listing
 from rag_core.text.invisible import visible
@@ -352,7 +353,8 @@ def verify(answer: str, spans: list[str], mode: str = "strict", question: str | 
             if len(cited) == 1 else
             ", so nothing in it can be looked for in the spans it cites: citations alone are not an answer."), mode)
     idle = [i for i, c in enumerate(checks) if strict and not c.testable and not _YES_NO.fullmatch(
-        CITATION.sub("", quantities.normalize(c.sentence)))]            # "Yes [S1]." answers the question; it may stay
+        CITATION.sub("", quantities.normalize(c.sentence))) and not source_talk(c.sentence)]   # "Yes [S1]." answers
+    #                                     the question, "[S1] covers the duplicate case." points at a span: they stay
     if idle:
         i = idle[0]
         checks = checks[:i] + (checks[i]._replace(ok=False),) + checks[i + 1:]
