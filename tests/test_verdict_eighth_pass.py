@@ -369,3 +369,43 @@ def test_a_line_that_ends_with_a_citation_ends_its_sentence():
     # the uncited line after it is a tail: a false claim there is no longer read with the citation
     assert cutoff("the default is 0.6 [S1]\nand it is also the maximum, so nothing above it is ever offered").outcome \
         != "answered"
+
+
+def test_the_page_says_a_letter_s_frame_was_not_read_and_its_reply_is_read():
+    got = cutoff("Hi Sam,\n\nThe default cutoff is 0.6 [S1].\n\nBest regards,\nDana")
+    assert got.outcome == "answered" and got.sentence.endswith("What frames it (a greeting, a sign-off, the question "
+                                                               "said again) was not read.")
+    assert "greeting" not in cutoff("The default cutoff is 0.6 [S1].").sentence
+    no = judge_answer("Hi Lucy,\n\nNo, every batch is exactly n long [S1].\n\nBest regards,\nDana",
+                      ["Batch data into tuples of length n. The last batch may be shorter than n."], [0],
+                      Documents(("itertools", "current")), "itertools", "The last batch may be shorter than n",
+                      key="shorter than n", reply="yes", question="Can the last batch be shorter than n?")
+    assert no.outcome == "wrong answer", no.sentence        # the "No" after the greeting is the reply
+
+
+# --- round 5 (after the final held-out sets): span labels written bare, the question said again ---------------------
+
+def test_a_span_named_without_brackets_is_no_name_to_look_for():
+    from rag_core.generation.claims import is_name
+    assert not is_name("S1") and not is_name("S12") and is_name("S1_x") and is_name("b64encode")
+    answer = "Reasoning: S1 gives the cutoff's default [S1].\nAnswer: 0.6 [S1]."
+    assert cutoff(answer).outcome == "answered", cutoff(answer).sentence
+    trusted = "Reasoning: S1 says 0.6 [S1]. S2 says 0.9 [S2], which contradicts S1, so I follow the documentation.\n" \
+              "Answer: 0.6 [S1]."
+    assert dismissed(trusted)[0] == {2} and cutoff(trusted).outcome == "answered"
+
+
+@pytest.mark.parametrize("opening", [
+    "Restating your question: what is the default cutoff?",
+    "Restating: is the default cutoff 0.9?",
+    "You're asking whether the default cutoff is 0.9.",
+])
+def test_the_question_said_again_is_not_read_as_the_answer(opening):
+    assert body(f"{opening} It is 0.6 [S1].") == "It is 0.6 [S1]."
+    assert cutoff(f"{opening} It is 0.6 [S1].").outcome == "answered"
+    assert cutoff(f"{opening} It is 0.9 [S1].").outcome != "answered"
+
+
+def test_a_question_of_the_answer_s_own_is_not_a_frame():
+    assert body("Why is it 0.6? Because [S1].") == "Why is it 0.6? Because [S1]."
+    assert body("You are asking whether it is 0.6 [S1].") == "You are asking whether it is 0.6 [S1]."   # nothing after

@@ -48,6 +48,7 @@ from rag_core.generation.bounds import restricted_reply, unsupported_bound, unsu
 from rag_core.generation.examples import few_words, outside, run as run_examples
 from rag_core.generation.dismissal import NAMES_NOTE, dismissed, sets_aside
 from rag_core.generation.hedge import hedged
+from rag_core.generation.letter import body
 from rag_core.generation.passage import elsewhere
 from rag_core.generation.restatement import restates
 from rag_core.generation.usage import shows_usage
@@ -136,8 +137,18 @@ def judge_answer(answer: str, spans: list, span_ids, index, expected_doc: str | 
     verdict: the strict verdict of this very answer when the caller already has it (pipeline.ask checks once).
     """
     _check_call(answer, spans, span_ids, index, accept, reply)
-    trusted = (trusted,) if isinstance(trusted, str) else tuple(trusted)
     answer = canonical_citations(visible(answer))     # "[1]": [S1]; "0\u200f.6": 0.6, for every rule below
+    inside = body(answer)                           # "Hi Sam, ... Best regards, Dana": the answer, without its frame
+    got = _judged(inside, spans, span_ids, index, expected_doc, anchor, trusted, with_article, verdict, key, question,
+                  reply, accept)
+    return got if inside == answer else got._replace(
+        sentence=f"{got.sentence} What frames it (a greeting, a sign-off, the question said again) was not read.")
+
+
+def _judged(answer: str, spans: list, span_ids, index, expected_doc, anchor, trusted, with_article, verdict, key,
+            question, reply, accept) -> Judgement:
+    """judge_answer on an answer already in canonical form, without a letter's frame."""
+    trusted = (trusted,) if isinstance(trusted, str) else tuple(trusted)
     titles = [index.title(int(i)) for i in span_ids] if hasattr(index, "title") else None   # an index without
     # places (a test's or the article's two spans) gives none
     strict = verdict if verdict is not None else verify(answer, spans, "strict", question, titles)
@@ -150,8 +161,8 @@ def judge_answer(answer: str, spans: list, span_ids, index, expected_doc: str | 
     if last:                                    # "... [S1]. Tip: pass delete=False to keep it.": the rest, to the
         head = _before(answer, last)                            # end of its last cited sentence, judged; green only
         #                                                         beside advice, a question or an example (_read_on)
-        inner = judge_answer(head, spans, span_ids, index, expected_doc, anchor, trusted, with_article, None, key,
-                             question, reply, accept)
+        inner = _judged(head, spans, span_ids, index, expected_doc, anchor, trusted, with_article, None, key,
+                        question, reply, accept)
         said = (f"Its last sentence{'s' if len(last) > 1 else ''} ('{_short(' '.join(last), 60)}') "
                 f"cite{'' if len(last) > 1 else 's'} no span: a claim the rule cannot check")
         read = _read_on(last, strict, spans, question, titles, inner, anchor) if inner.outcome == "answered" else ""

@@ -46,14 +46,19 @@ _CODE = re.compile(r"`([^`\n]{1,200})`|(?<!\w)([^\W\d]\w*+)(?=\()")   # `code`, 
 NEAREST = 2000                  # candidates compared for "what the span has instead"
 
 
+_SPAN_LABEL = re.compile(r"S\d{1,2}")
+
+
 def is_name(word: str) -> bool:
     """A technical name: a dot, an underscore, an inner capital, or digits next to letters.
 
-    "get_close_matches", "os.path", "getCloseMatches", "b64encode" -> True; "According", "0.6", "e.g" -> False
+    "get_close_matches", "os.path", "getCloseMatches", "b64encode" -> True; "According", "0.6", "e.g", "S1" -> False
     """
     if not _LETTER.search(word):
         return False
     if "." in word and all(len(p) == 1 for p in word.split(".")):     # e.g, i.e: abbreviations
+        return False
+    if _SPAN_LABEL.fullmatch(word):             # "S1 says ...": the answer names a span it was handed, no claim
         return False
     return "." in word or "_" in word or bool(_INNER_CAPITAL.search(word) or _DIGIT.search(word))
 

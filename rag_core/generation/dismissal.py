@@ -98,7 +98,7 @@ _ENDORSED = re.compile(r"\b(?:(?:go(?:ing)?\s+with|trust(?:ing)?|stick(?:ing)?\s
                        r"[\[(][ \t]*[Ss]\d+[ \t]*[\])]", re.I)
 _MEASURED = re.compile(r"\b(?:contradict(?:s|ing)?|conflict(?:s|ing)?\s+with|disagree(?:s|ing)?\s+with|"
                        r"(?:does\s+not|doesn['\u2019]t)\s+(?:match|agree\s+with))\s+(?:the\s+(?:documentation|docs)\s+"
-                       r"(?:in|at|from)\s+)?[\[(][ \t]*[Ss]\d", re.I)
+                       r"(?:in|at|from)\s+)?(?:[\[(][ \t]*)?[Ss]\d", re.I)      # "[S1]", or "S1" bare
 # a clause that reports what a span says: "whereas [S2] claims it stores the current time", "the note in [S2] says"
 _REPORTS = re.compile(r"^\W*(?:(?:but|while|whereas|and)\s+)?(?:(?:the\s+)?(?:draft\s+|old\s+)?(?:note|draft)\s+"
                       r"(?:in\s+)?)?[\[(][ \t]*[Ss]\d+[ \t]*[\])]\s+(?:says|said|claims|claimed|states|stated|suggests|"
@@ -107,7 +107,7 @@ _NOT_AS_NOTE = re.compile(r"\bnot\s+(?:[^,;.\[\]]|\.(?=\d)){0,40}?\bas\s+(?:the\
                           r"(?:note|draft)\b", re.I)           # "0.6, not 0.9 as the draft note [S2] claims [S1]"
 _IGNORE_CITED = re.compile(r"\b(?:ignore|disregard)\s+(?:the\s+)?[\[(]\s*[Ss]\d", re.I)     # "Ignore [S2], ..."
 _SOURCE_NAMED = re.compile(r"\b(?:note|draft|source)\b", re.I)
-_CITED_FIRST = re.compile(r"\s*(?:the\s+)?[\[(]\s*[Ss]\d")     # "[S2] is about fmean and doesn't apply"
+_CITED_FIRST = re.compile(r"\s*(?:the\s+)?(?:[\[(]\s*)?[Ss]\d")    # "[S2] is about fmean and doesn't apply", "S2 says"
 _NOT_STATUS = re.compile(r"(?:\b(?:not|no|never|hardly|barely|scarcely)|n't|n\u2019t)\s+"
                          r"(?!(?:trust|rely|believe|follow|use)\b)(?:\w+\s+){0,2}?"
                          r"(?:a\s+|an\s+|the\s+)?(?:draft|outdated|obsolete|stale|wrong|incorrect|mistaken)\b", re.I)

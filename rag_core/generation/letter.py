@@ -1,5 +1,7 @@
-"""An answer written as a letter: its greeting ("Hi Sam,") and its sign-off ("Best regards,\\nDana") frame it and
-claim nothing, so the checker reads the letter without them.
+"""An answer's frame: a letter's greeting ("Hi Sam,") and sign-off ("Best regards,\\nDana"), and the question said
+again at its opening ("Restating your question: is heappushpop faster?", "You're asking whether ..."), claim
+nothing, so the checker reads the answer without them (a restated question holds the question's words, which
+would read as the answer's).
 
     body("Hi Sam,\\n\\nThe default is 0.6 [S1].\\n\\nBest regards,\\nDana") -> "The default is 0.6 [S1]."
 
@@ -26,10 +28,19 @@ _SIGN_OFF = re.compile(rf"\n[^\S\n]*(?:{_CLOSING}[^\S\n]*[,.!]?|(?:--|\u2014|\u2
 _NAME_LINE = 6          # words at most on a line after the closing word (a name, "Support Engineer, Acme")
 
 
+# the question said again at the opening: "Restating your question: is it faster?", "You're asking whether ..."
+_RESTATED = re.compile(r"\A\s*(?:(?:restating|to\s+restate|rephrasing)(?:\s+(?:your|the)\s+question)?\s*:[^?\n\[\]]{1,300}\?"
+                       r"|(?:so\s+)?(?:you(?:['\u2019]re|\s+are)\s+asking|you\s+asked|the\s+question\s+is)\s+"
+                       r"(?:whether|if|what|how|why|which|where|who|when|about)\b(?:[^.?!\n\[\]]|\.(?=\d)){1,300}[.?])\s+(?=\S)", re.I)
+
+
 def body(answer: str) -> str:
-    """The answer without the greeting on its first line and the sign-off at its end (see the module)."""
+    """The answer without the greeting on its first line, the question said again after it and the sign-off at
+    its end (see the module)."""
     start = _GREETING.match(answer)
     begin = start.end() if start else 0
+    again = _RESTATED.match(answer, begin)
+    begin = again.end() if again else begin
     end = _sign_off(answer, begin)
     return answer[begin:end].strip() if (begin or end < len(answer)) and answer[begin:end].strip() else answer
 

@@ -5,7 +5,7 @@ could look for, so it needs nothing to check of its own, as long as the answer h
     source_talk("Reasoning: [S1] gives the default right in the parameter description.") -> True
     source_talk("[S1] says the default is 0.9.")                                          -> False (a claim)
 
-It opens with a citation (after a label such as "Reasoning:"), a verb of pointing ("covers", "gives", "states",
+It opens with a citation or a span's label ("S1 gives ...", after a label such as "Reasoning:"), a verb of pointing ("covers", "gives", "states",
 "describes", "spells out", "addresses" ...) follows, and what it points at is a noun phrase or an indirect question
 ("what fmean does when given empty input"): no "that", no "as" ("describes the cache as bounded"), no copula or verb of its own ("is", "returns", "raises"), no
 number. Left out on purpose: a sentence that says what the span says ("[S1] says the cutoff is 0.6"), which is a
@@ -15,9 +15,11 @@ from __future__ import annotations
 
 import re
 
+from rag_core.generation.citations import CITATION
+
 _POINTS = re.compile(
     r"^[\s*_]*(?:(?:reasoning|thinking|analysis|sources?|context|evidence)[\s*_]*:[\s*_]*)?"
-    r"(?:(?:the\s+)?(?:excerpt|source|span|documentation|docs|passage)\s+)?[\[(][ \t]*[Ss]\d+[ \t]*[\])][ \t]*"
+    r"(?:(?:the\s+)?(?:excerpt|source|span|documentation|docs|passage)\s+)?(?:[\[(][ \t]*[Ss]\d+[ \t]*[\])]|S\d+)[ \t]*"
     r"(?:covers|gives|states|describes|spells\s+out|addresses|answers|documents|explains|mentions|compares|contrasts|"
     r"deals\s+with|speaks\s+to|uses|lists|notes|shows|is\s+explicit\s+about|is\s+the\s+(?:relevant|right)\s+"
     r"(?:span|source|passage|section))\b(?P<rest>[^.!?]*)[.!?]?\s*$", re.I | re.S)
@@ -29,7 +31,7 @@ _CLAIMS = re.compile(r"\b(?:that|as|is|are|was|were|be|returns?|raises?|gives|yi
 def source_talk(sentence: str) -> bool:
     """Whether the sentence only points at a span (see the module)."""
     m = _POINTS.match(sentence) if len(sentence) <= 300 else None
-    return bool(m) and not _CLAIMS.search(_INDIRECT.sub(" ", m["rest"]))
+    return bool(m) and not _CLAIMS.search(_INDIRECT.sub(" ", CITATION.sub(" ", m["rest"])))
 
 
 # an indirect question points at a part of the span: "what fmean does when given empty input"
