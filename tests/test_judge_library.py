@@ -153,7 +153,7 @@ def test_the_bundled_examples_read_whole_and_every_span_is_found():
                                                                ("labelled_answers_fresh36.jsonl", 72, 0, 19),
                                                                ("labelled_answers_fresh37.jsonl", 72, 2, 22),
                                                                ("labelled_answers_fresh38.jsonl", 72, 0, 6),
-                                                               ("labelled_answers_fresh39.jsonl", 72, 1, 27),
+                                                               ("labelled_answers_fresh39.jsonl", 72, 1, 25),
                                                                ("labelled_answers_fresh40.jsonl", 72, 0, 15),
                                                                ("labelled_answers_fresh41.jsonl", 72, 0, 15),
                                                                ("labelled_answers_fresh42.jsonl", 72, 0, 29),

@@ -409,3 +409,72 @@ def test_the_question_said_again_is_not_read_as_the_answer(opening):
 def test_a_question_of_the_answer_s_own_is_not_a_frame():
     assert body("Why is it 0.6? Because [S1].") == "Why is it 0.6? Because [S1]."
     assert body("You are asking whether it is 0.6 [S1].") == "You are asking whether it is 0.6 [S1]."   # nothing after
+
+
+# --- the attack pass on the eighth pass ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("letter", [
+    "Hi,\n\nThe default is 0.6 [S1].\n\nCheers,\nThe maximum is also 0.6\nDana",
+    "Hi,\n\nThe default is 0.6 [S1].\n\nBest,\nP.S. it was 0.9 before\nDana",
+    "Hi,\n\nThe default is 0.6 [S1].\n\nAll the best,\nDraft note is right: nine tenths.\nDana",
+])
+def test_a_claim_after_a_sign_off_is_no_name(letter):
+    assert body(letter).endswith("\nDana")                     # the sign-off is kept, and read
+    assert cutoff(letter).outcome != "answered"
+
+
+@pytest.mark.parametrize("closing", [
+    "In summary, the overall speed is 40 km/hr.",              # words and numbers said before, another claim
+    "In summary, harmonic_mean returns 40 and 60.",
+])
+def test_a_summary_must_state_the_key_itself(closing):
+    answer = f"According to [S1], harmonic_mean([40, 60]) returns 48.0, so the overall speed is 48.0 km/hr [S1]. " \
+             f"{closing}"
+    assert mean(answer).outcome != "answered"
+
+
+@pytest.mark.parametrize("lead", ["Negative k gives:", "Raises ValueError instead:", "Case-insensitive, e.g.:"])
+def test_words_beside_an_example_that_say_something_are_a_claim(lead):
+    from rag_core.generation.examples import few_words
+    assert not few_words(lead)
+    assert few_words("For example:") and few_words("e.g.") and few_words("Quick test:")
+    assert comb(f"It evaluates to zero when k > n [S1]. {lead}\n\n    >>> math.comb(3, 5)\n    0").outcome != "answered"
+
+
+@pytest.mark.parametrize("answer", [
+    "According to [S1], it evaluates to zero when k > n, because Python treats an impossible choice as an empty "
+    "product.",
+    "Per [S1], it evaluates to zero when k > n, which makes it faster than perm for large inputs.",
+])
+def test_an_opening_citation_covers_its_first_clause_only(answer):
+    assert comb(answer).outcome != "answered"
+
+
+@pytest.mark.parametrize("answer", [
+    "It may be zero when k > n, or else it raises an error [S1].",
+    "It may evaluate to zero when k > n, or it can raise an error [S1].",
+])
+def test_more_ways_to_offer_two_possibilities(answer):
+    assert comb(answer).outcome == "not confirmed"
+
+
+def test_tails_of_many_lines_are_read_in_linear_time():
+    import time
+    for tail in ("Best regards,\n" * 70_000, "-- Dana\n" * 120_000, "For example:\n\n" * 70_000, "x:\n\n" * 250_000):
+        started = time.perf_counter()
+        cutoff("The default is 0.6 [S1].\n" + tail)
+        assert time.perf_counter() - started < 30, tail[:20]    # seconds: quadratic took minutes; 0.5 to 1.2 s here
+
+
+@pytest.mark.parametrize("bad, says", [
+    (dict(span_ids=None), "span_ids"), (dict(question=7), "question"), (dict(trusted=None), "trusted"),
+    (dict(accept=5), "accept"), (dict(key=0.6), "key"), (dict(anchor=6), "anchor"), (dict(expected_doc=5), "expected_doc"),
+])
+def test_a_wrong_argument_is_a_value_error_that_names_it(bad, says):
+    from one_document import OneDocument
+    args = dict(answer="The default is 0.6 [S1].", spans=["cutoff (default 0.6)"], span_ids=[0],
+                index=OneDocument("difflib"), expected_doc="difflib", anchor="cutoff (default 0.6)", key="0.6")
+    with pytest.raises(ValueError, match=says):
+        judge_answer(**{**args, **bad})
+    with pytest.raises(ValueError, match="spans"):
+        verify("The default is 0.6 [S1].", None)

@@ -136,7 +136,7 @@ def judge_answer(answer: str, spans: list, span_ids, index, expected_doc: str | 
     with_article: also run the article's checker and keep its verdict when it differs (the Ask page shows both).
     verdict: the strict verdict of this very answer when the caller already has it (pipeline.ask checks once).
     """
-    _check_call(answer, spans, span_ids, index, accept, reply)
+    _check_call(answer, spans, span_ids, index, accept, reply, trusted, question, key, anchor, expected_doc)
     answer = canonical_citations(visible(answer))     # "[1]": [S1]; "0\u200f.6": 0.6, for every rule below
     inside = body(answer)                           # "Hi Sam, ... Best regards, Dana": the answer, without its frame
     got = _judged(inside, spans, span_ids, index, expected_doc, anchor, trusted, with_article, verdict, key, question,
@@ -381,10 +381,11 @@ def _tail_kind(sentence: str, check: KeyCheck, anchor, question, before: str = "
 
 
 def _summary(sentence: str, check: KeyCheck, anchor, question, before: str) -> bool:
-    """Whether a sentence says again what the cited sentences said (generation.restatement), with no hedge, no
-    claim word and nothing against the key ("In summary, the answer is 48.0 km/hr.")."""
+    """Whether a sentence says again what the cited sentences said (generation.restatement) and states the key
+    itself, with no hedge and no claim word ("In summary, the answer is 48.0 km/hr."; "In summary, the overall
+    speed is 40 km/hr." recombines the words before it into another claim)."""
     return bool(before) and restates(sentence, before, question) and not hedged(sentence) and \
-        not claim_word(sentence) and check_again(sentence, check, anchor, question).right is not False
+        not claim_word(sentence) and check_again(sentence, check, anchor, question).right is True
 
 
 def _note_aside(sentence: str) -> bool:
@@ -429,28 +430,43 @@ def _refused_only_aside(answer: str, strict: Verdict, spans: list, question, tit
 
 
 def _before(answer: str, last: tuple) -> str:
-    """The answer before its last uncited sentences (each a piece of it, found from the end, in order, by its
-    first line: "For example:" and its code block are one sentence, joined)."""
+    """The answer before its last uncited sentences (each a piece of it, found from the end, in order; one joined
+    from parts of it, "For example:" and its code block, by its first line, which starts at least its length before
+    the end: a joined piece is never longer than the text it was joined from)."""
     end = len(answer)
     for piece in reversed(last):
-        end = max(0, answer.rfind(piece.split("\n", 1)[0], 0, end))
+        window = max(0, end - 2 * len(piece) - 1000)    # each search near the end: linear on 70,000 tail pieces
+        at = answer.rfind(piece, window, end)
+        if at < 0:
+            first = piece.split("\n", 1)[0]
+            at = answer.rfind(first, window, max(window, end - len(piece) + len(first)))
+        end = at if at >= 0 else max(0, end - len(piece))
     return answer[:end].rstrip()
 
 
-def _check_call(answer, spans, span_ids, index, accept, reply) -> None:
+def _check_call(answer, spans, span_ids, index, accept, reply, trusted=("current",), question=None, key=None,
+                anchor=None, expected_doc=None) -> None:
     """ValueError, saying how to call judge_answer, for arguments of the wrong kind."""
     if not isinstance(answer, str):
         raise ValueError(f"answer must be text (str), not {type(answer).__name__}: pass the model's reply as a string.")
     if isinstance(spans, (str, bytes)) or not isinstance(spans, (list, tuple)) or \
             not all(isinstance(x, str) for x in spans):
         raise ValueError("spans must be a list of texts, one per [Sn] handed to the model: spans=['a chunk', ...].")
-    if len(list(span_ids)) < len(spans) or not all(str(i).strip().isdigit() for i in span_ids):
+    if isinstance(span_ids, (str, bytes)) or not hasattr(span_ids, "__len__") or \
+            len(span_ids) < len(spans) or not all(str(i).strip().isdigit() for i in span_ids):   # a list, an array
         raise ValueError(f"span_ids must give the chunk number of each of the {len(spans)} spans, in their order: "
                          "span_ids=[7, 3, 9].")
     if not (hasattr(index, "doc_id") and hasattr(index, "status")):
         raise ValueError("index must answer doc_id(i) and status(i) for a chunk number i (an Index or a SpanSources).")
-    if isinstance(accept, (str, bytes)) or not all(isinstance(w, str) for w in accept or ()):
-        raise ValueError("accept must be a list of wordings, accept=['no size limit'], not one string.")
+    if isinstance(accept, (str, bytes)) or not isinstance(accept, (list, tuple, type(None))) or \
+            not all(isinstance(w, str) for w in accept or ()):
+        raise ValueError("accept must be a list of wordings, accept=['no size limit'], not one string or a number.")
+    if not isinstance(trusted, str) and (not isinstance(trusted, (list, tuple, set, frozenset)) or
+                                         not all(isinstance(t, str) for t in trusted)):
+        raise ValueError("trusted must be a status or a list of them: trusted=['current'].")
+    for name, value in (("question", question), ("key", key), ("anchor", anchor), ("expected_doc", expected_doc)):
+        if value is not None and not isinstance(value, str):
+            raise ValueError(f"{name} must be text or None, not {type(value).__name__}: pass {name}='...'.")
     if reply is not None and not isinstance(reply, str):
         raise ValueError("reply must be 'yes', 'no' or None.")
 

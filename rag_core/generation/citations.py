@@ -120,8 +120,10 @@ def strict_sentences(answer: str) -> list[str]:
                                                  if f.strip()])
         if blocks:
             pieces = [_MARK.sub(lambda m: blocks[int(m[1])], piece) for piece in pieces]
+        joined = ""
         if lead_in and pieces:
             pieces[0], lead_in = f"{lead_in}\n{pieces[0]}", ""
+            joined = pieces[0]                  # carried once: "For example:" after "For example:" opens nothing
         for s in pieces:
             if CITATION.search(quantities.normalize(s)):
                 out.append(waiting + [s])
@@ -131,7 +133,7 @@ def strict_sentences(answer: str) -> list[str]:
             else:
                 waiting.append(s)
         if p > 0 or out:                        # only a headline waits for the next paragraph's citation
-            if waiting and waiting[-1].endswith(":"):
+            if waiting and waiting[-1].endswith(":") and waiting[-1] is not joined:
                 lead_in = waiting.pop()
             out += [[w] for w in waiting]
             waiting = []

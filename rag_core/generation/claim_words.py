@@ -154,6 +154,9 @@ _TAIL = re.compile(r"\s*(?:[,;]|\s-\s|\u2014)\s*(?:and|because|since|so|which|pr
                    re.I)
 
 
+_CONJUNCTION = re.compile(r"^(?:and|because|since|so|which|provided|but|while|whereas|as|then)\b\s*", re.I)
+_NEXT_CLAUSE = re.compile(r"(?:[,;]|\s-\s|\u2014)\s*(?:and|because|since|so|which|provided|but|while|whereas|as|then)\b",
+                          re.I)
 _ATTRIBUTION = re.compile(r"^\W*(?:(?:based\s+on|according\s+to|per|as\s+(?:(?:stated|said|noted|documented|described|"
                           r"explained|written)\s+)?in|from|in)\s+(?:the\s+)?(?:source\s+|span\s+|excerpt\s+)?)$", re.I)
 
@@ -164,19 +167,26 @@ def uncited_tail(answer: str, key: str, spans) -> str:
     cited spans): a claim no span is cited for, its first 60 characters; or "". A clause about a note or a status
     ("[S1], but that is outdated") is the draft set aside, one that restates `key` ("[S1], so the average speed
     is 48 km/hr") the answer, and examples Python agrees with ("so math.comb(3, 5) returns 0") are run: none is a
-    claim of its own; a citation that opens its sentence ("According to [S1], ...")
-    cites all of it."""
+    claim of its own; a citation that opens its sentence ("According to [S1], X, because Y")
+    cites its first clause, and what follows is read as after a citation."""
     written = lexicon.stem_set(" ".join(spans)) | lexicon.stem_set(key)
     key_values = {Decimal(n) for n in _NUMBER.findall(key)}             # "48 km/hr" for the key 48.0
     for sentence in strict_sentences(answer):
         last = None
         for last in CITATION.finditer(sentence):
             pass
-        if last is None or not _TAIL.match(sentence, last.end()) or about_a_note(sentence) or \
-                _ATTRIBUTION.match(sentence[:last.start()]):        # "According to [S1], ...": cited whole
+        if last is None or about_a_note(sentence):
             continue
-        tail = sentence[last.end():].strip(" ,;:.!?\u2014-")
-        said = _content_stems(tail)
+        start = last.end()
+        if _ATTRIBUTION.match(sentence[:last.start()]):     # "According to [S1], X, because Y": it cites X; Y
+            clause = _NEXT_CLAUSE.search(sentence, start + 1)       # is a clause of its own after it
+            if clause is None:
+                continue
+            start = clause.start()
+        elif not _TAIL.match(sentence, start):
+            continue
+        tail = sentence[start:].strip(" ,;:.!?\u2014-")
+        said = _content_stems(_CONJUNCTION.sub("", tail))          # "which is a float ...": "which" says nothing
         if len(said) >= 3 and 2 * len(said & written) <= len(said) and \
                 not key_values & {Decimal(n) for n in _NUMBER.findall(tail)} and not _examples_only(tail, spans):
             return tail[:60]

@@ -379,8 +379,14 @@ def outside(text: str, documented=lambda name: True) -> str | None:
 
 
 def few_words(words: str) -> bool:
-    """Whether the words beside a text's examples are three at most ("For instance")."""
-    return len(re.findall(r"[A-Za-z]{2,}", words)) <= 3
+    """Whether the words beside a text's examples are three at most, each one that introduces an example ("For
+    instance", "e.g.", "Quick test"; not "Negative k gives" or "Raises ValueError instead", which say something)."""
+    said = re.findall(r"[A-Za-z]+", words)
+    return len([w for w in said if len(w) > 1]) <= 3 and all(w.lower() in _INTRO for w in said)
+
+
+_INTRO = frozenset("for example examples instance e g eg i ie like this so see here try it quick test demo usage output "
+                   "run in python repl session shell check such as tiny sample".split())
 
 
 def only_examples(text: str, documented=lambda name: True) -> bool:

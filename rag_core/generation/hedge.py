@@ -24,7 +24,8 @@ _HEDGE = re.compile(r"\b(?:maybe|perhaps|probably|not\s+sure|unsure|i\s+guess|"
 
 # two possibilities, each with "may", "might" or "could": "It may be zero or it may raise an error"
 _TWO_WAYS = re.compile(r"\b(may|might|could)\b[^.;!?\[]{1,80}?\bor\s+(?:else\s+)?(?:(?:it|they|you)\s+)?"
-                       r"(may|might|could)\b", re.I)
+                       r"(may|might|could|can|will|raises?|returns?|throws?|errors?|padded|dropped|filled|truncated)\b",
+                       re.I)   # "may be zero, or else it raises", "may be shorter than n, or padded to n"
 
 
 def hedged(text: str) -> str:

@@ -8,7 +8,7 @@ would read as the answer's).
 A greeting is the answer's first line when it is only a salutation and a name ("Hi Sam,", "Hello!", "Dear Ms. Lee:",
 "Good morning, team,"). A sign-off is a closing word on a line of its own ("Best regards,", "Cheers,", "Thanks,",
 "Kind regards", "All the best,") or a dash before a name ("-- Dana"), with at most two short lines after it
-(a name, a role, a team), at the end of the answer. Left out on purpose: a salutation inside a line that goes on
+(a name, a role, a team: capitalised words), at the end of the answer. Left out on purpose: a salutation inside a line that goes on
 ("Hi Sam, the default is 0.6 [S1]." keeps its words; they are no claim the checker would look for anyway), a
 closing word that goes on ("Thanks to the cache, ..."), and what a line after the sign-off says when it has a
 citation, a digit or more than six words: it is read as a claim (a "P.S." says something).
@@ -26,6 +26,9 @@ _CLOSING = (r"(?:(?:best|kind|kindest|warm|warmest|many|with)\s+(?:regards|wishe
 _SIGN_OFF = re.compile(rf"\n[^\S\n]*(?:{_CLOSING}[^\S\n]*[,.!]?|(?:--|\u2014|\u2013)[^\S\n]*[A-Z][\w.'\u2019\- ]{{0,40}})"
                        r"(?:[^\S\n]*\n[^\S\n]*[^\n\[\]\d]{1,60}?){0,2}\s*\Z", re.I)
 _NAME_LINE = 6          # words at most on a line after the closing word (a name, "Support Engineer, Acme")
+# a name or a role: capitalised words ("Dana", "Dana Lee", "Support Engineer, Acme", "The Docs Team")
+_NAME = re.compile(r"(?:--|\u2014|\u2013)?\s*[A-Z][\w.'\u2019-]*(?:\s+(?:[A-Z&][\w.'\u2019&-]*|of|at|the|and|de|van|von))*"
+                   r"(?:,\s*[A-Z][\w.'\u2019-]*(?:\s+(?:[A-Z&][\w.'\u2019&-]*|of|at|the|and))*)?")
 
 
 # the question said again at the opening: "Restating your question: is it faster?", "You're asking whether ..."
@@ -53,6 +56,6 @@ def _sign_off(answer: str, begin: int) -> int:
     if m is None:
         return len(answer)
     lines = m[0].strip().splitlines()[1:]
-    if any(len(line.split()) > _NAME_LINE for line in lines):
-        return len(answer)
+    if any(len(line.split()) > _NAME_LINE or not _NAME.fullmatch(line.strip()) for line in lines):
+        return len(answer)                      # "Negative k gives zero too" after "Cheers," is no name: a claim
     return max(begin, len(answer) - len(tail) + m.start())

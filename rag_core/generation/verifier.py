@@ -314,6 +314,11 @@ def verify(answer: str, spans: list[str], mode: str = "strict", question: str | 
         raise ValueError(f"Unknown verifier mode {mode!r}: use one of {', '.join(MODES)}.")
     if not isinstance(answer, str):
         raise ValueError(f"The answer must be text, got {type(answer).__name__}.")
+    if isinstance(spans, (str, bytes)) or not isinstance(spans, (list, tuple)) or not all(isinstance(x, str)
+                                                                                       for x in spans):
+        raise ValueError("spans must be a list of texts, one per [Sn] handed to the model: spans=['a chunk', ...].")
+    if question is not None and not isinstance(question, str):
+        raise ValueError(f"question must be text or None, not {type(question).__name__}.")
     strict = mode == "strict"
     answer = body(canonical_citations(visible(answer))) if strict else answer     # "0\u200f.6" is 0.6, as it
     #                                                                      shows; a letter's greeting and sign-off out
