@@ -478,3 +478,13 @@ def test_a_wrong_argument_is_a_value_error_that_names_it(bad, says):
         judge_answer(**{**args, **bad})
     with pytest.raises(ValueError, match="spans"):
         verify("The default is 0.6 [S1].", None)
+
+
+def test_a_greeting_is_read_in_linear_time_and_may_take_a_comma():
+    import time
+    started = time.perf_counter()
+    body("Hi" + " " * 1_000_000 + "x")
+    body("Hi" + " \t" * 500_000 + "\nThe default is 0.6 [S1].")
+    assert time.perf_counter() - started < 20               # seconds: two runs of spaces side by side took minutes
+    assert body("Good morning, team,\nThe default is 0.6 [S1].") == "The default is 0.6 [S1]."
+    assert body("Hi, the default is 0.6 [S1].") == "Hi, the default is 0.6 [S1]."

@@ -150,13 +150,11 @@ def undoes_key(answer: str, key: str) -> str:
                  if lexicon.same(m[1]) in stems and m[0].lower() not in lexicon.PHRASES), "")
 
 
-_TAIL = re.compile(r"\s*(?:[,;]|\s-\s|\u2014)\s*(?:and|because|since|so|which|provided|but|while|whereas|as|then)?\b",
-                   re.I)
-
-
-_CONJUNCTION = re.compile(r"^(?:and|because|since|so|which|provided|but|while|whereas|as|then)\b\s*", re.I)
-_NEXT_CLAUSE = re.compile(r"(?:[,;]|\s-\s|\u2014)\s*(?:and|because|since|so|which|provided|but|while|whereas|as|then)\b",
-                          re.I)
+_JOINER = r"(?:and|because|since|so|which|provided|but|while|whereas|as|then)"     # a word that opens a clause
+_BREAK = r"(?:[,;]|\s-\s|\u2014)"                                                  # what ends the clause before it
+_TAIL = re.compile(rf"\s*{_BREAK}\s*{_JOINER}?\b", re.I)
+_CONJUNCTION = re.compile(rf"^{_JOINER}\b\s*", re.I)
+_NEXT_CLAUSE = re.compile(rf"{_BREAK}\s*{_JOINER}\b", re.I)
 _ATTRIBUTION = re.compile(r"^\W*(?:(?:based\s+on|according\s+to|per|as\s+(?:(?:stated|said|noted|documented|described|"
                           r"explained|written)\s+)?in|from|in)\s+(?:the\s+)?(?:source\s+|span\s+|excerpt\s+)?)$", re.I)
 

@@ -54,11 +54,13 @@ _NOTE_BACK = re.compile(r"^\W*(?:and\s+|so\s+)?(?:the|that|this)\s+(?:(?:draft|o
 _NOTE_TALK = frozenset("a an the and or of to in is it its this that these those so only old older version earlier "
                        "documentation docs doc source sources says said saying claims claiming states current "
                        "although though despite".split())       # what a clause about a note says of it, no claim
+# a verb that sets one text against another: "contradicts", "is conflicting with", "doesn't agree with"
+_AGAINST = (r"(?:contradict(?:s|ing)?|conflict(?:s|ing)?\s+with|disagree(?:s|ing)?\s+with|"
+            r"(?:does\s+not|doesn['\u2019]t)\s+(?:match|agree\s+with))")
 _STATUS = re.compile(r"\b(?:draft|outdated|out of date|obsolete|superseded|stale|deprecated|wrong|incorrect|mistaken)\b"
                      r"|\b(?:is\s+not|isn['\u2019]t|not)\s+(?:correct|accurate|right)\b"
                      r"|\bold(?:er)?(?:-version)?\s+(?:note|docs?|version|text)\b"
-                     r"|\b(?:contradict(?:s|ing)?|conflict(?:s|ing)?\s+with|disagree(?:s|ing)?\s+with|(?:does\s+not|doesn['\u2019]t)\s+"
-                     r"(?:match|agree\s+with))\s+"
+                     r"|\b" + _AGAINST + r"\s+"
                      r"(?:the\s+(?:current\s+|official\s+)?(?:documentation|docs?|documented|defaults?)|this|that|"
                      r"these|those)\b"
                      r"|\bno\s+longer\s+(?:appl(?:y|ies)|holds?|true|valid)\b"
@@ -92,12 +94,10 @@ _ASIDE = re.compile(r"\b(?:should|can)\s+be\s+(?:ignored|disregarded)\b|\b(?:ign
 # with the documentation in [S1]"
 _ENDORSED = re.compile(r"\b(?:(?:go(?:ing)?\s+with|trust(?:ing)?|stick(?:ing)?\s+(?:with|to)|rely(?:ing)?\s+on|"
                        r"follow(?:ing)?|believ(?:e|ing))\s+(?:the\s+)?"
-                       r"|(?:contradict(?:s|ing)?|conflict(?:s|ing)?\s+with|disagree(?:s|ing)?\s+with|(?:does\s+not|doesn['\u2019]t)\s+(?:match|agree\s+with)"
-                       r"|differs?\s+from|is\s+at\s+odds\s+with)\s+(?:(?:what\s+)?the\s+(?:current\s+|official\s+)?"
+                       r"|(?:" + _AGAINST + r"|differs?\s+from|is\s+at\s+odds\s+with)\s+(?:(?:what\s+)?the\s+(?:current\s+|official\s+)?"
                        r"(?:documentation|docs)\s+(?:says\s+)?(?:in|at|from)\s+)?)"
                        r"[\[(][ \t]*[Ss]\d+[ \t]*[\])]", re.I)
-_MEASURED = re.compile(r"\b(?:contradict(?:s|ing)?|conflict(?:s|ing)?\s+with|disagree(?:s|ing)?\s+with|"
-                       r"(?:does\s+not|doesn['\u2019]t)\s+(?:match|agree\s+with))\s+(?:the\s+(?:documentation|docs)\s+"
+_MEASURED = re.compile(r"\b" + _AGAINST + r"\s+(?:the\s+(?:documentation|docs)\s+"
                        r"(?:in|at|from)\s+)?(?:[\[(][ \t]*)?[Ss]\d", re.I)      # "[S1]", or "S1" bare
 # a clause that reports what a span says: "whereas [S2] claims it stores the current time", "the note in [S2] says"
 _REPORTS = re.compile(r"^\W*(?:(?:but|while|whereas|and)\s+)?(?:(?:the\s+)?(?:draft\s+|old\s+)?(?:note|draft)\s+"
