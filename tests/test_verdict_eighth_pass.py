@@ -488,3 +488,9 @@ def test_a_greeting_is_read_in_linear_time_and_may_take_a_comma():
     assert time.perf_counter() - started < 20               # seconds: two runs of spaces side by side took minutes
     assert body("Good morning, team,\nThe default is 0.6 [S1].") == "The default is 0.6 [S1]."
     assert body("Hi, the default is 0.6 [S1].") == "Hi, the default is 0.6 [S1]."
+
+
+def test_the_page_says_why_a_sentence_that_points_at_a_span_stays():
+    got = verify("Reasoning: [S1] gives the default right in the parameter description.\nAnswer: 0.6 [S1].", [CUTOFF])
+    assert got.verdict == "anchored"
+    assert got.sentences[0].explanation == "It only points at S1 and claims nothing: nothing to check."

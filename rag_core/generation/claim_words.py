@@ -169,6 +169,7 @@ def uncited_tail(answer: str, key: str, spans) -> str:
     cites its first clause, and what follows is read as after a citation."""
     written = lexicon.stem_set(" ".join(spans)) | lexicon.stem_set(key)
     key_values = {Decimal(n) for n in _NUMBER.findall(key)}             # "48 km/hr" for the key 48.0
+    joined = " ".join(spans)                                            # examples of what they name are run
     for sentence in strict_sentences(answer):
         last = None
         for last in CITATION.finditer(sentence):
@@ -186,17 +187,10 @@ def uncited_tail(answer: str, key: str, spans) -> str:
         tail = sentence[start:].strip(" ,;:.!?\u2014-")
         said = _content_stems(_CONJUNCTION.sub("", tail))          # "which is a float ...": "which" says nothing
         if len(said) >= 3 and 2 * len(said & written) <= len(said) and \
-                not key_values & {Decimal(n) for n in _NUMBER.findall(tail)} and not _examples_only(tail, spans):
+                not key_values & {Decimal(n) for n in _NUMBER.findall(tail)} and \
+                not examples.only_examples(tail, lambda name: name in joined):    # "so math.comb(3, 5) returns 0": run
             return tail[:60]
     return ""
-
-
-def _examples_only(tail: str, spans) -> bool:
-    """Whether a clause is examples of functions the spans name, which Python runs and agrees with, and three words
-    at most beside them ("so math.comb(3, 5) returns 0"): checked by running, no claim of its own."""
-    joined = " ".join(spans)
-    beside = examples.outside(tail, lambda name: name in joined)
-    return beside is not None and examples.few_words(beside)
 
 
 _EVERYONE = ("everyone", "everybody", "anyone", "anybody", "every user", "all users")
