@@ -9,7 +9,7 @@ from rag_core.generation.answer_key import check_key
 from rag_core.generation.dismissal import dismissed
 from rag_core.generation.letter import body
 from rag_core.generation.restatement import restates
-from rag_core.generation.verifier import verify
+from rag_core.generation.verifier import MAX_ANSWER_CHARS, verify
 
 FRACTION_ANCHOR = "Fraction(8, 6) will produce a rational number equivalent to 4/3"
 FRACTION_QUESTION = "What rational number does Fraction(8, 6) produce?"
@@ -462,8 +462,8 @@ def test_tails_of_many_lines_are_read_in_linear_time():
     import time
     for tail in ("Best regards,\n" * 70_000, "-- Dana\n" * 120_000, "For example:\n\n" * 70_000, "x:\n\n" * 250_000):
         started = time.perf_counter()
-        cutoff("The default is 0.6 [S1].\n" + tail)
-        assert time.perf_counter() - started < 30, tail[:20]    # seconds: quadratic took minutes; 0.5 to 1.2 s here
+        cutoff(("The default is 0.6 [S1].\n" + tail)[:MAX_ANSWER_CHARS])       # the longest answer read
+        assert time.perf_counter() - started < 30, tail[:20]    # seconds: quadratic took minutes at 1 MB
 
 
 @pytest.mark.parametrize("bad, says", [

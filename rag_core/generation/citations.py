@@ -27,7 +27,8 @@ _CITED_NUMBER = re.compile(r"\d+")
 # line
 _SOURCE_WORD = re.compile(r"[\[(][ \t]*(?:sources?|see)[ \t]*:?[ \t]*[Ss]?(\d{1,9})[ \t]*[\])]", re.I)
 _BARE_NUMBER = re.compile(r"(?<![\w\])])\[(\d{1,2})\](?=[ \t]*(?:[.!?]+(?:\s|$)|[,;]\s|$))", re.M)
-_TRAILING_S = re.compile(r"(?:,|;|\s)[ \t]*(S\d{1,9})[ \t]*[.!?]?[ \t]*$", re.M)
+_TRAILING_S = re.compile(r"(?:[,;]|(?<![ \t])[ \t]|[^\S \t])[ \t]*(S\d{1,9})[ \t]*[.!?]?[ \t]*$", re.M)
+#                         a run of spaces is tried once, from its first space (from each, it took minutes on 1 MB)
 ARTICLE_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")    # the article's split
 # strict: an abbreviation does not end a sentence ("i.e.", "e.g.", "etc.", "approx.", "vs.", "cf.", "resp.")
 # and a quotation that ends a sentence ('... "the smaller of the two middle values is returned." [S1] The note'),

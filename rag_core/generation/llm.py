@@ -38,10 +38,10 @@ import httpx
 from rag_core.generation.citation_grammar import GRAMMARS
 from rag_core.generation.llm_wire import (ANY_MODEL, MAX_BODY_BYTES, EmptyAnswer, LLMError, model_list,  # noqa: F401
                                           stream_answer, too_slow, unexpected, whole_answer)
+from rag_core.generation.verifier import MAX_ANSWER_CHARS      # an answer is cut here (Generation.truncated)
 from rag_core.text.credentials import mask_secrets
 
 PROTOCOLS = ("ollama", "openai")
-MAX_ANSWER_CHARS = 64 * 1024         # an answer is cut here (Generation.truncated)
 
 
 def check_url(url: str) -> None:

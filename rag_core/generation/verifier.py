@@ -66,6 +66,7 @@ RUN = 200                       # sentences whose examples are run (each is pars
 HINTED = 20                     # sentences whose missing claims get "the span says ... instead" (with claims.NEAREST:
 # a 1 MB answer of missing names against a 1 MB span of names takes 2.2 s; hints for all its sentences, minutes)
 VERDICTS = ("anchored", "refused", "abstained")
+MAX_ANSWER_CHARS = 64 * 1024    # the longest answer read: a model's answer is cut here too (generation.llm)
 MODES = ("strict", "article")
 
 
@@ -305,6 +306,12 @@ def _titled(sentence: str, placed: list) -> frozenset:
     return frozenset().union(*(placed[n - 1] for n in cited if 1 <= n <= len(placed)))
 
 
+def too_long(answer: str) -> str:
+    """What to do with an answer longer than MAX_ANSWER_CHARS."""
+    return (f"The answer has {len(answer):,} characters, and at most {MAX_ANSWER_CHARS:,} are checked (a model's answer "
+            "is cut there too): check a shorter answer, or its part that answers the question.")
+
+
 def verify(answer: str, spans: list[str], mode: str = "strict", question: str | None = None,
            titles: list[str] | None = None) -> Verdict:
     """The verdict of checker `mode` ("strict" or "article") with a per-sentence explanation. Strict only: question,
@@ -314,6 +321,8 @@ def verify(answer: str, spans: list[str], mode: str = "strict", question: str | 
         raise ValueError(f"Unknown verifier mode {mode!r}: use one of {', '.join(MODES)}.")
     if not isinstance(answer, str):
         raise ValueError(f"The answer must be text, got {type(answer).__name__}.")
+    if len(answer) > MAX_ANSWER_CHARS:
+        raise ValueError(too_long(answer))
     if isinstance(spans, (str, bytes)) or not isinstance(spans, (list, tuple)) or not all(isinstance(x, str)
                                                                                        for x in spans):
         raise ValueError("spans must be a list of texts, one per [Sn] handed to the model: spans=['a chunk', ...].")
@@ -347,6 +356,9 @@ def verify(answer: str, spans: list[str], mode: str = "strict", question: str | 
         for i, c in enumerate(checks):
             if c.cited and _CLAIMS_ABSTAINING.search(CITATION.sub("", quantities.normalize(c.sentence))):
                 return _claimed_abstention(checks, i)
+    checks = tuple(c._replace(explanation=f"It only points at {spans_named(c.cited, 'and')} and claims nothing: nothing "
+                                          "to check.") if strict and c.ok and not c.testable and source_talk(c.sentence)
+                   else c for c in checks)              # the page's table says why the sentence stays
     bad = [c for c in checks if not c.ok]
     if bad:
         return Verdict("refused", checks, f"Sentence {checks.index(bad[0]) + 1}: {bad[0].explanation}", mode)
@@ -364,9 +376,6 @@ def verify(answer: str, spans: list[str], mode: str = "strict", question: str | 
         i = idle[0]
         checks = checks[:i] + (checks[i]._replace(ok=False),) + checks[i + 1:]
         return Verdict("refused", checks, f"Sentence {i + 1}: {checks[i].explanation}", mode)
-    checks = tuple(c._replace(explanation=f"It only points at {spans_named(c.cited, 'and')} and claims nothing: nothing "
-                                          "to check.") if strict and not c.testable and source_talk(c.sentence) else c
-                   for c in checks)                     # the page's table says why the sentence stays
     return Verdict("anchored", checks, "Every sentence cites a span that contains its numbers and names.", mode)
 
 
