@@ -71,7 +71,7 @@ SPAN = "## base64.urlsafe_b64encode\n\nEncode bytes using the URL- and filesyste
 @pytest.mark.parametrize("answer,outcome", [
     ("A minus sign (hyphen) replaces the plus and an underscore replaces the slash [S1].", "answered"),
     ("'+' becomes '-' and '/' becomes '_' [S1].", "answered"),
-    ("'+' becomes '_' and '/' becomes '-' [S1].", "not confirmed"),
+    ("'+' becomes '_' and '/' becomes '-' [S1].", "wrong answer"),      # each symbol put for the other's
 ])
 def test_a_key_of_symbols_stated_in_a_sentence_with_nothing_else_to_check_is_green(answer, outcome):
     assert judge_answer(answer, [SPAN], [0], _Spans(), "base64", B64, key=B64_KEY).outcome == outcome

@@ -130,14 +130,14 @@ def test_the_bundled_examples_read_whole_and_every_span_is_found():
                                                                ("labelled_answers_fresh13.jsonl", 72, 1, 30),
                                                                ("labelled_answers_fresh14.jsonl", 72, 1, 27),
                                                                ("labelled_answers_fresh15.jsonl", 72, 1, 34),
-                                                               ("labelled_answers_fresh16.jsonl", 72, 2, 26),
+                                                               ("labelled_answers_fresh16.jsonl", 72, 1, 26),
                                                                ("labelled_answers_fresh17.jsonl", 72, 2, 26),
                                                                ("labelled_answers_fresh18.jsonl", 72, 2, 32),
                                                                ("labelled_answers_fresh19.jsonl", 72, 4, 29),
                                                                ("labelled_answers_fresh20.jsonl", 72, 3, 22),
                                                                ("labelled_answers_fresh21.jsonl", 72, 6, 34),
                                                                ("labelled_answers_fresh22.jsonl", 72, 2, 28),
-                                                               ("labelled_answers_fresh23.jsonl", 72, 1, 27),
+                                                               ("labelled_answers_fresh23.jsonl", 72, 1, 28),
                                                                ("labelled_answers_fresh24.jsonl", 72, 3, 29),
                                                                ("labelled_answers_fresh25.jsonl", 72, 1, 28),
                                                                ("labelled_answers_fresh26.jsonl", 72, 0, 24),
@@ -151,7 +151,7 @@ def test_the_bundled_examples_read_whole_and_every_span_is_found():
                                                                ("labelled_answers_fresh34.jsonl", 72, 1, 23),
                                                                ("labelled_answers_fresh35.jsonl", 72, 0, 8),
                                                                ("labelled_answers_fresh36.jsonl", 72, 0, 19),
-                                                               ("labelled_answers_fresh37.jsonl", 72, 2, 22),
+                                                               ("labelled_answers_fresh37.jsonl", 72, 2, 23),
                                                                ("labelled_answers_fresh38.jsonl", 72, 0, 6),
                                                                ("labelled_answers_fresh39.jsonl", 72, 1, 25),
                                                                ("labelled_answers_fresh40.jsonl", 72, 0, 15),
@@ -162,7 +162,9 @@ def test_the_bundled_examples_read_whole_and_every_span_is_found():
                                                                ("labelled_answers_fresh45.jsonl", 72, 0, 18),
                                                                ("labelled_answers_fresh46.jsonl", 72, 1, 26),
                                                                ("labelled_answers_fresh47.jsonl", 72, 1, 14),
-                                                               ("labelled_answers_fresh48.jsonl", 72, 2, 12)])
+                                                               ("labelled_answers_fresh48.jsonl", 72, 2, 20),
+                                                               ("labelled_answers_fresh49.jsonl", 72, 0, 20),
+                                                               ("labelled_answers_fresh50.jsonl", 72, 2, 13)])
 def test_on_the_bundled_labelled_sets_green_is_right(name, size, wrong_green, right_green):
     """The rule was tuned on every set, each after it was judged once held out (the README has those figures). Its
     wrong greens are wrong claims about something else than the key ('It always raises a ValueError when the final

@@ -45,19 +45,21 @@ from typing import NamedTuple
 from rag_core.generation.advice import advice, asks, for_another_case
 from rag_core.generation.answer_key import KeyCheck, check_again, check_key, key_words, read_accepted, read_reply
 from rag_core.generation.bounds import restricted_reply, unsupported_bound, unsupported_restriction
-from rag_core.generation.examples import few_words, outside, run as run_examples
-from rag_core.generation.dismissal import NAMES_NOTE, dismissed, sets_aside
+from rag_core.generation.examples import fails_unsaid, few_words, outside, run as run_examples
+from rag_core.generation.dismissal import NAMES_NOTE, called_right, dismissed, sets_aside
 from rag_core.generation.hedge import hedged
+from rag_core.generation.negation import has_negation
 from rag_core.generation.letter import body
 from rag_core.generation.passage import elsewhere
+from rag_core.generation.quotation import misquote
 from rag_core.generation.restatement import restates
 from rag_core.generation.usage import shows_usage
 from rag_core.generation.citations import canonical_citations, strip_citations
 from rag_core.generation.claim_words import added_claim, claim_word, contrary_contrast, contrast_word, either_or, \
-    widens_only, \
-    uncited_tail, undoes_key, unwritten_always
+    may_or, widens_only, uncited_tail, undoes_key, unwritten_always
 from rag_core.generation.two_checkers import disagreement_of
-from rag_core.generation.verifier import Verdict, check_sentence, nothing_to_check, verify
+from rag_core.generation.verifier import MAX_ANSWER_CHARS, Verdict, check_sentence, nothing_to_check, too_long, \
+    verify
 from rag_core.generation.prose import asked_words, documented as is_documented, titled_words
 from rag_core.generation.yes_no import bare_reply
 from rag_core.text.invisible import visible
@@ -238,6 +240,10 @@ def _judged(answer: str, spans: list, span_ids, index, expected_doc, anchor, tru
         check = check._replace(right=None, doubt=f"its example '{_short(wrong_example.call, 60)}' gives "
                                                  f"{_short(wrong_example.got, 60)} when Python runs it, not "
                                                  f"{_short(wrong_example.said, 60)}")
+    failing = fails_unsaid(rest) if check.right else None
+    if failing:                                 # "Floats work too, e.g. Fraction(8.0, 6.0)"
+        check = check._replace(right=None, doubt=f"its example '{_short(failing.call, 60)}' raises {failing.got} "
+                                                 "when Python runs it, and the answer shows it as working")
     limit = unsupported_restriction(answer, check.key, [spans[n - 1] for n in cited]) if check.right else ""
     if limit:                                   # "only more efficient for small heaps"
         check = check._replace(right=None, doubt=f"it limits the golden answer with '{_short(limit, 60)}', a "
@@ -272,12 +278,19 @@ def _judged(answer: str, spans: list, span_ids, index, expected_doc, anchor, tru
              "may say the opposite of the golden answer about something else"),
             (either_or(rest, check.key),                        # "either shorter than n or padded out to n"
              "offers it as one of two alternatives"),
+            (may_or(rest, check.key, kept),                     # "may be shorter than n, or get discarded"
+             "offers another outcome beside it that no cited span writes"),
             (widens_only(rest, check.key, kept),                # "only the creating user and their group"
              "widens the golden answer's 'only' with what no cited span writes"),
             (undoes_key(rest, check.key),                       # "the uncollapsed text is returned"
              "denies a word of the golden answer"),
             (uncited_tail(rest, check.key, kept),               # "[S1], because it skips the heap invariant"
-             "comes after the last citation of its sentence: a claim no span is cited for")) if w), ("", ""))
+             "comes after the last citation of its sentence: a claim no span is cited for"),
+            (called_right(answer) if aside else "",             # "[S2] is a draft, but it is correct for newer ..."
+             "calls a source right beside the note it sets aside: the rule cannot tell which it endorses"),
+            (misquote(rest, spans, question),                  # 'The docs say "... as soon as it is opened."'
+             "is in quotation marks, yet no span writes these words: a misquote may change what the document says")
+            ) if w), ("", ""))
         if word:
             check = check._replace(right=None, doubt=f"it states {_stated(check).rstrip(',')}, and its '{word}' {says}")
     where = (f"It cites {_spans(cited)}, from {expected_doc}, the document that holds the answer" if unchecked else
@@ -382,10 +395,11 @@ def _tail_kind(sentence: str, check: KeyCheck, anchor, question, before: str = "
 
 def _summary(sentence: str, check: KeyCheck, anchor, question, before: str) -> bool:
     """Whether a sentence says again what the cited sentences said (generation.restatement) and states the key
-    itself, with no hedge and no claim word ("In summary, the answer is 48.0 km/hr."; "In summary, the overall
+    itself, with no hedge, no claim word and no negation they lack ("In summary, the answer is 48.0 km/hr."; "In summary, the overall
     speed is 40 km/hr." recombines the words before it into another claim)."""
     return bool(before) and restates(sentence, before, question) and not hedged(sentence) and \
-        not claim_word(sentence) and check_again(sentence, check, anchor, question).right is True
+        not claim_word(sentence) and check_again(sentence, check, anchor, question).right is True and \
+        (has_negation(sentence) <= has_negation(before))    # "In short, the smaller one is not returned."
 
 
 def _note_aside(sentence: str) -> bool:
@@ -449,6 +463,8 @@ def _check_call(answer, spans, span_ids, index, accept, reply, trusted=("current
     """ValueError, saying how to call judge_answer, for arguments of the wrong kind."""
     if not isinstance(answer, str):
         raise ValueError(f"answer must be text (str), not {type(answer).__name__}: pass the model's reply as a string.")
+    if len(answer) > MAX_ANSWER_CHARS:
+        raise ValueError(too_long(answer))
     if isinstance(spans, (str, bytes)) or not isinstance(spans, (list, tuple)) or \
             not all(isinstance(x, str) for x in spans):
         raise ValueError("spans must be a list of texts, one per [Sn] handed to the model: spans=['a chunk', ...].")

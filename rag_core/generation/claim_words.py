@@ -61,12 +61,11 @@ _SPAN_SENTENCE = re.compile(r"(?<=[.!?])\s+")
 _CLAUSE_END = re.compile(r"[,;:.!?()]|\b(?:and|but|so|because|since|which|while|whereas|then)\b", re.I)
 
 
-_FUNCTION_STEMS = frozenset(lexicon.same(w) for w in lexicon.FUNCTION)
 
 
 def _content_stems(text: str) -> set[str]:
     """The stems of the words of `text` that carry a claim (lexicon.stem_set without lexicon.FUNCTION)."""
-    return lexicon.stem_set(text) - _FUNCTION_STEMS
+    return lexicon.stem_set(text) - lexicon.FUNCTION_STEMS
 
 
 def added_claim(text: str, spans=()) -> str:
@@ -119,6 +118,22 @@ def either_or(answer: str, key: str) -> str:
     return ""
 
 
+_MAY_OR = re.compile(r"\b(?:may|might|can|could)\b([^.;!?\[\]]{1,200}?),\s*or\s+([^.;!?\[\]]{1,200})", re.I)
+
+
+def may_or(answer: str, key: str, spans) -> str:
+    """"or" when the answer writes a word of `key` after "may" (or "might", "can", "could") and then, after a comma,
+    an "or" whose words are mostly in none of `spans`: "It may be zero when k > n, or an error is raised", "may be
+    shorter than n, or get discarded": another outcome offered beside the key; else ""."""
+    stems, written = _content_stems(key), lexicon.stem_set(" ".join(spans))
+    for m in _MAY_OR.finditer(answer):
+        other = _content_stems(m[2])
+        if (stems & lexicon.stem_set(m[1]) or any(n in m[1] for n in _NUMBER.findall(key))) and other and \
+                2 * len(other & written) < len(other):
+            return "or"
+    return ""
+
+
 _ONLY = re.compile(r"\bonly\b([^,;:.!?\[(]{1,120})", re.I)
 _WIDER = re.compile(r"\b(?:and|or|plus|as\s+well\s+as)\s+(?!(?:no(?:body|\s+one)?|none|nothing|not|never)\b)"
                     r"([a-z][\w'-]*(?:\s+[a-z][\w'-]*){0,4})", re.I)
@@ -132,7 +147,7 @@ def widens_only(answer: str, key: str, spans) -> str:
     span_stems = set().union(*(lexicon.stem_set(s) for s in spans)) if spans else set()
     for m in _ONLY.finditer(answer):
         for w in _WIDER.finditer(m[1]):
-            if lexicon.stem_set(w[1]) - span_stems - _FUNCTION_STEMS:
+            if lexicon.stem_set(w[1]) - span_stems - lexicon.FUNCTION_STEMS:
                 return w[0].strip()
     return ""
 
@@ -154,7 +169,7 @@ _JOINER = r"(?:and|because|since|so|which|provided|but|while|whereas|as|then)"  
 _BREAK = r"(?:[,;]|\s-\s|\u2014)"                                                  # what ends the clause before it
 _TAIL = re.compile(rf"\s*{_BREAK}\s*{_JOINER}?\b", re.I)
 _CONJUNCTION = re.compile(rf"^{_JOINER}\b\s*", re.I)
-_NEXT_CLAUSE = re.compile(rf"{_BREAK}\s*{_JOINER}\b", re.I)
+_NEXT_CLAUSE = re.compile(rf"[;\u2014]|\s-\s|{_BREAK}\s*{_JOINER}\b", re.I)   # "; Y", " - Y" need no joining word
 _ATTRIBUTION = re.compile(r"^\W*(?:(?:based\s+on|according\s+to|per|as\s+(?:(?:stated|said|noted|documented|described|"
                           r"explained|written)\s+)?in|from|in)\s+(?:the\s+)?(?:source\s+|span\s+|excerpt\s+)?)$", re.I)
 

@@ -92,8 +92,8 @@ _ASIDE = re.compile(r"\b(?:should|can)\s+be\s+(?:ignored|disregarded)\b|\b(?:ign
 # a citation a status clause trusts: "..., but that contradicts the documentation, so go with [S1]"
 # and the one it measures the note against: "..., but that note is a draft and contradicts [S1]", "which conflicts
 # with the documentation in [S1]"
-_ENDORSED = re.compile(r"\b(?:(?:go(?:ing)?\s+with|trust(?:ing)?|stick(?:ing)?\s+(?:with|to)|rely(?:ing)?\s+on|"
-                       r"follow(?:ing)?|believ(?:e|ing))\s+(?:the\s+)?"
+_ENDORSED = re.compile(r"\b(?:(?<!not\s)(?<!n't\s)(?<!n\u2019t\s)(?<!never\s)(?:go(?:ing)?\s+with|trust(?:ing)?|stick(?:ing)?\s+(?:with|to)|rely(?:ing)?\s+on|"
+                       r"follow(?:ing)?|believ(?:e|ing))\s+(?:the\s+)?(?:[^\[\]().;:!?]{1,60}?\s)?"   # "go with 0.6 [S1]"
                        r"|(?:" + _AGAINST + r"|differs?\s+from|is\s+at\s+odds\s+with)\s+(?:(?:what\s+)?the\s+(?:current\s+|official\s+)?"
                        r"(?:documentation|docs)\s+(?:says\s+)?(?:in|at|from)\s+)?)"
                        r"[\[(][ \t]*[Ss]\d+[ \t]*[\])]", re.I)
@@ -209,3 +209,17 @@ def _clauses(answer: str) -> list[str]:
         if lead and not cited_numbers(out[i - 1]):
             out[i - 1], out[i] = out[i - 1] + out[i][:lead.end()], out[i][lead.end():]
     return [c for c in out if c]
+
+
+# what calls a source right: "but it is correct for newer versions", "[S2] is current", "what newer versions use"
+_CALLED_RIGHT = re.compile(r"\b(?:is|are|was|were)\s+(?:(?:still|actually|now|also|in\s+fact)\s+)?(?:correct|right|"
+                           r"accurate|current|valid|true|up[- ]to[- ]date)\b|\bnewer\s+(?:versions?|releases?)\s+"
+                           r"(?:use|have|say|do)\b|\bis\s+what\s+(?:you\s+(?:get|see)|newer|current|modern)\b", re.I)
+
+
+def called_right(answer: str) -> str:
+    """The words by which an answer calls a source right ("it is correct for newer versions", "is what newer
+    versions use"), lower case, or "": beside a note it sets aside, the rule cannot tell which of the two it
+    endorses ("[S2] is an old note saying 0.9, ..., but it is correct for newer versions")."""
+    m = next((m for m in _CALLED_RIGHT.finditer(answer) if not m[0].endswith("True")), None)   # "delete is True":
+    return " ".join(m[0].lower().split()) if m else ""                                          # a value

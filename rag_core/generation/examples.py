@@ -10,9 +10,11 @@ disagrees, and the answer is not green (judgement).
 
 Nothing is executed but the functions of _FUNCTIONS on values read by ast.literal_eval, and + - * / // % ** on
 numbers, each bounded (_fits: a million, 200 characters, 1,000 items and characters in all the arguments of a call):
-no name lookup, no attribute, no import. Left out on purpose: an example with no
-stated result (its numbers stay claims), results written in prose ("a final group with just one item"), and any
-function with a side effect (insort, heappush on the user's list, glob, tempfile, gzip's timestamp).
+no name lookup, no attribute, no import; a name is the literal the text bound it to ("with a = [1, 2, 2, 3],
+bisect_left(a, 2) returns 1"), and insort and heappush, which change their list, run on a copy and give the list
+after ("insort([1, 2, 2, 3], 2) gives [1, 2, 2, 2, 3]"). Left out on purpose: an example with no stated result
+(its numbers stay claims), results written in prose ("a final group with just one item"), and any function with a
+side effect outside its list (glob, tempfile, gzip's timestamp).
 """
 from __future__ import annotations
 
@@ -41,6 +43,7 @@ class Example(NamedTuple):
     agrees: bool
     start: int = 0      # where it is in the text, from the call to the end of the stated result
     end: int = 0
+    inputs: tuple = ()  # (start, end) of each binding of a name it calls with ("a = [1, 2, 2, 3]")
 
 
 def _batched(iterable, n, *, strict=False):
@@ -59,6 +62,15 @@ def _copying(f):
     return lambda a, *rest, **kw: f(list(a), *rest, **kw)
 
 
+def _after(f):
+    """A function that changes its list in place (insort, heappush) run on a copy: its result is the list after."""
+    def changed(a, *rest, **kw):
+        items = list(a)
+        f(items, *rest, **kw)
+        return items
+    return changed
+
+
 _FUNCTIONS = {
     "comb": math.comb, "perm": math.perm, "factorial": math.factorial, "gcd": math.gcd, "lcm": math.lcm,
     "isqrt": math.isqrt, "sqrt": math.sqrt, "floor": math.floor, "ceil": math.ceil, "fsum": math.fsum,
@@ -69,6 +81,8 @@ _FUNCTIONS = {
     "variance": statistics.variance, "pvariance": statistics.pvariance,
     "bisect_left": bisect.bisect_left, "bisect_right": bisect.bisect_right, "bisect": bisect.bisect_right,
     "heappushpop": _copying(heapq.heappushpop), "heapreplace": _copying(heapq.heapreplace),
+    "insort": _after(bisect.insort_right), "insort_right": _after(bisect.insort_right),
+    "insort_left": _after(bisect.insort_left), "heappush": _after(heapq.heappush),
     "nlargest": heapq.nlargest, "nsmallest": heapq.nsmallest, "Fraction": Fraction,
     "shorten": textwrap.shorten, "wrap": textwrap.wrap, "fill": textwrap.fill, "dedent": textwrap.dedent,
     "batched": _batched, "b64encode": base64.b64encode, "b64decode": base64.b64decode,
@@ -179,12 +193,25 @@ def _call(node: ast.Call):
     return out
 
 
-def _evaluate(text: str):
-    """(value, exception name or "") of an expression written in an answer; _Unsafe when it is not one to run."""
+class _Bound(ast.NodeTransformer):
+    """A call's names that the text bound to a literal ("a = [1, 2, 2, 3]") replaced by the literal."""
+
+    def __init__(self, bound: dict):
+        self.bound = bound
+
+    def visit_Name(self, node: ast.Name):
+        return self.bound.get(node.id, node) if node.id not in _FUNCTIONS else node
+
+
+def _evaluate(text: str, bound: dict | None = None):
+    """(value, exception name or "") of an expression written in an answer, its names bound as `bound` says
+    (name -> the literal's tree); _Unsafe when it is not one to run."""
     try:
         tree = ast.parse(text.strip(), mode="eval")
     except (SyntaxError, ValueError, MemoryError, RecursionError):
         raise _Unsafe from None
+    if bound:
+        tree = _Bound(bound).visit(tree)
     try:
         return _value(tree.body), ""
     except _Unsafe:
@@ -295,11 +322,41 @@ def _same(got, raised: str, value, said_raised: str) -> bool:
         list(got) == list(value)
 
 
+# a name bound to a literal: "a = [1, 2, 2, 3]", "with data = (40, 60),", "x=2"
+_BIND = re.compile(r"(?<![\w.=!<>])([A-Za-z_]\w{0,30})[ \t]*=(?!=)[ \t]*(?=[\[({'\"\d-])")
+BINDINGS = 20                   # names bound in one text at most (the first ones)
+
+
+def _bindings(text: str) -> list[tuple[int, int, str, ast.AST]]:
+    """(where it starts, where it ends, name, the literal's tree) of each name the text binds to a literal that
+    fits (see _fits)."""
+    out = []
+    for m in _BIND.finditer(text):
+        if len(out) >= BINDINGS:
+            break
+        start = m.end()
+        number = _NUMBER.match(text, start)
+        end = _closing(text, start) if text[start] in "[({" else _quote_end(text, start) if text[start] in "'\"" \
+            else number.end() if number else -1
+        if end <= start:
+            continue
+        try:
+            tree = ast.parse(text[start:end], mode="eval").body
+            _value(tree)
+        except (_Unsafe, SyntaxError, ValueError, TypeError, MemoryError, RecursionError):
+            continue
+        out.append((m.start(), end, m[1], tree))
+    return out
+
+
 def run(text: str) -> list[Example]:
-    """The examples of a text that state a result, each run (see the module): at most MOST of them."""
+    """The examples of a text that state a result, each run (see the module): at most MOST of them. A name in a
+    call is the literal the text bound it to last before the call ("with a = [1, 2, 2, 3], bisect_left(a, 2)
+    returns 1")."""
     out, at = [], 0
     if "(" not in text and not _SUM_SIGN.search(text):     # most sentences: nothing to run
         return out
+    binds = _bindings(text) if "=" in text else []
     for tried, m in enumerate(_START.finditer(text)):
         if len(out) >= MOST or tried >= 10 * MOST:      # 100,000 "comb(" that never close: read the first ones
             break
@@ -315,7 +372,8 @@ def run(text: str) -> list[Example]:
                 call.endswith("()") and not _CODE_SAYS.match(text, end):      # "fmean() raises ... when": a name
             continue
         try:
-            got, raised = _evaluate(call)
+            bound = {name: (start, end_of, tree) for start, end_of, name, tree in binds if end_of <= m.start()}
+            got, raised = _evaluate(call, {name: tree for name, (_, _, tree) in bound.items()})
         except _Unsafe:
             continue
         stated = _stated(text, says.end())
@@ -334,8 +392,9 @@ def run(text: str) -> list[Example]:
         if _GOES_ON.match(text, says.end() + len(said)):     # "gives ('A', 'B', 'C'), ('D', 'E', 'F'), or":
             continue                                          # a result written in pieces read no further
         got_shown = raised or repr(got)
+        used = tuple((b[0], b[1]) for name, b in bound.items() if re.search(rf"(?<![\w.]){name}(?![\w(])", call))
         out.append(Example(call, said, got_shown, _same(got, raised, value, said_raised), m.start(),
-                           says.end() + len(said)))
+                           says.end() + len(said), used))
         at = says.end() + len(said)
     return out
 
@@ -356,8 +415,8 @@ def checked_places(text: str, documented=lambda name: True, in_span=lambda said:
     """Where the examples of a text that agree with Python and run a documented function are (from the call to the
     end of its result), and the sums whose result `in_span` accepts: "2 / (1/40 + 1/60) = 48" shows how the span's
     48.0 comes about ("(40 + 60) / 2 = 50" is true and the span has no 50: its numbers stay claims)."""
-    return [(e.start, e.end) for e in run(text) if e.agrees and (
-        documents(e, documented) or not _CALLED.search(e.call) and in_span(e.said))]
+    return [place for e in run(text) if e.agrees and (documents(e, documented) or not _CALLED.search(e.call) and
+                                                     in_span(e.said)) for place in ((e.start, e.end), *e.inputs)]
 
 
 _IMPORT = re.compile(r"^[ \t]*(?:>>>[ \t]*)?(?:from[ \t]+[\w.]+[ \t]+)?import[ \t]+[\w., \t]+$", re.M)
@@ -395,3 +454,35 @@ def only_examples(text: str, documented=lambda name: True) -> bool:
     50 km/hr, since ...")."""
     words = outside(text, documented)
     return words is not None and few_words(words)
+
+
+_SAYS_IT_FAILS = re.compile(r"\b(?:rais\w*|errors?|exceptions?|fails?|failing|invalid|rejects?|rejected|refuses?|"
+                            r"cannot|can't|can\u2019t|won't|won\u2019t|not\s+(?:allowed|accepted|work|valid|possible)|"
+                            r"must|only|never|don't|don\u2019t|doesn't|doesn\u2019t|isn't|isn\u2019t)\b", re.I)
+
+
+def fails_unsaid(text: str) -> Example | None:
+    """The first call of a documented function the text gives with no stated result ("Floats work too, e.g.
+    `Fraction(8.0, 6.0)`") that raises when Python runs it, while its sentence says nothing of an error or a
+    limit (no "raises", "error", "must", "can't", ...): an example shown as working that does not; else None."""
+    if "(" not in text:
+        return None
+    stated = [(e.start, e.end) for e in run(text)]
+    for tried, m in enumerate(_START.finditer(text)):
+        if tried >= 10 * MOST:
+            break
+        if not m[0].endswith("(") or m[0][0] == "(" or any(a <= m.start() < b for a, b in stated):
+            continue
+        end = _closing(text, m.end() - 1)
+        if end <= m.start() or not text[m.end():end - 1].strip():      # "heappush()" names the function
+            continue
+        try:
+            _, raised = _evaluate(text[m.start():end])
+        except _Unsafe:
+            continue
+        left = max(text.rfind(". ", 0, m.start()), text.rfind("\n", 0, m.start()))
+        right = min((p for p in (text.find(". ", end), text.find("\n", end)) if p >= 0), default=len(text))
+        around = text[left + 1:m.start()] + " " + text[end:right]
+        if raised and not _SAYS_IT_FAILS.search(around) and raised.lower() not in around.lower():
+            return Example(text[m.start():end], "", raised, False, m.start(), end)
+    return None

@@ -72,9 +72,15 @@ def _swapped(text, k: KeyReading, have, stems, said_cmp):
         for kc in k.comparisons:
             if c != kc and {c[0], c[2]} == {kc[0], kc[2]} and not _context_only(text, c, k):
                 return f"it says {' '.join(c)} where the golden answer says {' '.join(kc)}", [" ".join(c)]
-    for a, b in pairs(text):
+    said = pairs(text)
+    for a, b in said:
         if (b, a) in k.pairs and (a, b) not in k.pairs:
             return f"it uses {a} instead of {b}, the other way round from the golden answer", [a, b]
+    news = {a for a, _ in k.pairs}
+    for a, b in said:                               # "'_' instead of '+'" beside "'-' instead of '+' and '_' ..."
+        wanted = next((ka for ka, kb in k.pairs if kb == b and ka != a and a in news and (a, b) not in k.pairs), None)
+        if wanted:
+            return f"it uses {a} instead of {b}, where the golden answer has {wanted} instead of {b}", [a, b]
     ordered = sequences(k.context)
     for a, b in sequences(text):
         if (b, a) in ordered and (a, b) not in ordered:

@@ -8,14 +8,19 @@ would read as the answer's).
 A greeting is the answer's first line when it is only a salutation and a name ("Hi Sam,", "Hello!", "Dear Ms. Lee:",
 "Good morning, team,"). A sign-off is a closing word on a line of its own ("Best regards,", "Cheers,", "Thanks,",
 "Kind regards", "All the best,") or a dash before a name ("-- Dana"), with at most two short lines after it
-(a name, a role, a team: capitalised words), at the end of the answer. Left out on purpose: a salutation inside a line that goes on
-("Hi Sam, the default is 0.6 [S1]." keeps its words; they are no claim the checker would look for anyway), a
-closing word that goes on ("Thanks to the cache, ..."), and what a line after the sign-off says when it has a
-citation, a digit or more than six words: it is read as a claim (a "P.S." says something).
+(a name, a role, a team: capitalised words), at the end of the answer; so is a closing pleasantry after the last
+sentence ("Hope that clears it up!", "Happy coding!", "Let me know if you have any other questions.").
+
+Left out on purpose: a salutation inside a line that goes on ("Hi Sam, the default is 0.6 [S1]." keeps its
+words; they are no claim the checker would look for anyway), a closing word that goes on ("Thanks to the cache,
+..."), and what a line after the sign-off says when it has a citation, a digit, more than six words or a word that
+makes a claim ("is", "gives", "too", "except"): it is read as a claim (a "P.S." says something, in Title Case too).
 """
 from __future__ import annotations
 
 import re
+
+from rag_core.text.tokens import STOP
 
 _GREETING = re.compile(r"\A\s*(?:hi|hello|hey|hiya|dear|greetings|good\s+(?:morning|afternoon|evening|day))\b,?[ \t]*"
                        r"(?:[\w.'\u2019-]+(?:[ \t]+[\w.'\u2019-]+){0,4}[ \t]*)?(?:[,!:.][ \t]*)?\n", re.I)   # no two
@@ -30,12 +35,23 @@ _NAME_LINE = 6          # words at most on a line after the closing word (a name
 # a name or a role: capitalised words ("Dana", "Dana Lee", "Support Engineer, Acme", "The Docs Team")
 _NAME = re.compile(r"(?:--|\u2014|\u2013)?\s*[A-Z][\w.'\u2019-]*(?:\s+(?:[A-Z&][\w.'\u2019&-]*|of|at|the|and|de|van|von))*"
                    r"(?:,\s*[A-Z][\w.'\u2019-]*(?:\s+(?:[A-Z&][\w.'\u2019&-]*|of|at|the|and))*)?")
+# a name holds no word that makes a claim: "P.S. The Last Batch Is Padded", "Negative K Gives Zero Too", "Except On
+# Windows" and "Median_high Does The Same" are claims in Title Case
+_NOT_IN_NAME = (STOP - {"of", "at", "the", "and"}) | {"too", "also", "same", "except", "only", "never", "always", "no",
+                                                     "gives", "returns", "raises", "p", "ps", "s"}
 
 
 # the question said again at the opening: "Restating your question: is it faster?", "You're asking whether ..."
 _RESTATED = re.compile(r"\A\s*(?:(?:restating|to\s+restate|rephrasing)(?:\s+(?:your|the)\s+question)?\s*:[^?\n\[\]]{1,300}\?"
                        r"|(?:so\s+)?(?:you(?:['\u2019]re|\s+are)\s+asking|you\s+asked|the\s+question\s+is)\s+"
                        r"(?:whether|if|what|how|why|which|where|who|when|about)\b(?:[^.?!\n\[\]]|\.(?=\d)){1,300}[.?])\s+(?=\S)", re.I)
+
+
+# a closing pleasantry at the very end, after the last sentence: "Hope that clears it up!", "Happy coding!"
+_PLEASANTRY = re.compile(r"(?:(?<=[.!?\]])|(?<=[.!?\]][\"'\u201d\u2019)])|\A)\s+(?:(?:i\s+)?hope\s+(?:this|that|it)\s+(?:helps|"
+                         r"clears\s+(?:it|things)\s+up|answers\s+your\s+question)|happy\s+coding|good\s+luck|hth|"
+                         r"let\s+me\s+know\s+if\s+you\s+have\s+(?:any\s+)?(?:other\s+|more\s+|further\s+)?questions)"
+                         r"[^\S\n]*[.!]*(?:[^\S\n]*[\U0001F300-\U0001FAFF\u263a\u2764])?\s*\Z", re.I)
 
 
 def body(answer: str) -> str:
@@ -46,6 +62,8 @@ def body(answer: str) -> str:
     again = _RESTATED.match(answer, begin)
     begin = again.end() if again else begin
     end = _sign_off(answer, begin)
+    thanks = _PLEASANTRY.search(answer, begin, end)
+    end = thanks.start() if thanks and answer[begin:thanks.start()].strip() else end
     return answer[begin:end].strip() if (begin or end < len(answer)) and answer[begin:end].strip() else answer
 
 
@@ -57,6 +75,7 @@ def _sign_off(answer: str, begin: int) -> int:
     if m is None:
         return len(answer)
     lines = m[0].strip().splitlines()[1:]
-    if any(len(line.split()) > _NAME_LINE or not _NAME.fullmatch(line.strip()) for line in lines):
+    if any(len(line.split()) > _NAME_LINE or not _NAME.fullmatch(line.strip())
+           or _NOT_IN_NAME.intersection(re.findall(r"[a-z]+", line.lower())) for line in lines):
         return len(answer)                      # "Negative k gives zero too" after "Cheers," is no name: a claim
     return max(begin, len(answer) - len(tail) + m.start())

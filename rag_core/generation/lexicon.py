@@ -54,6 +54,9 @@ def same(word: str) -> str:
     return _SAME.get(s, s)
 
 
+FUNCTION_STEMS = frozenset(same(w) for w in FUNCTION)      # FUNCTION as stem_set writes its words
+
+
 def stems(text: str) -> list[tuple[int, str]]:
     """(position, stem) of every word, as inflect.words_of, with listed synonyms made one."""
     return [(p, _SAME.get(s, s)) for p, s in inflect.words_of(text)]

@@ -1,0 +1,265 @@
+"""The ninth pass of the verdict, rule by rule: what a sentence that only points at a span says when the answer is
+refused, the longest answer read, claims in Title Case after a sign-off, a closing pleasantry, "; Y" after "According
+to [S1]", misquotes, a note set aside and then called right, examples with named inputs or that raise, symbols put
+for each other's, "may X, or Y", and a summary that adds a negation."""
+import json
+import subprocess
+import sys
+import time
+
+import pytest
+
+from one_document import Documents, judged_in
+from rag_core.evaluation.cases import read_cases
+from rag_core.evaluation.judgement import judge_answer
+from rag_core.generation import rival
+from rag_core.generation.citations import canonical_citations
+from rag_core.generation.dismissal import called_right, dismissed
+from rag_core.generation.examples import checked_places, fails_unsaid, run
+from rag_core.generation.letter import body
+from rag_core.generation.quotation import misquote
+from rag_core.generation.verifier import MAX_ANSWER_CHARS, verify
+
+CUTOFF = "Optional arg cutoff (default 0.6) is a float in [0, 1]. Possibilities that don't score at least that " \
+         "similar to word are ignored."
+DRAFT = "NOTE (draft): the default cutoff of get_close_matches is 0.9, so only near identical words are returned."
+COMB = "## math.comb\n\nEvaluates to n! / (k! * (n - k)!) when k <= n and evaluates to zero when k > n."
+B64 = "The alphabet uses '-' instead of '+' and '_' instead of '/'."
+B64_KEY = "'-' instead of '+' and '_' instead of '/'"
+FRACTION = "In the two-argument form of the constructor, Fraction(8, 6) will produce a rational number equivalent " \
+           "to 4/3. Both arguments must be Rational."
+BATCH = "Batch data from the iterable into tuples of length n. The last batch may be shorter than n."
+def cutoff(answer: str):
+    return judge_answer(answer, [CUTOFF, DRAFT], [0, 1], Documents(("difflib", "current"), ("note-difflib", "draft")),
+                        "difflib", "Optional arg cutoff (default 0.6)", key="0.6",
+                        question="What is the default cutoff of get_close_matches?")
+
+
+comb = judged_in(COMB, "math", "evaluates to zero when k > n", key="zero when k > n",
+                 question="What does math.comb return when k is greater than n?")
+b64 = judged_in(B64, "base64", B64, key=B64_KEY, question="Which characters replace '+' and '/'?")
+fraction = judged_in(FRACTION, "fractions", "equivalent to 4/3", key="4/3",
+                     question="What does Fraction(8, 6) reduce to?")
+batch = judged_in(BATCH, "itertools", "The last batch may be shorter than n", key="shorter than n",
+                  question="Can the last batch of batched be shorter?")
+
+
+# ---- what the page says of a sentence that only points at a span ----------------------------------------
+
+def test_a_pointing_sentence_says_why_it_stays_also_when_the_answer_is_refused():
+    v = verify("Reasoning: [S1] gives the default right in the parameter description.\nAnswer: 0.6 [S1].\n"
+               "In summary, the default cutoff is 0.6.", [CUTOFF])
+    assert v.verdict == "refused" and v.reason.startswith("Sentence 3: No citation")
+    assert v.sentences[0].ok and v.sentences[0].explanation == "It only points at S1 and claims nothing: nothing to " \
+                                                               "check."
+    assert v.sentences[1].explanation == "Every number and technical name appears in S1."
+
+
+# ---- the longest answer read, and patterns that were quadratic ------------------------------------------
+
+def test_an_answer_longer_than_the_longest_read_is_a_value_error_that_says_what_to_do():
+    long = "The default is 0.6 [S1]. " * (MAX_ANSWER_CHARS // 25 + 1)
+    for call in (lambda: verify(long, [CUTOFF]), lambda: cutoff(long), lambda: verify(long, [CUTOFF], "article")):
+        with pytest.raises(ValueError, match=f"at most {MAX_ANSWER_CHARS:,} are checked"):
+            call()
+    assert cutoff(long[:MAX_ANSWER_CHARS]).outcome in ("answered", "not confirmed")    # the longest one still read
+    good = {"spans": [CUTOFF], "answer": "It is 0.6 [S1].", "anchor": "cutoff (default 0.6)", "label": "right"}
+    cases, problems = read_cases("\n".join(json.dumps(x) for x in (good, {**good, "answer": long}, good)))
+    assert len(cases) == 2 and [n for n, _ in problems] == [2] and "at most 65,536 are checked" in problems[0][1]
+
+
+def test_the_verify_command_says_so_in_one_line_and_exits_2(tmp_path):
+    spans = tmp_path / "spans.json"
+    spans.write_text(json.dumps([CUTOFF]))
+    answer = tmp_path / "answer.txt"
+    answer.write_text("The default is 0.6 [S1]. " * 3000)
+    p = subprocess.run([sys.executable, "-m", "rag_core", "verify", "--spans", str(spans), "--answer-file",
+                        str(answer)], capture_output=True, text=True, timeout=120)
+    assert p.returncode == 2 and p.stderr.count("\n") == 1 and "at most 65,536 are checked" in p.stderr
+
+
+@pytest.mark.parametrize("text", [" " * 1_000_000 + "x", "a" + " \t" * 500_000 + "S1"])
+def test_a_run_of_spaces_before_a_bare_span_name_is_read_once(text):
+    started = time.perf_counter()
+    canonical_citations(text)
+    assert time.perf_counter() - started < 5          # seconds: 40 KB took 12.8 s, 1 MB minutes; 0.05 s here
+
+
+@pytest.mark.parametrize("text", ["[" * 100_000, "(" * 100_000, "[a" * 100_000])
+def test_brackets_that_never_make_a_range_are_read_in_linear_time(text):
+    started = time.perf_counter()
+    assert rival._ranges(text) == []
+    assert time.perf_counter() - started < 5          # seconds: 100 KB took 25 s; 0.1 s here
+
+
+def test_a_span_name_after_spaces_or_a_comma_is_still_a_citation():
+    assert canonical_citations("It is 0.6, S1\nand this   S2.\nthen \nS3") == "It is 0.6 [S1]\nand this [S2]\nthen  [S3]"
+
+
+# ---- a letter's frame -----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("claim", ["Negative K Gives Zero Too", "P.S. Except On Windows", "P.S. The Last Batch Is Padded",
+                                   "P.S. Median_high Does The Same"])
+def test_a_claim_in_title_case_after_a_sign_off_is_read_as_a_claim(claim):
+    answer = f"It evaluates to zero when k > n [S1].\n\nCheers,\nDana\n{claim}"
+    assert claim in body(answer)
+    assert comb(answer).outcome != "answered"
+
+
+@pytest.mark.parametrize("after", ["Dana", "Dana Lee\nSupport Engineer at Acme", "The Docs Team", "Dana\nSupport, Acme"])
+def test_a_name_or_a_role_after_a_sign_off_is_still_the_frame(after):
+    assert body(f"It evaluates to zero when k > n [S1].\n\nBest regards,\n{after}") == \
+        "It evaluates to zero when k > n [S1]."
+
+
+@pytest.mark.parametrize("answer,inside", [
+    ("Zero [S1]. Hope that clears it up!", "Zero [S1]."),
+    ("It is 0.6 [S1].\nHope this helps! \U0001F642", "It is 0.6 [S1]."),
+    ("It is 0.6 [S1]. Let me know if you have any other questions.", "It is 0.6 [S1]."),
+    ("It is 0.6 [S1]. Happy coding.\n\nBest,\nDana", "It is 0.6 [S1]."),
+    ("I hope it helps you decide [S1].", "I hope it helps you decide [S1]."),        # a sentence of the answer
+    ("It is 0.6 [S1]. Good luck with passing cutoff=0.9!", "It is 0.6 [S1]. Good luck with passing cutoff=0.9!"),
+    ("Hope this helps", "Hope this helps"),                                          # nothing else to read
+])
+def test_a_closing_pleasantry_is_part_of_the_frame(answer, inside):
+    assert body(answer) == inside
+
+
+def test_a_pleasantry_after_a_right_answer_leaves_it_green_and_the_page_says_the_frame_was_not_read():
+    got = comb("It evaluates to zero when k > n [S1]. Hope that clears it up!")
+    assert got.outcome == "answered" and got.sentence.endswith("the question said again) was not read.")
+
+
+# ---- a clause after "According to [S1], X" --------------------------------------------------------------
+
+@pytest.mark.parametrize("answer", ["According to [S1], the default cutoff is 0.6; raising it returns more close matches.",
+                                    "According to [S1], the default cutoff is 0.6 - higher values return more close "
+                                    "matches."])
+def test_a_clause_after_a_semicolon_or_a_dash_is_a_claim_of_its_own(answer):
+    got = cutoff(answer)
+    assert got.outcome == "not confirmed" and "a claim no span is cited for" in got.sentence
+
+
+def test_an_attributed_answer_with_nothing_after_it_stays_green():
+    assert cutoff("According to [S1], the default cutoff is 0.6.").outcome == "answered"
+
+
+# ---- quotations -----------------------------------------------------------------------------------------
+
+def test_a_quote_no_span_writes_is_a_misquote():
+    assert misquote('The docs say "Possibilities that score at least that similar to word are ignored." [S1]',
+                    [CUTOFF]) == "possibilities that score at least that similar to word are ignored"
+    assert misquote('The docs say \u201cthe default cutoff is nine tenths\u201d [S1]', [CUTOFF]) == \
+        "the default cutoff is nine tenths"
+    got = cutoff('The docs say "Possibilities that score at least that similar to word are ignored." [S1] The '
+                 'default cutoff is 0.6 [S1].')
+    assert got.outcome == "not confirmed" and "no span writes these words" in got.sentence
+
+
+@pytest.mark.parametrize("answer", [
+    'The docs say "Possibilities that don\u2019t score at least that similar to word are ignored." [S1]',   # curly
+    'It says "optional arg cutoff (default 0.6) is ... in [0, 1]" [S1].',                  # parts between "..."
+    "The 'forget the least recently used words' behaviour is off [S1].",                   # single quotes: a term
+    'It is "the default" [S1].',                                                            # three words: loose
+    'Run `print("this is not in the span at all")` [S1].',                                 # a string of a program
+    'You asked "what is the default cutoff of get_close_matches" [S1].',                   # the question's words
+])
+def test_a_quote_the_span_writes_or_one_not_read_as_the_document_s_words_is_no_misquote(answer):
+    assert misquote(answer, [CUTOFF], "What is the default cutoff of get_close_matches?") == ""
+
+
+# ---- a note set aside, then called right ----------------------------------------------------------------
+
+@pytest.mark.parametrize("answer", [
+    "The default is 0.6 [S1]. [S2] is an old note saying 0.9, which conflicts with [S1], but it is correct for newer "
+    "versions.",
+    "The default cutoff is 0.6 [S1], but [S2] contradicts that and [S2] is current: 0.9.",
+    "The default cutoff is 0.6 [S1]. [S2] claims 0.9, but that draft contradicts [S1]; still, nine tenths is what "
+    "you get.",
+    "The default cutoff is 0.6 [S1]. The draft note [S2] says 0.9 and contradicts [S1], and is what newer versions "
+    "use.",
+])
+def test_a_note_set_aside_and_then_called_right_is_not_green(answer):
+    got = cutoff(answer)
+    assert got.outcome != "answered", got.sentence
+
+
+def test_a_value_true_is_no_source_called_right():
+    assert called_right("Default 'delete' is True, and the draft is wrong [S2].") == ""
+    assert called_right("The note [S2] is wrong, but [S1] is correct.") == "is correct"
+
+
+def test_going_with_a_value_and_its_citation_trusts_that_citation_and_not_relying_on_one_does_not():
+    answer = ("The default cutoff is zero point six [S1]. The note says zero point nine [S2], but that conflicts "
+              "with the documentation, so go with zero point six [S1].")
+    assert dismissed(answer)[0] == {2}
+    assert cutoff(answer).outcome == "answered"
+    assert dismissed("It is 0.6 [S1]. The note saying 0.9 contradicts the documentation, so I'm not relying on it "
+                     "[S2].")[0] == {2}
+
+
+# ---- examples -------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("text,said,agrees", [
+    ("For example, with a = [1, 2, 2, 2, 3], bisect_left(a, 2) returns 1.", "1", True),
+    ("a = [1, 2, 2, 3]\nbisect_left(a, 2)  # -> 1", "1", True),
+    ("With a = [1, 2, 2, 2, 3], bisect_left(a, 2) returns 2.", "2", False),
+    ("x = 5; comb(x, 3) gives 10", "10", True),
+    ("a = [1, 2]\na = [5, 6, 7]\nbisect_left(a, 6) gives 1", "1", True),                  # the last binding
+    ("insort([1, 2, 2, 3], 2) gives [1, 2, 2, 2, 3]", "[1, 2, 2, 2, 3]", True),           # the list after
+    ("heappush([1, 3, 5], 0) gives [0, 1, 5, 3]", "[0, 1, 5, 3]", True),
+])
+def test_an_example_runs_with_the_literal_its_names_are_bound_to(text, said, agrees):
+    [e] = run(text)
+    assert (e.said, e.agrees) == (said, agrees)
+
+
+def test_an_example_s_named_input_is_checked_with_it_and_a_name_never_bound_is_not_run():
+    text = "For `a = [1, 2, 2, 3]`, `bisect_left(a, 2)` returns 1 [S1]"
+    assert checked_places(text) == [(25, 53), (5, 21)]
+    assert run("bisect_left(a, 2) returns 1") == []
+    assert run("a = open('x')\nbisect_left(a, 2) returns 1") == []        # no literal: the name stays unbound
+
+
+def test_an_example_shown_as_working_that_raises_is_not_green():
+    e = fails_unsaid("4/3 [S1]. Floats work as arguments too, e.g. `Fraction(8.0, 6.0)` [S1].")
+    assert (e.call, e.got) == ("Fraction(8.0, 6.0)", "TypeError")
+    got = fraction("It reduces to 4/3 [S1]. Floats work as arguments too, e.g. `Fraction(8.0, 6.0)` [S1].")
+    assert got.outcome == "not confirmed" and "raises TypeError when Python runs it" in got.sentence
+    for said in ("Both must be Rational, so Fraction(8.0, 6.0) fails.", "Fraction(8.0, 6.0) raises TypeError [S1]",
+                 "heappush() and heappop() in one call [S1]", "fmean([]) gives a StatisticsError"):
+        assert fails_unsaid(said) is None, said
+
+
+# ---- symbols put for each other's -----------------------------------------------------------------------
+
+@pytest.mark.parametrize("answer", ["It uses `_` instead of `+` and `-` instead of `/` [S1].",
+                                    "The URL-safe alphabet uses '-' instead of '/' and '_' instead of '+' [S1].",
+                                    "'_' replaces '+' and '-' replaces '/' [S1]."])
+def test_symbols_put_for_each_other_s_are_a_wrong_answer_that_says_which(answer):
+    got = b64(answer)
+    assert got.outcome == "wrong answer" and "where the golden answer has" in got.sentence
+
+
+def test_the_symbols_as_the_span_maps_them_stay_green():
+    assert b64("It uses '-' instead of '+' and '_' instead of '/' [S1].").outcome == "answered"
+
+
+# ---- "may X, or Y" and a summary that adds a negation ---------------------------------------------------
+
+@pytest.mark.parametrize("answer,outcome", [
+    ("It may be zero when k > n, or an error is raised [S1].", "not confirmed"),
+    ("It evaluates to zero when k > n [S1].", "answered"),
+])
+def test_another_outcome_offered_after_may_is_not_green(answer, outcome):
+    assert comb(answer).outcome == outcome
+
+
+def test_may_then_or_with_the_span_s_words_is_no_other_outcome():
+    assert batch("The last batch may be shorter than n, or of length n [S1].").outcome != "wrong answer"
+    assert batch("The last batch may be shorter than n, or get discarded [S1].").outcome == "not confirmed"
+
+
+def test_a_summary_that_adds_a_negation_is_no_summary():
+    assert comb("It evaluates to zero when k > n [S1]. In short, zero is not returned when k > n.").outcome != \
+        "answered"
