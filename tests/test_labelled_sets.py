@@ -18,7 +18,7 @@ def test_every_bundled_set_is_found_in_order_and_judged_as_the_command_judges_it
     assert paths[0].name == "labelled_answers.jsonl" and len(paths) >= 14
     names = [p.name for p in paths]
     assert names.index("labelled_answers_fresh9.jsonl") < names.index("labelled_answers_fresh10.jsonl") \
-        < names.index("labelled_answers_fresh50.jsonl") == len(paths) - 1          # 10 after 9, 50 last
+        < names.index("labelled_answers_fresh52.jsonl") == len(paths) - 1          # 10 after 9, 52 last
     assert [p.name for p in paths[1:3]] == ["labelled_answers_fresh.jsonl", "labelled_answers_fresh3.jsonl"]
     sets = rule_on_bundled_sets()
     assert [s.name + ".jsonl" for s in sets] == [p.name for p in paths]

@@ -373,8 +373,8 @@ def test_a_line_that_ends_with_a_citation_ends_its_sentence():
 
 def test_the_page_says_a_letter_s_frame_was_not_read_and_its_reply_is_read():
     got = cutoff("Hi Sam,\n\nThe default cutoff is 0.6 [S1].\n\nBest regards,\nDana")
-    assert got.outcome == "answered" and got.sentence.endswith("What frames it (a greeting, a sign-off, the question "
-                                                               "said again) was not read.")
+    assert got.outcome == "answered" and got.sentence.endswith("What frames it (its greeting and its sign-off) was not "
+                                                               "read.")
     assert "greeting" not in cutoff("The default cutoff is 0.6 [S1].").sentence
     no = judge_answer("Hi Lucy,\n\nNo, every batch is exactly n long [S1].\n\nBest regards,\nDana",
                       ["Batch data into tuples of length n. The last batch may be shorter than n."], [0],

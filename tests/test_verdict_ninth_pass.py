@@ -16,7 +16,7 @@ from rag_core.generation import rival
 from rag_core.generation.citations import canonical_citations
 from rag_core.generation.dismissal import called_right, dismissed
 from rag_core.generation.examples import checked_places, fails_unsaid, run
-from rag_core.generation.letter import body
+from rag_core.generation.letter import body, framed
 from rag_core.generation.quotation import misquote
 from rag_core.generation.verifier import MAX_ANSWER_CHARS, verify
 
@@ -123,11 +123,15 @@ def test_a_name_or_a_role_after_a_sign_off_is_still_the_frame(after):
 ])
 def test_a_closing_pleasantry_is_part_of_the_frame(answer, inside):
     assert body(answer) == inside
+    assert ("a closing pleasantry" in framed(answer)[1]) == (inside != answer)
 
 
 def test_a_pleasantry_after_a_right_answer_leaves_it_green_and_the_page_says_the_frame_was_not_read():
     got = comb("It evaluates to zero when k > n [S1]. Hope that clears it up!")
-    assert got.outcome == "answered" and got.sentence.endswith("the question said again) was not read.")
+    assert got.outcome == "answered" and got.sentence.endswith("What frames it (a closing pleasantry) was not read.")
+    said = comb("Hi,\n\nYou're asking what comb gives for k > n. It evaluates to zero when k > n [S1].\n\nCheers,\n"
+                "Dana").sentence
+    assert said.endswith("What frames it (its greeting, the question said again and its sign-off) was not read.")
 
 
 # ---- a clause after "According to [S1], X" --------------------------------------------------------------
@@ -137,6 +141,11 @@ def test_a_pleasantry_after_a_right_answer_leaves_it_green_and_the_page_says_the
                                     "matches."])
 def test_a_clause_after_a_semicolon_or_a_dash_is_a_claim_of_its_own(answer):
     got = cutoff(answer)
+    assert got.outcome == "not confirmed" and "a claim no span is cited for" in got.sentence
+
+
+def test_a_reason_right_after_the_citation_needs_no_comma_to_be_a_claim_of_its_own():
+    got = cutoff("The default cutoff is 0.6 [S1] because the matcher prefers close words over loose ones.")
     assert got.outcome == "not confirmed" and "a claim no span is cited for" in got.sentence
 
 

@@ -49,7 +49,7 @@ from rag_core.generation.examples import fails_unsaid, few_words, outside, run a
 from rag_core.generation.dismissal import NAMES_NOTE, called_right, dismissed, sets_aside
 from rag_core.generation.hedge import hedged
 from rag_core.generation.negation import has_negation
-from rag_core.generation.letter import body
+from rag_core.generation.letter import framed
 from rag_core.generation.passage import elsewhere
 from rag_core.generation.quotation import misquote
 from rag_core.generation.restatement import restates
@@ -140,11 +140,11 @@ def judge_answer(answer: str, spans: list, span_ids, index, expected_doc: str | 
     """
     _check_call(answer, spans, span_ids, index, accept, reply, trusted, question, key, anchor, expected_doc)
     answer = canonical_citations(visible(answer))     # "[1]": [S1]; "0\u200f.6": 0.6, for every rule below
-    inside = body(answer)                           # "Hi Sam, ... Best regards, Dana": the answer, without its frame
+    inside, left = framed(answer)                   # "Hi Sam, ... Best regards, Dana": the answer, without its frame
     got = _judged(inside, spans, span_ids, index, expected_doc, anchor, trusted, with_article, verdict, key, question,
                   reply, accept)
-    return got if inside == answer else got._replace(
-        sentence=f"{got.sentence} What frames it (a greeting, a sign-off, the question said again) was not read.")
+    return got if not left else got._replace(sentence=f"{got.sentence} What frames it ({listing(left, 'and')}) was "
+                                                      "not read.")
 
 
 def _judged(answer: str, spans: list, span_ids, index, expected_doc, anchor, trusted, with_article, verdict, key,

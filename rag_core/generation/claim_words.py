@@ -167,7 +167,7 @@ def undoes_key(answer: str, key: str) -> str:
 
 _JOINER = r"(?:and|because|since|so|which|provided|but|while|whereas|as|then)"     # a word that opens a clause
 _BREAK = r"(?:[,;]|\s-\s|\u2014)"                                                  # what ends the clause before it
-_TAIL = re.compile(rf"\s*{_BREAK}\s*{_JOINER}?\b", re.I)
+_TAIL = re.compile(rf"\s*(?:{_BREAK}\s*{_JOINER}?|{_JOINER})\b", re.I)     # "[S1] because ...": no comma needed
 _CONJUNCTION = re.compile(rf"^{_JOINER}\b\s*", re.I)
 _NEXT_CLAUSE = re.compile(rf"[;\u2014]|\s-\s|{_BREAK}\s*{_JOINER}\b", re.I)   # "; Y", " - Y" need no joining word
 _ATTRIBUTION = re.compile(r"^\W*(?:(?:based\s+on|according\s+to|per|as\s+(?:(?:stated|said|noted|documented|described|"

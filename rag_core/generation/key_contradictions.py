@@ -75,12 +75,12 @@ def _swapped(text, k: KeyReading, have, stems, said_cmp):
     said = pairs(text)
     for a, b in said:
         if (b, a) in k.pairs and (a, b) not in k.pairs:
-            return f"it uses {a} instead of {b}, the other way round from the golden answer", [a, b]
+            return f"it uses '{a}' instead of '{b}', the other way round from the golden answer", [a, b]
     news = {a for a, _ in k.pairs}
     for a, b in said:                               # "'_' instead of '+'" beside "'-' instead of '+' and '_' ..."
         wanted = next((ka for ka, kb in k.pairs if kb == b and ka != a and a in news and (a, b) not in k.pairs), None)
         if wanted:
-            return f"it uses {a} instead of {b}, where the golden answer has {wanted} instead of {b}", [a, b]
+            return f"it uses '{a}' instead of '{b}', where the golden answer has '{wanted}' instead of '{b}'", [a, b]
     ordered = sequences(k.context)
     for a, b in sequences(text):
         if (b, a) in ordered and (a, b) not in ordered:

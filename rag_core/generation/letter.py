@@ -42,7 +42,7 @@ _NOT_IN_NAME = (STOP - {"of", "at", "the", "and"}) | {"too", "also", "same", "ex
 
 
 # the question said again at the opening: "Restating your question: is it faster?", "You're asking whether ..."
-_RESTATED = re.compile(r"\A\s*(?:(?:restating|to\s+restate|rephrasing)(?:\s+(?:your|the)\s+question)?\s*:[^?\n\[\]]{1,300}\?"
+_RESTATED = re.compile(r"\s*(?:(?:restating|to\s+restate|rephrasing)(?:\s+(?:your|the)\s+question)?\s*:[^?\n\[\]]{1,300}\?"
                        r"|(?:so\s+)?(?:you(?:['\u2019]re|\s+are)\s+asking|you\s+asked|the\s+question\s+is)\s+"
                        r"(?:whether|if|what|how|why|which|where|who|when|about)\b(?:[^.?!\n\[\]]|\.(?=\d)){1,300}[.?])\s+(?=\S)", re.I)
 
@@ -55,16 +55,28 @@ _PLEASANTRY = re.compile(r"(?:(?<=[.!?\]])|(?<=[.!?\]][\"'\u201d\u2019)])|\A)\s+
 
 
 def body(answer: str) -> str:
-    """The answer without the greeting on its first line, the question said again after it and the sign-off at
-    its end (see the module)."""
+    """The answer without the greeting on its first line, the question said again after it, the sign-off and a
+    closing pleasantry at its end (see the module)."""
+    return framed(answer)[0]
+
+
+def framed(answer: str) -> tuple[str, tuple[str, ...]]:
+    """(body(answer), what of its frame was left out, in the words a page shows: "its greeting", "its sign-off",
+    "a closing pleasantry", "the question said again"); the answer itself and () when nothing, or nothing else."""
     start = _GREETING.match(answer)
     begin = start.end() if start else 0
     again = _RESTATED.match(answer, begin)
     begin = again.end() if again else begin
     end = _sign_off(answer, begin)
+    signed = end < len(answer)
     thanks = _PLEASANTRY.search(answer, begin, end)
     end = thanks.start() if thanks and answer[begin:thanks.start()].strip() else end
-    return answer[begin:end].strip() if (begin or end < len(answer)) and answer[begin:end].strip() else answer
+    if not (begin or end < len(answer)) or not answer[begin:end].strip():
+        return answer, ()
+    left = [name for name, found in (("its greeting", start), ("the question said again", again),
+                                     ("a closing pleasantry", end < len(answer) and thanks and
+                                      end == thanks.start()), ("its sign-off", signed)) if found]
+    return answer[begin:end].strip(), tuple(left)
 
 
 def _sign_off(answer: str, begin: int) -> int:
