@@ -51,6 +51,7 @@ if mine:
                "answer the rule cannot say green of them) or given no span.")
 st.dataframe(judge_view.confusion_table(report), hide_index=True, key="judge_rule_table")
 st.markdown(judge_view.precision_line(report.rule, "rule"))
+judge_view.marks_holds_section(report)
 judge_view.disagreements(report)
 
 st.subheader("A model as second judge")

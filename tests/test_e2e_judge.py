@@ -70,12 +70,15 @@ def test_three_marks_on_ask_survive_a_reload_and_are_counted_on_the_judge_page(p
 
 
 def test_the_judge_page_measures_the_rule_on_every_bundled_set(page, server):
-    from rag_core.evaluation.labelled_sets import bundled_summary, rule_on_bundled_sets
+    from rag_core.evaluation.judges import holds_sentence
+    from rag_core.evaluation.labelled_sets import bundled_holds, bundled_summary, rule_on_bundled_sets
     sets = rule_on_bundled_sets()
     open_view(page, server.url + "/judge")
     expect(main(page)).to_contain_text(bundled_summary(sets), timeout=WAIT_MS)
-    main(page).get_by_text("The rule on each bundled set").click()
-    grid = main(page).get_by_test_id("stDataFrame").first
-    expect(grid).to_be_visible(timeout=WAIT_MS)
+    expect(main(page)).to_contain_text(holds_sentence(bundled_holds(sets)))       # what holds right answers back
+    for title in ("What holds right answers back", "The rule on each bundled set"):
+        main(page).get_by_text(title).click()
+        grid = main(page).get_by_test_id("stExpander").filter(has_text=title).get_by_test_id("stDataFrame")
+        expect(grid).to_be_visible(timeout=WAIT_MS)
     expect(main(page)).to_contain_text("figures are on answers it was written from")
     no_exception(page)

@@ -13,6 +13,8 @@ from streamlit.testing.v1 import AppTest
 from apptest_helpers import markdowns, shown
 from fake_llm_server import start_server, stop_server
 from rag_core.__main__ import main
+from rag_core.evaluation.judges import holds_sentence
+from rag_core.evaluation.labelled_sets import bundled_holds, rule_on_bundled_sets
 from rag_core.store import Store
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -75,6 +77,11 @@ def test_no_marks_says_how_and_the_bundled_examples_equal_the_command(folder, ca
                for m in markdowns(at)), markdowns(at)
     shown = [b for b in at.button if b.key and b.key.startswith("judge_open_")]
     assert len(shown) == len(want["disagreements"])
+    held = sorted(want["right_not_green_by"].items(), key=lambda item: (-item[1], item[0]))
+    assert holds_sentence(held) in markdowns(at)                # what holds right answers back, as the command counts
+    by_page = table_of(at, "What holds it back", 1)             # the bundled sets' count comes first
+    assert list(zip(by_page["What holds it back"], by_page["Right answers"])) == held
+    assert holds_sentence(bundled_holds(rule_on_bundled_sets())) in markdowns(at)
 
 
 def test_a_disagreement_opens_ask_with_its_question_and_answer(folder):

@@ -19,8 +19,8 @@ import streamlit as st
 
 from rag_core.evaluation.cases import SpanSources, read_cases
 from rag_core.evaluation.confusion import kappa_sentence
-from rag_core.evaluation.judges import JudgeReport, judge_cases, own_answers
-from rag_core.evaluation.labelled_sets import bundled_summary
+from rag_core.evaluation.judges import JudgeReport, holds, holds_sentence, judge_cases, own_answers
+from rag_core.evaluation.labelled_sets import bundled_holds, bundled_summary
 from rag_core.data.golden import load_golden
 from ui import active, export, saved, settings, widgets
 
@@ -84,9 +84,33 @@ def bundled_sets_table(sets) -> pd.DataFrame:
                                        "Precision when green"])
 
 
+def holds_table(counted) -> pd.DataFrame:
+    """What keeps right answers from green, a row each, most first: the reason, how many, their share."""
+    total = sum(n for _, n in counted)
+    return pd.DataFrame([{"Right answers": n, "Share": _share(n / total), "What holds it back": why}
+                         for why, n in counted], columns=["Right answers", "Share", "What holds it back"])
+
+
+def holds_section(counted, key: str) -> None:
+    """One sentence on what holds most right answers back, and the whole count in an expander."""
+    st.markdown(widgets.plain(holds_sentence(counted)))
+    if counted:
+        with st.expander("What holds right answers back"):
+            st.dataframe(holds_table(counted), hide_index=True, key=key, column_config={   # the numbers first: a
+                "Right answers": st.column_config.NumberColumn(width=110),               # phone shows them
+                "Share": st.column_config.TextColumn(width=60),
+                "What holds it back": st.column_config.TextColumn(width=760)})
+
+
+def marks_holds_section(report: JudgeReport) -> None:
+    """What holds back the right answers of the marks the rule does not call green."""
+    holds_section(holds(report.rows), "judge_marks_holds")
+
+
 def bundled_sets_section(sets) -> None:
-    """The rule on the bundled sets: one sentence, and the table in an expander."""
+    """The rule on the bundled sets: one sentence, what holds right answers back, and the table in an expander."""
     st.markdown(widgets.plain(bundled_summary(sets)))
+    holds_section(bundled_holds(sets), "judge_bundled_holds")
     with st.expander("The rule on each bundled set"):
         st.dataframe(bundled_sets_table(sets), hide_index=True, key="judge_bundled_sets", height="content")
         st.caption("The rule was changed after reading these sets (the newest may be the exception), so most of "

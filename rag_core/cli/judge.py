@@ -27,7 +27,7 @@ from rag_core.cli.options import OneLineParser, add_data_options, add_model_opti
 from rag_core.cli.output import emit, note, progress_line
 from rag_core.evaluation.cases import SpanSources, read_cases
 from rag_core.evaluation.confusion import CELLS, kappa_sentence
-from rag_core.evaluation.judges import JudgeReport, judge_cases, model_judge
+from rag_core.evaluation.judges import JudgeReport, holds, holds_sentence, judge_cases, model_judge
 
 HELP = "how often the rule (and a model) is wrong against people's labels (python -m rag_core judge --help)"
 
@@ -100,6 +100,7 @@ def report_text(report: JudgeReport) -> str:
     if report.model is not None:
         lines.append(kappa_sentence(report.kappa))
         lines.append(report.length.sentence())
+    lines.append(holds_sentence(holds(report.rows)))
     wrong = [r for r in report.rows if r.rule_disagrees]
     lines.append(f"the rule disagrees with the label on {len(wrong)} cases" + (":" if wrong else "."))
     lines += [f"  line {r.case.line}: {r.case.label}, the rule says {r.rule_outcome}" for r in wrong]

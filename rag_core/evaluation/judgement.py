@@ -92,6 +92,19 @@ MEANING = {
 }
 
 
+# what keeps an answer from green, in a few words a page can count: a "not confirmed" answer says which of the
+# first four (Judgement.hold), any other outcome is its own
+UNCITED_END = "a sentence at its end cites no span (a tip, a caveat, a reason)"
+NOTHING_TO_CHECK = "a sentence has nothing to check against its span"
+DOUBT = "something beside the golden answer may change it (a hedge, an added claim, a condition, an example)"
+NOT_STATED = "it neither states the golden answer nor contradicts it"
+HOLDS = {"refused": "the checker refused a sentence (no citation, or a number or name its span lacks)",
+         "wrong source": "it cites a draft, an outdated note or another document",
+         "wrong answer": "it contradicts the golden answer",
+         "abstained": "it says the spans do not hold the answer",
+         "grounded": "the question has no golden answer"}
+
+
 class Judgement(NamedTuple):
     outcome: str                    # one of vocabulary.OUTCOMES
     sentence: str                   # one plain sentence for the reader
@@ -100,11 +113,17 @@ class Judgement(NamedTuple):
     why_they_differ: str | None = None   # why the two checkers disagree, in one sentence
     key: KeyCheck | None = None     # for a golden question: does the answer state its answer key, or contradict it
     sources: tuple = ()             # (span number, document id, status) of every cited span
+    not_confirmed_by: str = ""      # "not confirmed" only: UNCITED_END, NOTHING_TO_CHECK, DOUBT or NOT_STATED
 
     @property
     def tone(self) -> str:
         """The colour of the outcome: green only for 'answered'."""
         return TONES[self.outcome]
+
+    @property
+    def hold(self) -> str:
+        """What keeps it from green, in words a page counts ("" when green): see HOLDS."""
+        return "" if self.outcome == "answered" else self.not_confirmed_by or HOLDS.get(self.outcome, self.outcome)
 
 
 class AnchorPlace(NamedTuple):
@@ -176,7 +195,7 @@ def _judged(answer: str, spans: list, span_ids, index, expected_doc, anchor, tru
             doubt = f"{said[0].lower()}{said[1:]}"
             return Judgement("not confirmed", f"{said}. The rest: {inner.sentence} So it is not confirmed.", strict,
                              inner.article, inner.why_they_differ, inner.key._replace(right=None, doubt=doubt),
-                             inner.sources)
+                             inner.sources, UNCITED_END)
         return inner._replace(sentence=f"{said}. The rest: {inner.sentence}", verdict=strict)
     if strict.verdict == "refused" and not unchecked:
         unchecked = _refused_only_aside(answer, strict, spans, question, titles)
@@ -310,7 +329,8 @@ def _judged(answer: str, spans: list, span_ids, index, expected_doc, anchor, tru
                 f"the answer neither states the golden answer '{_short(check.key)}' nor contradicts it{lacks}")
         return Judgement("not confirmed", f"{where}, but {said}: it may be right in other words; compare it with "
                                           f"the golden answer '{_short(check.golden)}'.", strict, key=check,
-                         sources=sources, **extra)
+                         sources=sources, not_confirmed_by=DOUBT if claim or not unchecked and check.doubt else
+                         NOTHING_TO_CHECK if unchecked else NOT_STATED, **extra)
     set_aside = (f" It cites {_spans(sorted(aside))} only to call it a draft or outdated." if aside else "") + (
         f" Its '{_short(' '.join(advised), 60)}' is advice to the reader, not a claim about the document." if advised
         else "") + (" Its examples without a citation give what Python gives when it runs them: checked by running, "

@@ -35,6 +35,7 @@ class CaseRow(NamedTuple):
     model_verdict: str | None = None   # RIGHT, WRONG, or None (no verdict, or no model)
     model_why: str = ""
     model_error: str = ""       # why the model gave no verdict when its call failed
+    rule_hold: str = ""         # what keeps the rule from green (Judgement.hold), "" when green
 
     @property
     def model_tone(self) -> str:
@@ -86,6 +87,7 @@ class JudgeReport(NamedTuple):
                "precision_when_green": {"rule": _number(self.rule.precision_when_green)},
                "disagreements": [{"line": r.case.line, "label": r.case.label, "rule": r.rule_outcome}
                                  for r in self.rows if r.rule_disagrees],
+               "right_not_green_by": dict(holds(self.rows)),
                "model": None, "kappa": None}
         if self.model is not None:
             out["model"] = self.model.as_dict()
@@ -94,6 +96,31 @@ class JudgeReport(NamedTuple):
             out["model_no_verdict"] = sum(r.model_verdict is None for r in self.rows)
             out["length_bias"] = {"shows": self.length.shows, "sentence": self.length.sentence()}
         return out
+
+
+def holds(rows, label: str = "right") -> list[tuple[str, int]]:
+    """(what keeps the rule from green, how many answers) over the rows of `label` it does not call green, most
+    first (ties by name): the answers people marked right that the rule leaves grey or red, and why."""
+    counted: dict[str, int] = {}
+    for r in rows:
+        if r.case.label == label and r.rule_tone != "green":
+            counted[r.rule_hold] = counted.get(r.rule_hold, 0) + 1
+    return sorted(counted.items(), key=lambda item: (-item[1], item[0]))
+
+
+def holds_sentence(counted: list[tuple[str, int]], who: str = "right answer") -> str:
+    """One sentence on what keeps most of the `who`s the rule does not call green from green: "Of the 80 right
+    answers not green, 40 (50%) are held back because a sentence at its end cites no span (...)."; the reasons
+    tied for most named together; none held back: says so."""
+    total = sum(n for _, n in counted)
+    if not total:
+        return f"The rule calls every {who} here green: nothing holds one back."
+    if total == 1:
+        return f"The one {who} not green is held back because {counted[0][0]}."
+    top = counted[0][1]
+    first = [why for why, n in counted if n == top]
+    because = f", and {top:,} because ".join(first)
+    return f"Of the {total:,} {who}s not green, {top:,} ({top / total:.0%}) are held back because {because}."
 
 
 def _number(x: float):
@@ -107,7 +134,7 @@ def judge_cases(cases, sources: SpanSources, model: Callable | None = None, trus
     rows = []
     for i, case in enumerate(cases):
         j = rule_judgement(case, sources, trusted)
-        row = CaseRow(case, j.outcome, j.tone, j.sentence)
+        row = CaseRow(case, j.outcome, j.tone, j.sentence, rule_hold=j.hold)
         if model is not None:
             try:
                 v = model(case)

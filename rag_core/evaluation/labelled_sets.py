@@ -19,12 +19,13 @@ from rag_core.data.corpus import DATA, bundled_corpus
 from rag_core.data.golden import load_golden
 from rag_core.evaluation.cases import SpanSources, read_cases
 from rag_core.evaluation.confusion import Confusion
-from rag_core.evaluation.judges import judge_cases
+from rag_core.evaluation.judges import holds, judge_cases
 
 
 class LabelledSet(NamedTuple):
     name: str           # the file's name without .jsonl (its notes: the .md of the same name)
     rule: Confusion     # the rule against the set's marks
+    holds: tuple = ()   # (what keeps the rule from green, right answers) of its right answers not green (judges.holds)
 
 
 def bundled_sets(folder: Path = DATA) -> list[Path]:
@@ -44,7 +45,8 @@ def rule_on_bundled_sets(folder: Path = DATA) -> list[LabelledSet]:
         if problems:
             line, why = problems[0]
             raise ValueError(f"{path.name} line {line}: {why} Fix the bundled file.")
-        sets.append(LabelledSet(path.stem, judge_cases(cases, sources).rule))
+        report = judge_cases(cases, sources)
+        sets.append(LabelledSet(path.stem, report.rule, tuple(holds(report.rows))))
     return sets
 
 
@@ -58,3 +60,12 @@ def bundled_summary(sets: list[LabelledSet]) -> str:
     count = "1 bundled set" if len(sets) == 1 else f"{len(sets)} bundled sets"
     return (f"On {count} ({total.total:,} answers marked by people), the rule calls green {total.right_green:,} of "
             f"the {right:,} right answers{share} and {total.wrong_green:,} of the {wrong:,} wrong ones.")
+
+
+def bundled_holds(sets: list[LabelledSet]) -> list[tuple[str, int]]:
+    """What keeps the rule from green over the right answers of every set, most first (as judges.holds)."""
+    counted: dict[str, int] = {}
+    for s in sets:
+        for why, n in s.holds:
+            counted[why] = counted.get(why, 0) + n
+    return sorted(counted.items(), key=lambda item: (-item[1], item[0]))
