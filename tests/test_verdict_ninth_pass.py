@@ -272,3 +272,127 @@ def test_may_then_or_with_the_span_s_words_is_no_other_outcome():
 def test_a_summary_that_adds_a_negation_is_no_summary():
     assert comb("It evaluates to zero when k > n [S1]. In short, zero is not returned when k > n.").outcome != \
         "answered"
+
+
+# ---- the attack pass on this pass (a helper who read the new code) --------------------------------------
+
+@pytest.mark.parametrize("answer", ["The default is 0.6 [S1]. Hope this helps" + " " * 65_000 + "x",
+                                    "The default is 0.6 [S1]. Hope this helps" + " \t" * 32_000 + "x",
+                                    "comb(3, 5) gives 0" + " " * 65_000 + "x"])
+def test_64_kb_of_spaces_after_a_pleasantry_or_a_result_are_read_in_linear_time(answer):
+    started = time.perf_counter()
+    cutoff(answer)
+    assert time.perf_counter() - started < 10          # seconds: 96 s and 18 to 50 s before; under 1 s here
+
+
+@pytest.mark.parametrize("opening", [
+    "You're asking about the default cutoff, which newer releases moved to 0.9.",
+    "So you're asking whether the default is 0.9 like in Python 3.13 and later.",
+    "You asked whether it is the default cutoff, as it is in difflib_next.",
+])
+def test_a_question_said_again_with_a_claim_in_it_is_read(opening):
+    answer = f"{opening} The documented default is 0.6 [S1]."
+    assert body(answer, "What is the default cutoff of get_close_matches?") == answer
+    assert cutoff(answer).outcome != "answered"
+
+
+def test_a_question_said_again_is_frame_only_beside_the_question():
+    answer = "You're asking what the default cutoff of get_close_matches is. It is 0.6 [S1]."
+    assert body(answer, "What is the default cutoff of get_close_matches?") == "It is 0.6 [S1]."
+    assert body(answer) == answer                       # without the question nothing is known to be said again
+
+
+@pytest.mark.parametrize("answer,inside", [
+    ("Hi, nine tenths in practice!\nThe default is 0.6 [S1].", None),
+    ("Hi Sam,\nThe default is 0.6 [S1].", "The default is 0.6 [S1]."),
+    ("Good morning, team,\nThe default is 0.6 [S1].", "The default is 0.6 [S1]."),
+])
+def test_a_greeting_names_someone(answer, inside):
+    assert body(answer) == (inside or answer)
+
+
+@pytest.mark.parametrize("after,frame", [
+    ("Dana\nWindows Excluded", False), ("Dana\nN.B. Padding Removed", False), ("Dana\nNegative K Likewise", False),
+    ("Dana\nSupport Engineer", True), ("Dana\nPython Help Desk", True), ("Dana Lee\nAcme, Berlin", True)])
+def test_a_line_under_the_name_of_a_sign_off_is_a_role(after, frame):
+    answer = f"It evaluates to zero when k > n [S1].\n\nCheers,\n{after}"
+    assert (body(answer) == "It evaluates to zero when k > n [S1].") == frame
+
+
+def test_a_decimal_between_go_with_and_its_citation_still_trusts_it():
+    answer = "The default cutoff is 0.6 [S1]. The note says 0.9 [S2], but that conflicts with the documentation, so " \
+             "go with 0.6 [S1]."
+    assert dismissed(answer)[0] == {2} and cutoff(answer).outcome == "answered"
+
+
+def test_the_inputs_of_an_example_python_agrees_with_are_no_rival_values():
+    assert comb("With n = 3 and k = 5, comb(n, k) returns 0 [S1].").outcome == "answered"
+    assert comb("With n = 3 and k = 5, comb(n, k) returns 3 [S1].").outcome != "answered"
+
+
+@pytest.mark.parametrize("text,agrees", [
+    ("insort([1, 2, 2, 3], 2) returns [1, 2, 2, 2, 3]", [False]),          # insort returns None
+    ("With a = [1, 2, 2, 3], insort(a, 2) leaves a as [1, 2, 2, 2, 3]", [True]),
+    ("With h = [1, 3, 5], heappush(h, 0) gives [0, 1, 5, 3], then heappush(h, 2) gives [1, 2, 5, 3]", [True, False]),
+    ("With h = [1, 3, 5], heappush(h, 0) gives [0, 1, 5, 3], then heappush(h, 2) gives [0, 1, 5, 3, 2]", [True, True]),
+    ("Fraction('8', '6') gives 4/3", [False]),                              # a TypeError: strings are no Rational
+])
+def test_a_changed_list_is_what_later_calls_see_and_insort_returns_none(text, agrees):
+    assert [e.agrees for e in run(text)] == agrees
+
+
+@pytest.mark.parametrize("said", ["[S2] is a draft, but it's correct.", "and that's the value you actually get.",
+                                  "which newer releases adopted.", "it's right for Python 3.13"])
+def test_more_ways_to_call_a_source_right(said):
+    assert called_right(said)
+
+
+def test_what_you_get_is_no_source_called_right():
+    assert called_right("What you get is 0.6 [S1].") == ""
+
+
+@pytest.mark.parametrize("answer", ["The last batch may be shorter than n (or get discarded) [S1].",
+                                    "The last batch may be shorter than n; or it gets discarded [S1].",
+                                    "The last batch may be shorter than n or get discarded [S1]."])
+def test_another_outcome_after_may_needs_no_comma(answer):
+    assert batch(answer).outcome == "not confirmed"
+
+
+@pytest.mark.parametrize("answer", [
+    "As [S1] says, the default cutoff is 0.6; raising it returns more close matches.",
+    "[S1] says the default cutoff is 0.6; raising it returns more close matches.",
+    "As per [S1], the default cutoff is 0.6; raising it returns more close matches.",
+    "Per the docs [S1], the default cutoff is 0.6; raising it returns more close matches.",
+    "According to [S1], the default cutoff is 0.6 \u2013 raising it returns more close matches.",
+    "According to [S1], the default cutoff is 0.6: raising it returns more close matches.",
+])
+def test_every_way_to_attribute_a_sentence_to_a_span_cites_its_first_clause_only(answer):
+    assert cutoff(answer).outcome == "not confirmed"
+
+
+def test_an_ellipsis_that_skips_a_negation_misquotes_and_two_apostrophes_quote():
+    assert misquote('as documented, "Possibilities that ... score at least that similar to word are ignored" [S1]',
+                    [CUTOFF]) == "possibilities that ... score at least that similar to word are ignored"
+    assert misquote("Quoting: ''the default cutoff is nine tenths'' [S1]", [CUTOFF]) == \
+        "the default cutoff is nine tenths"
+    assert misquote("It's 'the default' here, and ''x'' there.", [CUTOFF]) == ""
+
+
+def test_a_swap_of_symbols_the_golden_answer_does_not_write_is_a_doubt():
+    got = b64("The alphabet uses '-' instead of '+' and '_' instead of '/' [S1], and '=' becomes '~'.")
+    assert got.outcome == "not confirmed" and "it puts '~' for '='" in got.sentence
+
+
+def test_an_uncited_ending_with_an_example_python_disagrees_with_is_no_summary():
+    assert fraction("Fraction(8, 6) gives 4/3 [S1]. Fraction(8.0, 6.0) gives Fraction(4, 3) too.").outcome != \
+        "answered"
+
+
+def test_wrong_titles_or_a_verdict_that_is_not_one_are_value_errors():
+    with pytest.raises(ValueError, match="titles"):
+        verify("It is 0.6 [S1].", [CUTOFF], titles=5)
+    with pytest.raises(ValueError, match="titles"):
+        verify("It is 0.6 [S1].", [CUTOFF], titles=[5])
+    with pytest.raises(ValueError, match="verdict"):
+        judge_answer("It is 0.6 [S1].", [CUTOFF], [0], Documents(("difflib", "current")), "difflib", "default 0.6",
+                     verdict="anchored")

@@ -158,8 +158,11 @@ def judge_answer(answer: str, spans: list, span_ids, index, expected_doc: str | 
     verdict: the strict verdict of this very answer when the caller already has it (pipeline.ask checks once).
     """
     _check_call(answer, spans, span_ids, index, accept, reply, trusted, question, key, anchor, expected_doc)
+    if verdict is not None and not isinstance(verdict, Verdict):
+        raise ValueError(f"verdict must be the Verdict verify() gave for this answer, or None, not "
+                         f"{type(verdict).__name__}.")
     answer = canonical_citations(visible(answer))     # "[1]": [S1]; "0\u200f.6": 0.6, for every rule below
-    inside, left = framed(answer)                   # "Hi Sam, ... Best regards, Dana": the answer, without its frame
+    inside, left = framed(answer, question)         # "Hi Sam, ... Best regards, Dana": the answer, without its frame
     got = _judged(inside, spans, span_ids, index, expected_doc, anchor, trusted, with_article, verdict, key, question,
                   reply, accept)
     return got if not left else got._replace(sentence=f"{got.sentence} What frames it ({listing(left, 'and')}) was "
@@ -380,7 +383,8 @@ def _read_on(last: tuple, strict: Verdict, spans: list, question, titles, inner:
     cited = strict.sentences[-len(last) - 1].cited
     tag = "".join(f"[S{n}]" for n in cited)
     whole = " ".join(last)                      # a session's code block is cut at its "...": read it whole
-    if not tag or len(last) > TAIL or len(whole) > 200 * TAIL:
+    if not tag or len(last) > TAIL or len(whole) > 200 * TAIL or fails_unsaid(whole) or \
+            any(not e.agrees for e in run_examples(whole)):    # "Fraction(8.0, 6.0) gives Fraction(4, 3) too."
         return ""
     asked = asked_words(question).union(*(titled_words(titles[n - 1]) for n in cited if titles and n <= len(titles)))
     checks = [check_sentence(_tagged(t, tag), spans, "strict", hints=False, asked=asked) for t in last]  # as verify

@@ -118,7 +118,7 @@ def either_or(answer: str, key: str) -> str:
     return ""
 
 
-_MAY_OR = re.compile(r"\b(?:may|might|can|could)\b([^.;!?\[\]]{1,200}?),\s*or\s+([^.;!?\[\]]{1,200})", re.I)
+_MAY_OR = re.compile(r"\b(?:may|might|can|could)\b([^.;!?\[\]()]{1,200}?)[,;(]?\s*\bor\s+([^.;!?\[\]()]{1,200})", re.I)
 
 
 def may_or(answer: str, key: str, spans) -> str:
@@ -169,9 +169,11 @@ _JOINER = r"(?:and|because|since|so|which|provided|but|while|whereas|as|then)"  
 _BREAK = r"(?:[,;]|\s-\s|\u2014)"                                                  # what ends the clause before it
 _TAIL = re.compile(rf"\s*(?:{_BREAK}\s*{_JOINER}?|{_JOINER})\b", re.I)     # "[S1] because ...": no comma needed
 _CONJUNCTION = re.compile(rf"^{_JOINER}\b\s*", re.I)
-_NEXT_CLAUSE = re.compile(rf"[;\u2014]|\s-\s|{_BREAK}\s*{_JOINER}\b", re.I)   # "; Y", " - Y" need no joining word
-_ATTRIBUTION = re.compile(r"^\W*(?:(?:based\s+on|according\s+to|per|as\s+(?:(?:stated|said|noted|documented|described|"
-                          r"explained|written)\s+)?in|from|in)\s+(?:the\s+)?(?:source\s+|span\s+|excerpt\s+)?)$", re.I)
+_NEXT_CLAUSE = re.compile(rf"[;:(\u2014]|\s(?:--?|\u2013)\s|{_BREAK}\s*{_JOINER}\b", re.I)  # "; Y", ": Y": no joiner
+_ATTRIBUTION = re.compile(r"^\W*(?:(?:based\s+on|according\s+to|(?:as\s+)?per|as\s+(?:(?:stated|said|noted|documented|"
+                          r"described|explained|written)\s+)?in|from|in|as)\s+(?:the\s+)?"
+                          r"(?:source\s+|span\s+|excerpt\s+|(?:docs|documentation)\s+)?)?$", re.I)
+#                                                            "As [S1] says, X; Y" and "[S1] says X; Y" attribute X too
 
 
 def uncited_tail(answer: str, key: str, spans) -> str:

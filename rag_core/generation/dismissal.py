@@ -93,7 +93,8 @@ _ASIDE = re.compile(r"\b(?:should|can)\s+be\s+(?:ignored|disregarded)\b|\b(?:ign
 # and the one it measures the note against: "..., but that note is a draft and contradicts [S1]", "which conflicts
 # with the documentation in [S1]"
 _ENDORSED = re.compile(r"\b(?:(?<!not\s)(?<!n't\s)(?<!n\u2019t\s)(?<!never\s)(?:go(?:ing)?\s+with|trust(?:ing)?|stick(?:ing)?\s+(?:with|to)|rely(?:ing)?\s+on|"
-                       r"follow(?:ing)?|believ(?:e|ing))\s+(?:the\s+)?(?:[^\[\]().;:!?]{1,60}?\s)?"   # "go with 0.6 [S1]"
+                       r"follow(?:ing)?|believ(?:e|ing))\s+(?:the\s+)?"
+                       r"(?:(?:[^\[\]().;:!?]|\.(?=\d)){1,60}?\s)?"       # words between: "go with 0.6 [S1]"
                        r"|(?:" + _AGAINST + r"|differs?\s+from|is\s+at\s+odds\s+with)\s+(?:(?:what\s+)?the\s+(?:current\s+|official\s+)?"
                        r"(?:documentation|docs)\s+(?:says\s+)?(?:in|at|from)\s+)?)"
                        r"[\[(][ \t]*[Ss]\d+[ \t]*[\])]", re.I)
@@ -212,9 +213,12 @@ def _clauses(answer: str) -> list[str]:
 
 
 # what calls a source right: "but it is correct for newer versions", "[S2] is current", "what newer versions use"
-_CALLED_RIGHT = re.compile(r"\b(?:is|are|was|were)\s+(?:(?:still|actually|now|also|in\s+fact)\s+)?(?:correct|right|"
-                           r"accurate|current|valid|true|up[- ]to[- ]date)\b|\bnewer\s+(?:versions?|releases?)\s+"
-                           r"(?:use|have|say|do)\b|\bis\s+what\s+(?:you\s+(?:get|see)|newer|current|modern)\b", re.I)
+_CALLED_RIGHT = re.compile(r"(?:\b(?:is|are|was|were)|['\u2019]s|['\u2019]re)\s+(?:(?:still|actually|now|also|in\s+fact|"
+                           r"really)\s+)?(?:correct|right|accurate|current|valid|true|up[- ]to[- ]date)\b"
+                           r"|\bnewer\s+(?:versions?|releases?|pythons?)\s+(?:use|have|say|do|adopted|moved|switched)\b"
+                           r"|\b(?:adopted|switched\s+to)\s+by\s+newer\b|\bwhich\s+newer\s+(?:versions?|releases?)\s+\w+"
+                           r"|\b(?:is\s+what|the\s+value)\s+you\s+(?:actually\s+|really\s+)?(?:get|see)\b"
+                           r"|\bis\s+what\s+(?:newer|current|modern)\b", re.I)
 
 
 def called_right(answer: str) -> str:

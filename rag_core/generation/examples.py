@@ -182,7 +182,8 @@ def _call(node: ast.Call):
         raise _Unsafe                           # int("10", base=...) and the like: one value, read as a number
     numbers = [v for v in [*args, *kwargs.values()] if isinstance(v, (int, float, Fraction))]
     if name in _SMALL_NUMBERS and any(abs(v) > _SMALL_NUMBERS[name] for v in numbers) or \
-            name in _NUMBERS_ONLY and any(isinstance(v, (str, bytes)) for v in args):
+            name in _NUMBERS_ONLY and any(isinstance(v, (str, bytes)) for v in args) and \
+            not (name == "Fraction" and len(args) == 2):      # Fraction('8', '6'): a TypeError, nothing parsed
         raise _Unsafe                           # comb(10**6, 5 * 10**5), fill(tabsize=10**6), round(x, -10**6),
     #                                             Fraction("1e999999999"): minutes
     out = _FUNCTIONS[name](*args, **kwargs)
@@ -224,12 +225,14 @@ def _evaluate(text: str, bound: dict | None = None):
 _START = re.compile(r"(?<![\w.])(?:(?:" + "|".join(sorted(_MODULES)) + r")\.)?(?:" +
                     "|".join(sorted(_FUNCTIONS, key=len, reverse=True)) + r")\(|(?<![\w.\d/])\(?\d[\d.]*\s*[-+*/]")
 _SAYS = re.compile(r"[`\s]*(?:#\s*)?(?:->|\u2192|=>|==|=(?!=)|returns?|gives?(?:\s+(?:you|back))?|yields?|is|"
-                   r"evaluates\s+to|comes\s+(?:back|out)\s+as|produces|raises|\n)[\s`]*(?:(?:a|an)\s+)?", re.I)
+                   r"evaluates\s+to|comes\s+(?:back|out)\s+as|produces|raises|leaves(?:\s+[A-Za-z_]\w*\s+as)?|\n)"
+                   r"[\s`]*(?:(?:a|an)\s+)?", re.I)
 _SUM_SIGN = re.compile(r"\d\s*[-+*/]")
-_NEXT_ITEM = re.compile(r"`?[ \t]*(?:,[ \t]*(?:and[ \t]+)?|[ \t]+and[ \t]+)(?:then[ \t]+|finally[ \t]+)?`?"
+_NEXT_ITEM = re.compile(r"`?[ \t]*(?:,[ \t]*(?:and[ \t]+)?|(?<=[ \t])and[ \t]+)(?:then[ \t]+|finally[ \t]+)?`?"
                         r"(?=[\[('\"])")     # ", (", ", '", " and then (": another item of the result
 _CODE_SAYS = re.compile(r"[`\s]*(?:#\s*)?(?:->|\u2192|=>|==)")
-_GOES_ON = re.compile(r"[`'\"]?\s*(?:,\s*[\[({'\"]|,?\s*(?:and|or)\s+(?:then\s+)?(?:just\s+)?[\[({'\"])")
+_GOES_ON = re.compile(r"[`'\"]?\s*(?:,\s*[\[({'\"]|(?:,\s*)?(?:and|or)\s+(?:then\s+)?(?:just\s+)?[\[({'\"])")
+#                       one run of spaces at a time, in these two: 64 KB of spaces after a result took 18 to 50 s
 _NUMBER = re.compile(r"-?(?:\d{1,3}(?:,\d{3})+(?!\d)|\d+)(?:\.\d+)?(?:[eE]-?\d+)?(?:\s*/\s*\d+(?:\.\d+)?)?")   # 5,040
 _EXCEPTION = re.compile(r"(?:[a-z]+\.)?([A-Z]\w*(?:Error|Exception))\b")
 
@@ -376,6 +379,13 @@ def run(text: str) -> list[Example]:
             got, raised = _evaluate(call, {name: tree for name, (_, _, tree) in bound.items()})
         except _Unsafe:
             continue
+        function = m[0].rstrip("(").rsplit(".", 1)[-1]
+        if function in _MUTATORS and not raised:
+            changed = re.match(r"\(\s*([A-Za-z_]\w*)\s*,", call[len(m[0]) - 1:])
+            if changed and changed[1] in bound:         # "heappush(h, 0) ..., then heappush(h, 2)": h as changed
+                binds.append((bound[changed[1]][0], end, changed[1], ast.parse(repr(got), mode="eval").body))
+            if re.search(r"return|==", says[0], re.I):   # insort returns None: the list after is what it "gives"
+                got = None
         stated = _stated(text, says.end())
         if stated is None:
             continue
@@ -399,6 +409,7 @@ def run(text: str) -> list[Example]:
     return out
 
 
+_MUTATORS = frozenset({"insort", "insort_right", "insort_left", "heappush"})     # _after: they change their list
 _WRAPPERS = frozenset("list tuple sorted len abs round float int sum min max".split())
 _CALLED = re.compile(r"([A-Za-z_]\w*)\s*\(")
 
@@ -429,10 +440,11 @@ def outside(text: str, documented=lambda name: True) -> str | None:
     examples = run(text)
     if not examples or not all(e.agrees and documents(e, documented) for e in examples):
         return None
-    rest, at = [], 0
-    for e in examples:
-        rest.append(text[at:e.start])
-        at = e.end
+    places = sorted({place for e in examples for place in ((e.start, e.end), *e.inputs)})   # with the literals
+    rest, at = [], 0                                                                       # their names are
+    for start, end in places:                                                              # bound to
+        rest.append(text[at:max(at, start)])
+        at = max(at, end)
     rest.append(text[at:])
     return " ".join(_CODE_DRESS.sub(" ", _IMPORT.sub(" ", " ".join(rest))).split())
 
@@ -445,7 +457,7 @@ def few_words(words: str) -> bool:
 
 
 _INTRO = frozenset("for example examples instance e g eg i ie like this so see here try it quick test demo usage output "
-                   "run in python repl session shell check such as tiny sample".split())
+                   "run in python repl session shell check such as tiny sample with".split())
 
 
 def only_examples(text: str, documented=lambda name: True) -> bool:

@@ -81,6 +81,10 @@ def _swapped(text, k: KeyReading, have, stems, said_cmp):
         wanted = next((ka for ka, kb in k.pairs if kb == b and ka != a and a in news and (a, b) not in k.pairs), None)
         if wanted:
             return f"it uses '{a}' instead of '{b}', where the golden answer has '{wanted}' instead of '{b}'", [a, b]
+    other = next(((a, b) for a, b in said if k.pairs and (a, b) not in k.pairs and len(a) == len(b) == 1 and
+                  not (a in k.context and b in k.context)), None)
+    if other:                                       # "'=' padding is replaced by '.'": a swap the span never writes
+        return Doubt((f"it puts '{other[0]}' for '{other[1]}', which the golden answer does not write", list(other)))
     ordered = sequences(k.context)
     for a, b in sequences(text):
         if (b, a) in ordered and (a, b) not in ordered:

@@ -43,11 +43,13 @@ _ONE_IS_VALUE = frozenset("is was are be been to of equals equal exactly only ju
 
 
 def _calls_blanked(text: str) -> str:
-    """The text with the calls and sums of its examples that Python agrees with blanked: "2 / (1/40 + 1/60) = 48"
-    offers no 1/40; the result it states is read."""
+    """The text with the calls and sums of its examples that Python agrees with blanked, and the literals their names
+    are bound to: "2 / (1/40 + 1/60) = 48" offers no 1/40; the result it states is read."""
     for e in run_examples(text):
         if e.agrees and text[e.start:e.start + len(e.call)] == e.call:
             text = text[:e.start] + " " * len(e.call) + text[e.start + len(e.call):]
+            for a, b in e.inputs:                   # "With n = 3 and k = 5, comb(n, k) returns 0": its inputs too
+                text = text[:a] + " " * (b - a) + text[b:]
     return text
 
 

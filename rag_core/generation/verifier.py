@@ -328,8 +328,11 @@ def verify(answer: str, spans: list[str], mode: str = "strict", question: str | 
         raise ValueError("spans must be a list of texts, one per [Sn] handed to the model: spans=['a chunk', ...].")
     if question is not None and not isinstance(question, str):
         raise ValueError(f"question must be text or None, not {type(question).__name__}.")
+    if titles is not None and (isinstance(titles, (str, bytes)) or not isinstance(titles, (list, tuple)) or
+                               not all(isinstance(t, str) for t in titles)):
+        raise ValueError("titles must be a list of texts, one per span (where it sits: 'difflib', ...), or None.")
     strict = mode == "strict"
-    answer = body(canonical_citations(visible(answer))) if strict else answer     # "0\u200f.6" is 0.6, as it
+    answer = body(canonical_citations(visible(answer)), question) if strict else answer     # "0\u200f.6" is 0.6, as it
     #                                                                      shows; a letter's greeting and sign-off out
     norm = quantities.normalize(answer) if strict else answer
     abstains = ABSTENTION.fullmatch(norm) if strict else answer.strip().startswith(ABSTAIN)
