@@ -29,6 +29,8 @@ Outcomes (vocabulary.OUTCOMES), each with one colour on every page (TONES for ba
     abstained      gray    the answer says the spans do not contain it
 Green means right: only an answer that states its golden answer key, from the document that holds it, and
 contradicts none of it, is green.
+`Judgement.hold` says in a few countable words what keeps an answer from green (HOLDS; for "not confirmed" one of
+UNCITED_END, NOTHING_TO_CHECK, DOUBT, NOT_STATED): the Judge page and `judge --cases` count it.
 
 `anchor_place` tells where a golden question's anchor sits among the spans handed over, and which chunks of a
 non-trusted status outrank it.
