@@ -13,11 +13,13 @@ from one_document import Documents, judged_in
 from rag_core.evaluation.cases import read_cases
 from rag_core.evaluation.judgement import judge_answer
 from rag_core.generation import rival
-from rag_core.generation.citations import canonical_citations
+from rag_core.generation.citations import canonical_citations, strict_sentences
 from rag_core.generation.dismissal import called_right, dismissed
 from rag_core.generation.examples import checked_places, fails_unsaid, run
+from rag_core.generation.hedge import hedged
 from rag_core.generation.letter import body, framed
 from rag_core.generation.quotation import misquote
+from rag_core.generation.restatement import restates
 from rag_core.generation.verifier import MAX_ANSWER_CHARS, verify
 
 CUTOFF = "Optional arg cutoff (default 0.6) is a float in [0, 1]. Possibilities that don't score at least that " \
@@ -396,3 +398,24 @@ def test_wrong_titles_or_a_verdict_that_is_not_one_are_value_errors():
     with pytest.raises(ValueError, match="verdict"):
         judge_answer("It is 0.6 [S1].", [CUTOFF], [0], Documents(("difflib", "current")), "difflib", "default 0.6",
                      verdict="anchored")
+
+
+def test_names_bound_together_are_each_bound_to_their_item():
+    text = "It evaluates to zero when k > n [S1]:\n\n```python\nn, k = 3, 5\ncomb(n, k)  # -> 0\n```"
+    [e] = run(text)
+    assert e.agrees and e.inputs == ((49, 60), (49, 60))
+    assert comb(text).outcome == "answered"                       # 3 and 5 were a rival value and a refusal
+    assert [e.agrees for e in run("a, b = [1, 2], 3; bisect_left(a, b) gives 1")] == [False]   # it gives 2
+
+
+@pytest.mark.parametrize("call", [
+    lambda: strict_sentences(None),
+    lambda: run(b"comb(3, 5) gives 0"),
+    lambda: dismissed(None),
+    lambda: body(None),
+    lambda: restates("In short, 0.", None),
+    lambda: hedged(7),
+])
+def test_the_helpers_the_verdict_is_built_from_say_what_to_pass(call):
+    with pytest.raises(ValueError, match=r"must be a str, not \w+: pass \w+='...'"):
+        call()

@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 
 from rag_core.generation import quantities
+from rag_core.text.arguments import text_argument
 
 CITATION = re.compile(r"[\[(][ \t]*([Ss]\d+(?:[ \t]*[,;][ \t]*[Ss]?\d+)*)[ \t]*[\])]")
 ARTICLE_CITATION = re.compile(r"\[S(\d+)\]")
@@ -105,6 +106,7 @@ def strict_sentences(answer: str) -> list[str]:
     after it; the items after a citation that ends in a colon ("Two effects [S1]:", "1. ...", "2. ...") are read
     with it; a paragraph's last uncited sentence stays uncited, but one that ends in a colon ("For example:") opens
     the next paragraph (a code block): they are one sentence; a fenced code block is one piece, never cut."""
+    text_argument(answer, "answer")
     out: list[list[str]] = []                   # each sentence as its pieces, joined at the end
     waiting: list[str] = []                     # uncited pieces waiting for the next citation
     listing = False                             # the last cited piece opens a list: "Two effects [S1]:"

@@ -28,6 +28,7 @@ from __future__ import annotations
 import re
 
 from rag_core.generation.citations import LEADING_CITATIONS, cited_numbers, strip_citations
+from rag_core.text.arguments import text_argument
 
 _CLAUSE = re.compile(r"[.;:!?][\"'\u201d\u2019)]*(?:\s+|$)|\b(?:but|while|whereas)\b|\s(?:\u2014|\u2013|--)\s|\n"
                      r"|,\s+(?=so\s+(?:the|that|this)\s+(?:(?:draft|old|older|earlier)\s+)?(?:note|draft)\b)", re.I)
@@ -118,6 +119,7 @@ def dismissed(answer: str) -> tuple[set[int], str]:
     """(the span numbers the answer cites only in clauses that call them a draft or outdated, the answer without
     those clauses). A clause that says so without a citation ("..., but that is outdated") speaks of the clause
     before it."""
+    text_argument(answer, "answer")
     out, kept, marks = set(), set(), []     # marks: [clause as read, kept?] for every clause, in order
     previous, note = set(), None            # the citations of the clause before; the mark of the last one citing a note
     for clause in _clauses(answer):

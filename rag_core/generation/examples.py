@@ -32,6 +32,8 @@ import textwrap
 from fractions import Fraction
 from typing import NamedTuple
 
+from rag_core.text.arguments import text_argument
+
 MOST = 20                       # examples of one text run (each is parsed and run: a 1 MB answer of calls stays fast)
 _LONG = 300                     # characters of a call or a result read
 
@@ -328,6 +330,9 @@ def _same(got, raised: str, value, said_raised: str) -> bool:
 # a name bound to a literal: "a = [1, 2, 2, 3]", "with data = (40, 60),", "x=2"
 _BIND = re.compile(r"(?<![\w.=!<>])([A-Za-z_]\w{0,30})[ \t]*=(?!=)[ \t]*(?=[\[({'\"\d-])")
 BINDINGS = 20                   # names bound in one text at most (the first ones)
+_LITERAL = r"(?:-?\d+(?:\.\d+)?|'[^'\n]{0,40}'|\"[^\"\n]{0,40}\"|\[[^\[\]\n]{0,200}\]|\([^()\n]{0,200}\))"
+_BIND_MANY = re.compile(rf"(?<![\w.=!<>])([A-Za-z_]\w{{0,30}}(?:[ \t]*,[ \t]*[A-Za-z_]\w{{0,30}}){{1,4}})[ \t]*=(?!=)[ \t]*"
+                        rf"({_LITERAL}(?:[ \t]*,[ \t]*{_LITERAL}){{1,4}})")      # "n, k = 3, 5"
 
 
 def _bindings(text: str) -> list[tuple[int, int, str, ast.AST]]:
@@ -349,6 +354,17 @@ def _bindings(text: str) -> list[tuple[int, int, str, ast.AST]]:
         except (_Unsafe, SyntaxError, ValueError, TypeError, MemoryError, RecursionError):
             continue
         out.append((m.start(), end, m[1], tree))
+    for m in _BIND_MANY.finditer(text):         # "n, k = 3, 5": each name its item
+        names = [n.strip() for n in m[1].split(",")]
+        try:
+            tree = ast.parse(m[2], mode="eval").body
+            items = tree.elts if isinstance(tree, ast.Tuple) else []
+            for item in items:
+                _value(item)
+        except (_Unsafe, SyntaxError, ValueError, TypeError, MemoryError, RecursionError):
+            continue
+        if len(items) == len(names) and len(out) + len(names) <= BINDINGS:
+            out += [(m.start(), m.end(2), name, item) for name, item in zip(names, items)]
     return out
 
 
@@ -356,6 +372,7 @@ def run(text: str) -> list[Example]:
     """The examples of a text that state a result, each run (see the module): at most MOST of them. A name in a
     call is the literal the text bound it to last before the call ("with a = [1, 2, 2, 3], bisect_left(a, 2)
     returns 1")."""
+    text_argument(text, "text")
     out, at = [], 0
     if "(" not in text and not _SUM_SIGN.search(text):     # most sentences: nothing to run
         return out

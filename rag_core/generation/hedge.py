@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import re
 
+from rag_core.text.arguments import text_argument
+
 _HEDGE = re.compile(r"\b(?:maybe|perhaps|probably|not\s+sure|unsure|i\s+guess|"
                     r"depends\s+on\s+(?:the\s+(?:version|platform|system|implementation)|your\s+\w+)|"
                     r"[a-z]{3,}-ish)\b", re.I)
@@ -30,6 +32,7 @@ _TWO_WAYS = re.compile(r"\b(may|might|could)\b[^.;!?\[]{1,80}?\bor\s+(?:else\s+)
 
 def hedged(text: str) -> str:
     """The first hedge of the text, as written, or ""."""
+    text_argument(text, "text")
     m = _HEDGE.search(text)
     if m:
         return m[0]

@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 
 from rag_core.generation import lexicon
+from rag_core.text.arguments import text_argument
 from rag_core.text.tokens import STOP
 
 _GREETING = re.compile(r"\A\s*(?:hi|hello|hey|hiya|dear|greetings|good\s+(?:morning|afternoon|evening|day))\b,?[ \t]*"
@@ -73,6 +74,7 @@ PLEASANTRY = 120                # characters at the end of an answer searched fo
 def body(answer: str, question: str | None = None) -> str:
     """The answer without the greeting on its first line, the question said again after it, the sign-off and a
     closing pleasantry at its end (see the module)."""
+    text_argument(answer, "answer")
     return framed(answer, question)[0]
 
 

@@ -20,6 +20,7 @@ from rag_core.generation import claims, quantities
 from rag_core.generation.lexicon import FUNCTION, stem_set
 from rag_core.generation.negation import has_negation
 from rag_core.generation.unasserted import blank
+from rag_core.text.arguments import text_argument
 from rag_core.text.tokens import words
 
 _SUMMING = stem_set("summary sum summing summarize summarise summarized short answer answers bottom line tldr tl dr "
@@ -30,6 +31,8 @@ _LONGEST = 300          # characters of a closing sentence read as a restatement
 
 def restates(sentence: str, before: str, question: str | None = None) -> bool:
     """Whether `sentence` says nothing that `before` (the answer before it) and `question` do not."""
+    text_argument(sentence, "sentence")
+    text_argument(before, "before")
     if len(sentence) > _LONGEST or not words(sentence):
         return False
     sentence = blank(sentence)                      # "It is 48, not 50.": a number denied is not said
