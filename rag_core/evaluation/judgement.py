@@ -159,10 +159,7 @@ def judge_answer(answer: str, spans: list, span_ids, index, expected_doc: str | 
     with_article: also run the article's checker and keep its verdict when it differs (the Ask page shows both).
     verdict: the strict verdict of this very answer when the caller already has it (pipeline.ask checks once).
     """
-    _check_call(answer, spans, span_ids, index, accept, reply, trusted, question, key, anchor, expected_doc)
-    if verdict is not None and not isinstance(verdict, Verdict):
-        raise ValueError(f"verdict must be the Verdict verify() gave for this answer, or None, not "
-                         f"{type(verdict).__name__}.")
+    _check_call(answer, spans, span_ids, index, accept, reply, trusted, question, key, anchor, expected_doc, verdict)
     answer = canonical_citations(visible(answer))     # "[1]": [S1]; "0\u200f.6": 0.6, for every rule below
     inside, left = framed(answer, question)         # "Hi Sam, ... Best regards, Dana": the answer, without its frame
     got = _judged(inside, spans, span_ids, index, expected_doc, anchor, trusted, with_article, verdict, key, question,
@@ -485,7 +482,7 @@ def _before(answer: str, last: tuple) -> str:
 
 
 def _check_call(answer, spans, span_ids, index, accept, reply, trusted=("current",), question=None, key=None,
-                anchor=None, expected_doc=None) -> None:
+                anchor=None, expected_doc=None, verdict=None) -> None:
     """ValueError, saying how to call judge_answer, for arguments of the wrong kind."""
     if not isinstance(answer, str):
         raise ValueError(f"answer must be text (str), not {type(answer).__name__}: pass the model's reply as a string.")
@@ -511,6 +508,9 @@ def _check_call(answer, spans, span_ids, index, accept, reply, trusted=("current
             raise ValueError(f"{name} must be text or None, not {type(value).__name__}: pass {name}='...'.")
     if reply is not None and not isinstance(reply, str):
         raise ValueError("reply must be 'yes', 'no' or None.")
+    if verdict is not None and not isinstance(verdict, Verdict):
+        raise ValueError(f"verdict must be the Verdict verify() gave for this answer, or None, not "
+                         f"{type(verdict).__name__}.")
 
 
 def _stated(check: KeyCheck) -> str:

@@ -19,6 +19,7 @@ so the data cannot show it). "Its own answers" needs to know who wrote each answ
 from __future__ import annotations
 
 import statistics
+from collections import Counter
 from typing import Callable, NamedTuple
 
 from rag_core.evaluation.cases import LabelledCase, SpanSources, rule_judgement
@@ -101,10 +102,11 @@ class JudgeReport(NamedTuple):
 def holds(rows, label: str = "right") -> list[tuple[str, int]]:
     """(what keeps the rule from green, how many answers) over the rows of `label` it does not call green, most
     first (ties by name): the answers people marked right that the rule leaves grey or red, and why."""
-    counted: dict[str, int] = {}
-    for r in rows:
-        if r.case.label == label and r.rule_tone != "green":
-            counted[r.rule_hold] = counted.get(r.rule_hold, 0) + 1
+    return most_first(Counter(r.rule_hold for r in rows if r.case.label == label and r.rule_tone != "green"))
+
+
+def most_first(counted: Counter) -> list[tuple[str, int]]:
+    """A count of reasons as (reason, n), most first, ties by name."""
     return sorted(counted.items(), key=lambda item: (-item[1], item[0]))
 
 

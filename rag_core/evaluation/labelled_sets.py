@@ -12,6 +12,7 @@ been changed from every set since, so those figures cannot be computed again; th
 from __future__ import annotations
 
 import re
+from collections import Counter
 from pathlib import Path
 from typing import NamedTuple
 
@@ -19,7 +20,7 @@ from rag_core.data.corpus import DATA, bundled_corpus
 from rag_core.data.golden import load_golden
 from rag_core.evaluation.cases import SpanSources, read_cases
 from rag_core.evaluation.confusion import Confusion
-from rag_core.evaluation.judges import holds, judge_cases
+from rag_core.evaluation.judges import holds, judge_cases, most_first
 
 
 class LabelledSet(NamedTuple):
@@ -64,8 +65,4 @@ def bundled_summary(sets: list[LabelledSet]) -> str:
 
 def bundled_holds(sets: list[LabelledSet]) -> list[tuple[str, int]]:
     """What keeps the rule from green over the right answers of every set, most first (as judges.holds)."""
-    counted: dict[str, int] = {}
-    for s in sets:
-        for why, n in s.holds:
-            counted[why] = counted.get(why, 0) + n
-    return sorted(counted.items(), key=lambda item: (-item[1], item[0]))
+    return most_first(sum((Counter(dict(s.holds)) for s in sets), Counter()))

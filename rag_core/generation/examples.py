@@ -47,6 +47,11 @@ class Example(NamedTuple):
     end: int = 0
     inputs: tuple = ()  # (start, end) of each binding of a name it calls with ("a = [1, 2, 2, 3]")
 
+    @property
+    def places(self) -> tuple:
+        """(start, end) of the example and of each literal its names are bound to: what running it checks."""
+        return ((self.start, self.end), *self.inputs)
+
 
 def _batched(iterable, n, *, strict=False):
     """itertools.batched as its documentation describes it (Python 3.12), for an interpreter without it."""
@@ -73,6 +78,8 @@ def _after(f):
     return changed
 
 
+_CHANGING = {"insort": _after(bisect.insort_right), "insort_right": _after(bisect.insort_right),   # they change
+             "insort_left": _after(bisect.insort_left), "heappush": _after(heapq.heappush)}       # their list
 _FUNCTIONS = {
     "comb": math.comb, "perm": math.perm, "factorial": math.factorial, "gcd": math.gcd, "lcm": math.lcm,
     "isqrt": math.isqrt, "sqrt": math.sqrt, "floor": math.floor, "ceil": math.ceil, "fsum": math.fsum,
@@ -83,8 +90,7 @@ _FUNCTIONS = {
     "variance": statistics.variance, "pvariance": statistics.pvariance,
     "bisect_left": bisect.bisect_left, "bisect_right": bisect.bisect_right, "bisect": bisect.bisect_right,
     "heappushpop": _copying(heapq.heappushpop), "heapreplace": _copying(heapq.heapreplace),
-    "insort": _after(bisect.insort_right), "insort_right": _after(bisect.insort_right),
-    "insort_left": _after(bisect.insort_left), "heappush": _after(heapq.heappush),
+    **_CHANGING,
     "nlargest": heapq.nlargest, "nsmallest": heapq.nsmallest, "Fraction": Fraction,
     "shorten": textwrap.shorten, "wrap": textwrap.wrap, "fill": textwrap.fill, "dedent": textwrap.dedent,
     "batched": _batched, "b64encode": base64.b64encode, "b64decode": base64.b64decode,
@@ -397,7 +403,7 @@ def run(text: str) -> list[Example]:
         except _Unsafe:
             continue
         function = m[0].rstrip("(").rsplit(".", 1)[-1]
-        if function in _MUTATORS and not raised:
+        if function in _CHANGING and not raised:
             changed = re.match(r"\(\s*([A-Za-z_]\w*)\s*,", call[len(m[0]) - 1:])
             if changed and changed[1] in bound:         # "heappush(h, 0) ..., then heappush(h, 2)": h as changed
                 binds.append((bound[changed[1]][0], end, changed[1], ast.parse(repr(got), mode="eval").body))
@@ -426,7 +432,6 @@ def run(text: str) -> list[Example]:
     return out
 
 
-_MUTATORS = frozenset({"insort", "insort_right", "insort_left", "heappush"})     # _after: they change their list
 _WRAPPERS = frozenset("list tuple sorted len abs round float int sum min max".split())
 _CALLED = re.compile(r"([A-Za-z_]\w*)\s*\(")
 
@@ -444,7 +449,7 @@ def checked_places(text: str, documented=lambda name: True, in_span=lambda said:
     end of its result), and the sums whose result `in_span` accepts: "2 / (1/40 + 1/60) = 48" shows how the span's
     48.0 comes about ("(40 + 60) / 2 = 50" is true and the span has no 50: its numbers stay claims)."""
     return [place for e in run(text) if e.agrees and (documents(e, documented) or not _CALLED.search(e.call) and
-                                                     in_span(e.said)) for place in ((e.start, e.end), *e.inputs)]
+                                                     in_span(e.said)) for place in e.places]
 
 
 _IMPORT = re.compile(r"^[ \t]*(?:>>>[ \t]*)?(?:from[ \t]+[\w.]+[ \t]+)?import[ \t]+[\w., \t]+$", re.M)
@@ -457,9 +462,8 @@ def outside(text: str, documented=lambda name: True) -> str | None:
     examples = run(text)
     if not examples or not all(e.agrees and documents(e, documented) for e in examples):
         return None
-    places = sorted({place for e in examples for place in ((e.start, e.end), *e.inputs)})   # with the literals
-    rest, at = [], 0                                                                       # their names are
-    for start, end in places:                                                              # bound to
+    rest, at = [], 0
+    for start, end in sorted({place for e in examples for place in e.places}):       # with their bound literals
         rest.append(text[at:max(at, start)])
         at = max(at, end)
     rest.append(text[at:])
